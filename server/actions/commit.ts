@@ -1,0 +1,40 @@
+import type { App } from '../context.js';
+import type { ClientEvent } from '../events/queue.js';
+
+/** Something whose in-memory state an action changed and that must land on disk. */
+export interface Durable {
+  save(): Promise<void>;
+}
+
+export interface Transaction {
+  /** Marks a collection as changed; it is saved before the call answers. */
+  touch(target: Durable | (() => Promise<void>)): void;
+  /** Queues an event for these users (null: every queue), sent after the writes land. */
+  emit(event: ClientEvent, userIds: Iterable<number> | null): void;
+}
+
+/**
+ * The one way actions change state: `mutate` runs synchronously on the
+ * in-memory store under an event ticket, then every touched collection is
+ * written durably, then the events go out. Views validate first, so
+ * `mutate` does not throw on user input.
+ */
+export async function commit<R>(app: App, mutate: (tx: Transaction) => R): Promise<R> {
+  const ticket = app.events.begin();
+  const saves = new Set<Durable | (() => Promise<void>)>();
+  const out: { event: ClientEvent; userIds: Iterable<number> | null }[] = [];
+  let result: R;
+  try {
+    result = mutate({
+      touch: (target) => saves.add(target),
+      emit: (event, userIds) => out.push({ event, userIds }),
+    });
+    await Promise.all([...saves].map((s) => (typeof s === 'function' ? s() : s.save())));
+  } catch (err) {
+    app.events.abandon(ticket);
+    throw err;
+  }
+  for (const { event, userIds } of out) app.events.send(ticket, event, userIds);
+  app.events.close(ticket);
+  return result;
+}

@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { RateLimiter } from './auth/rate-limit.js';
+import { systemClock, type Clock } from './clock.js';
+import type { App, ChannelDirectory, ServerConfig } from './context.js';
+import { EventQueues } from './events/queues.js';
+import { envelope } from './http/envelope.js';
+import { buildRouter } from './http/router.js';
+import { consoleLogger, type Logger } from './log.js';
+import { routes } from './routes.js';
+import { buildStateRegistry } from './state/index.js';
+import type { Store } from './store/store.js';
+
+export interface CreateAppOptions {
+  store: Store;
+  clock?: Clock;
+  log?: Logger;
+  config?: Partial<ServerConfig>;
+}
+
+export interface HearthServer {
+  app: App;
+  koa: Koa;
+  /** Starts accepting connections; resolves with the bound address. */
+  listen(port: number, host: string): Promise<{ host: string; port: number }>;
+  /** Stops accepting, finishes parked polls and in-flight writes. Leaves the store open. */
+  close(): Promise<void>;
+}
+
+/** Until the channels issue lands: any positive channel ID is addressable. */
+const anyChannel: ChannelDirectory = { canAccess: (_user, id) => id > 0 };
+
+/** Builds a server around a store; all state lives in the returned instance. */
+export function createApp(opts: CreateAppOptions): HearthServer {
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? consoleLogger;
+  const config: ServerConfig = {
+    dataDir: opts.store.dataDir,
+    heartbeatMs: 60_000,
+    gcIntervalMs: 60_000,
+    bodyLimitBytes: 32 * 1024 * 1024,
+    startedAt: clock.now(),
+    ...opts.config,
+  };
+  const app: App = {
+    store: opts.store,
+    clock,
+    log,
+    config,
+    events: new EventQueues(clock, { heartbeatMs: config.heartbeatMs, gcIntervalMs: config.gcIntervalMs }),
+    state: buildStateRegistry(),
+    rateLimits: {
+      byAddress: new RateLimiter(clock, 30, 10 * 60_000),
+      byUsername: new RateLimiter(clock, 10, 10 * 60_000),
+    },
+    channels: anyChannel,
+  };
+
+  const koa = new Koa({ proxy: false });
+  koa.silent = true;
+  koa.use(envelope(log));
+  koa.use(buildRouter(app, routes));
+
+  let server: Server | null = null;
+  return {
+    app,
+    koa,
+    listen(port, host) {
+      app.events.start();
+      server = createServer(koa.callback());
+      server.keepAliveTimeout = 65_000;
+      server.requestTimeout = 0;
+      const s = server;
+      return new Promise((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(port, host, () => {
+          s.off('error', reject);
+          const addr = s.address() as AddressInfo;
+          resolve({ host, port: addr.port });
+        });
+      });
+    },
+    async close() {
+      const s = server;
+      const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
+      app.events.stop();
+      s?.closeIdleConnections();
+      // Parked polls answer on their next tick; give them a moment, then drop the rest.
+      const force = setTimeout(() => s?.closeAllConnections(), 2000);
+      await closed;
+      clearTimeout(force);
+      await app.store.settled();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { createApp } from './app.js';
+import { doCreateRealm } from './actions/users.js';
+import { MIN_PASSWORD_LENGTH } from './auth/secrets.js';
+import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir } from './config.js';
+import { isValidEmail } from './lib/people.js';
+import { silentLogger } from './log.js';
+import { startServer } from './start.js';
+import { Store } from './store/store.js';
+
+const USAGE = `Usage:
+  hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
+  hearth serve [--data-dir DIR] [--host H] [--port P]
+
+Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT override the defaults
+(data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT}).`;
+
+class UsageError extends Error {}
+
+function parseFlags(args: string[], known: string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument '${arg}'`);
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (!known.includes(name)) throw new UsageError(`unknown option --${name}`);
+    let value: string | undefined;
+    if (eq > 0) value = arg.slice(eq + 1);
+    else {
+      value = args[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    }
+    flags.set(name, value);
+  }
+  return flags;
+}
+
+async function init(args: string[]): Promise<number> {
+  const flags = parseFlags(args, ['data-dir', 'realm-name', 'email', 'password', 'full-name']);
+  for (const name of ['data-dir', 'realm-name', 'email', 'password']) {
+    if (!flags.get(name)) throw new UsageError(`missing --${name}`);
+  }
+  const email = flags.get('email')!.trim();
+  const password = flags.get('password')!;
+  const realmName = flags.get('realm-name')!.trim();
+  if (!realmName) throw new UsageError('--realm-name must not be empty');
+  if (!isValidEmail(email)) throw new UsageError(`invalid email address '${email}'`);
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new UsageError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+  }
+  const dataDir = flags.get('data-dir')!;
+  const store = await Store.open(dataDir);
+  try {
+    if (store.realm.data.realm !== null) {
+      throw new Error(`${dataDir} already holds an organization (${store.realm.data.realm.name})`);
+    }
+    const { app } = createApp({ store, log: silentLogger });
+    const fullName = (flags.get('full-name') ?? '').trim() || email.split('@')[0]!;
+    const owner = await doCreateRealm(app, realmName, { email, password, fullName });
+    process.stdout.write(`${JSON.stringify({ user_id: owner.id, email: owner.email, api_key: owner.api_key })}\n`);
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+async function serve(args: string[]): Promise<number> {
+  const flags = parseFlags(args, ['data-dir', 'host', 'port']);
+  const dataDir = flags.get('data-dir') ?? defaultDataDir();
+  const host = flags.get('host') ?? process.env.HEARTH_HOST ?? DEFAULT_HOST;
+  const portText = flags.get('port') ?? process.env.HEARTH_PORT ?? String(DEFAULT_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`invalid port '${portText}'`);
+  const running = await startServer({ dataDir, host, port: Number(portText) });
+  if (running.store.realm.data.realm === null) {
+    process.stderr.write(`No organization in ${dataDir} yet: run 'hearth init' or open the admin page to set one up.\n`);
+  }
+  process.stdout.write(`listening on http://${host}:${running.port}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stderr.write(`${signal}: stopping (finishing writes)\n`);
+      resolve();
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  await running.stop();
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === 'init') return await init(rest);
+    if (command === 'serve') return await serve(rest);
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    }
+    throw new UsageError(`unknown command '${command}'`);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`hearth${command ? ` ${command}` : ''}: ${msg.split('\n')[0]}${err instanceof UsageError ? " (see 'hearth help')" : ''}\n`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}

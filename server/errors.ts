@@ -1,0 +1,72 @@
+/**
+ * The one error class application code throws. It carries the Zulip error
+ * `code`, the HTTP status, the human message and any extra response fields
+ * (`var_name`, `queue_id`, `retry-after`, ...). The envelope middleware turns
+ * it into `{"result":"error","msg":...,"code":...,...extra}`.
+ */
+export class HearthError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    message: string,
+    opts: { code?: string; status?: number; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'HearthError';
+    this.code = opts.code ?? 'BAD_REQUEST';
+    this.status = opts.status ?? 400;
+    this.extra = opts.extra ?? {};
+    this.headers = opts.headers ?? {};
+  }
+}
+
+/** Shorthands for the errors Zulip clients recognise by code. */
+export const errors = {
+  badRequest: (msg: string, extra?: Record<string, unknown>) => new HearthError(msg, { extra }),
+  missing: (name: string) =>
+    new HearthError(`Missing '${name}' argument`, { code: 'REQUEST_VARIABLE_MISSING', extra: { var_name: name } }),
+  invalidVar: (name: string, msg = `Invalid ${name}`) =>
+    new HearthError(msg, { code: 'REQUEST_VARIABLE_INVALID', extra: { var_name: name } }),
+  confusing: (a: string, b: string) =>
+    new HearthError(`Can't decide between '${a}' and '${b}' arguments`, {
+      code: 'REQUEST_CONFUSING_VAR',
+      extra: { var_name1: a, var_name2: b },
+    }),
+  unauthorized: () =>
+    new HearthError('Not logged in: API authentication or user session required', {
+      code: 'UNAUTHORIZED',
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
+    }),
+  invalidApiKey: () =>
+    new HearthError('Invalid API key', {
+      code: 'INVALID_API_KEY',
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
+    }),
+  authFailed: () =>
+    new HearthError('Your username or password is incorrect', { code: 'AUTHENTICATION_FAILED', status: 401 }),
+  deactivated: () => new HearthError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 }),
+  rateLimited: (retryAfterSeconds: number) =>
+    new HearthError('API usage exceeded rate limit', {
+      code: 'RATE_LIMIT_HIT',
+      status: 429,
+      extra: { 'retry-after': retryAfterSeconds },
+      headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
+    }),
+  badQueue: (queueId: string) =>
+    new HearthError(`Bad event queue ID: ${queueId}`, {
+      code: 'BAD_EVENT_QUEUE_ID',
+      extra: { queue_id: queueId },
+    }),
+  forbidden: (msg = 'Insufficient permission') => new HearthError(msg, { code: 'UNAUTHORIZED_PRINCIPAL', status: 400 }),
+  notFound: (msg: string) => new HearthError(msg, { code: 'BAD_REQUEST', status: 404 }),
+  noOrganization: () =>
+    new HearthError(
+      'This Hearth server has no organization yet. Finish setup in the Hearth window, or run `hearth init`.',
+      { code: 'REALM_NOT_SET_UP', status: 503 },
+    ),
+};

@@ -1,0 +1,132 @@
+import type { Clock } from '../clock.js';
+
+export type ClientEvent = { type: string } & Record<string, unknown>;
+
+export interface QueueOptions {
+  userId: number | null;
+  /** null = all types. */
+  eventTypes: Set<string> | null;
+  narrow: string[][];
+  allPublicStreams: boolean;
+  clientCapabilities: Record<string, boolean>;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  idleTimeoutSecs: number;
+}
+
+export type WakeReason = 'event' | 'superseded' | 'heartbeat' | 'closed' | 'shutdown';
+
+interface Waiter {
+  wake(reason: WakeReason): void;
+}
+
+/**
+ * One client's event queue: events get increasing ids from 0; the client
+ * acknowledges with `last_event_id`, which prunes what it has seen. At most
+ * one long-poll waits on a queue at a time.
+ */
+export class EventQueue {
+  private readonly events: { id: number; event: ClientEvent }[] = [];
+  private nextEventId = 0;
+  private newestPrunedId = -1;
+  private waiter: Waiter | null = null;
+  lastActivity: number;
+  /** Event tickets whose changes were already in this queue's register snapshot. */
+  readonly skipTickets: Set<number>;
+
+  constructor(
+    readonly id: string,
+    readonly opts: QueueOptions,
+    private readonly clock: Clock,
+    skipTickets: Set<number>,
+  ) {
+    this.lastActivity = clock.now();
+    this.skipTickets = skipTickets;
+  }
+
+  get userId(): number | null {
+    return this.opts.userId;
+  }
+
+  wants(type: string): boolean {
+    return type === 'heartbeat' || this.opts.eventTypes === null || this.opts.eventTypes.has(type);
+  }
+
+  capability(name: string): boolean {
+    return this.opts.clientCapabilities[name] === true;
+  }
+
+  /** The id of the newest event ever added (-1 when none). */
+  get lastEventId(): number {
+    return this.nextEventId - 1;
+  }
+
+  get pending(): number {
+    return this.events.length;
+  }
+
+  get isParked(): boolean {
+    return this.waiter !== null;
+  }
+
+  push(event: ClientEvent): number {
+    const id = this.nextEventId++;
+    this.events.push({ id, event });
+    this.waiter?.wake('event');
+    return id;
+  }
+
+  /**
+   * Drops events the client has acknowledged. Returns an error message
+   * (Zulip's wording) when the acknowledgement cannot be honoured.
+   */
+  acknowledge(lastEventId: number): string | null {
+    if (lastEventId < this.newestPrunedId) return `An event newer than ${lastEventId} has already been pruned!`;
+    if (lastEventId > this.lastEventId) return `Event ${lastEventId} was not in this queue`;
+    let n = 0;
+    while (n < this.events.length && this.events[n]!.id <= lastEventId) n++;
+    if (n > 0) {
+      this.newestPrunedId = this.events[n - 1]!.id;
+      this.events.splice(0, n);
+    }
+    return null;
+  }
+
+  /** The unacknowledged events, each with its id, ready to serialise. */
+  contents(): Record<string, unknown>[] {
+    return this.events.map(({ id, event }) => ({ ...event, id }));
+  }
+
+  /**
+   * Parks a long-poll until an event arrives, a newer poll takes over, the
+   * heartbeat interval passes or the connection closes.
+   */
+  park(heartbeatMs: number, onClose: (cb: () => void) => () => void): Promise<WakeReason> {
+    this.waiter?.wake('superseded');
+    return new Promise<WakeReason>((resolve) => {
+      const timer = setTimeout(() => waiter.wake('heartbeat'), heartbeatMs);
+      const detach = onClose(() => waiter.wake('closed'));
+      const waiter: Waiter = {
+        wake: (reason) => {
+          if (this.waiter !== waiter) return;
+          this.waiter = null;
+          clearTimeout(timer);
+          detach();
+          this.lastActivity = this.clock.now();
+          resolve(reason);
+        },
+      };
+      this.waiter = waiter;
+      this.lastActivity = this.clock.now();
+    });
+  }
+
+  shutdown(): void {
+    this.waiter?.wake('shutdown');
+  }
+
+  isIdle(now: number): boolean {
+    return this.waiter === null && now - this.lastActivity > this.opts.idleTimeoutSecs * 1000;
+  }
+}

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { EventQueue, type ClientEvent, type QueueOptions } from './queue.js';
+
+/**
+ * Decides, per queue, whether (and in what form) an event is delivered.
+ * Areas register one per event type (e.g. `message` applies the queue's
+ * narrow and `apply_markdown`). Return null to skip the queue.
+ */
+export type QueueFilter = (queue: EventQueue, event: ClientEvent) => ClientEvent | null;
+
+export interface EventQueuesConfig {
+  heartbeatMs: number;
+  gcIntervalMs: number;
+}
+
+/**
+ * All event queues of the server, in memory. Actions send events here after
+ * their write has landed. Each action holds a "ticket" from the moment it
+ * mutates in-memory state until its events are sent: a queue registered in
+ * between already has that change in its snapshot, so it skips the ticket's
+ * events (no duplicates), while every later ticket reaches it (no losses).
+ */
+export class EventQueues {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private readonly filters = new Map<string, QueueFilter>();
+  private readonly openTickets = new Set<number>();
+  private nextTicket = 1;
+  private nextQueue = 0;
+  private readonly prefix = `${Math.floor(Date.now() / 1000)}${randomBytes(2).toString('hex')}`;
+  private gcTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly config: EventQueuesConfig,
+  ) {}
+
+  addFilter(type: string, filter: QueueFilter): void {
+    if (this.filters.has(type)) throw new Error(`a filter for ${type} events is already registered`);
+    this.filters.set(type, filter);
+  }
+
+  /** Opens a ticket: call right before mutating in-memory state. */
+  begin(): number {
+    const t = this.nextTicket++;
+    this.openTickets.add(t);
+    return t;
+  }
+
+  /** Closes a ticket without sending (the action failed). */
+  abandon(ticket: number): void {
+    this.openTickets.delete(ticket);
+  }
+
+  /**
+   * Delivers events to the queues of `userIds` (null: every queue, e.g.
+   * spectators too) and closes the ticket. Only actions call this, after their
+   * write has landed.
+   */
+  send(ticket: number, event: ClientEvent, userIds: Iterable<number> | null): void {
+    const targets: Iterable<EventQueue> =
+      userIds === null ? this.queues.values() : this.queuesOf(userIds);
+    const filter = this.filters.get(event.type);
+    for (const q of targets) {
+      if (q.skipTickets.has(ticket) || !q.wants(event.type)) continue;
+      const delivered = filter ? filter(q, event) : event;
+      if (delivered) q.push(delivered);
+    }
+  }
+
+  close(ticket: number): void {
+    this.openTickets.delete(ticket);
+    // Tickets only matter while open; queues forget closed ones lazily.
+  }
+
+  private *queuesOf(userIds: Iterable<number>): IterableIterator<EventQueue> {
+    for (const id of new Set(userIds)) {
+      const set = this.byUser.get(id);
+      if (set) yield* set;
+    }
+  }
+
+  /** Allocates a queue; call synchronously right before taking the register snapshot. */
+  allocate(opts: QueueOptions): EventQueue {
+    const id = `${this.prefix}:${this.nextQueue++}`;
+    const q = new EventQueue(id, opts, this.clock, new Set(this.openTickets));
+    this.queues.set(id, q);
+    if (opts.userId !== null) {
+      let set = this.byUser.get(opts.userId);
+      if (!set) this.byUser.set(opts.userId, (set = new Set()));
+      set.add(q);
+    }
+    return q;
+  }
+
+  get(id: string): EventQueue | undefined {
+    return this.queues.get(id);
+  }
+
+  delete(id: string): boolean {
+    const q = this.queues.get(id);
+    if (!q) return false;
+    q.shutdown();
+    this.queues.delete(id);
+    if (q.userId !== null) {
+      const set = this.byUser.get(q.userId);
+      set?.delete(q);
+      if (set?.size === 0) this.byUser.delete(q.userId);
+    }
+    return true;
+  }
+
+  /** Drops every queue of a user (deactivation, key change). */
+  deleteUser(userId: number): void {
+    for (const q of [...(this.byUser.get(userId) ?? [])]) this.delete(q.id);
+  }
+
+  /** Removes queues idle past their timeout; returns how many. */
+  collectGarbage(): number {
+    const now = this.clock.now();
+    let n = 0;
+    for (const q of [...this.queues.values()]) {
+      if (q.isIdle(now)) {
+        this.delete(q.id);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  /** Distinct users with at least one live queue ("connected clients"). */
+  get connectedUsers(): number {
+    return this.byUser.size;
+  }
+
+  start(): void {
+    if (this.gcTimer) return;
+    this.gcTimer = setInterval(() => this.collectGarbage(), this.config.gcIntervalMs);
+    this.gcTimer.unref();
+  }
+
+  /** Stops collection and finishes every parked long-poll. */
+  stop(): void {
+    if (this.gcTimer) clearInterval(this.gcTimer);
+    this.gcTimer = null;
+    for (const q of this.queues.values()) q.shutdown();
+  }
+}

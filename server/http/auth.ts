@@ -1,0 +1,52 @@
+import type Koa from 'koa';
+import type { App } from '../context.js';
+import { errors } from '../errors.js';
+import { safeEqual } from '../auth/secrets.js';
+import type { UserRecord } from '../store/records.js';
+
+/**
+ * `required`: valid Basic credentials needed. `optional`: anonymous allowed,
+ * but credentials that are sent must be valid. `none`: the endpoint ignores
+ * any Authorization header (server_settings, fetch_api_key).
+ */
+export type AuthPolicy = 'required' | 'optional' | 'none';
+
+const DUMMY_EMAIL = /^user(\d+)@/i;
+
+/** Finds the user for an API email: the real address, or Zulip's `user{id}@host` form. */
+export function userByApiEmail(app: App, email: string): UserRecord | undefined {
+  const direct = app.store.users.byEmailAddress(email);
+  if (direct) return direct;
+  const m = DUMMY_EMAIL.exec(email);
+  return m ? app.store.users.get(Number(m[1])) : undefined;
+}
+
+export function parseBasic(header: string): { email: string; key: string } | null {
+  const m = /^Basic\s+(\S+)\s*$/i.exec(header);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
+}
+
+/** Resolves the request's user per policy; sets ctx.state.user (null for anonymous). */
+export function authenticate(app: App, policy: AuthPolicy): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.state.user = null;
+    if (policy !== 'none') {
+      const header = ctx.get('authorization');
+      if (!header) {
+        if (policy === 'required') throw errors.unauthorized();
+      } else {
+        const creds = parseBasic(header);
+        if (!creds) throw errors.unauthorized();
+        const user = userByApiEmail(app, creds.email);
+        if (!user || !safeEqual(creds.key, user.api_key)) throw errors.invalidApiKey();
+        if (!user.is_active) throw errors.deactivated();
+        ctx.state.user = user;
+      }
+    }
+    await next();
+  };
+}

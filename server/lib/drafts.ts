@@ -1,0 +1,66 @@
+import type { App } from '../context.js';
+import { errors } from '../errors.js';
+import { v } from '../http/validate.js';
+import { LIMITS } from '../version.js';
+import type { DraftRecord, DraftType } from '../store/records.js';
+
+export interface DraftInput {
+  type: DraftType;
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+export const formatDraft = (d: DraftRecord) => ({
+  id: d.id,
+  type: d.type,
+  to: d.to,
+  topic: d.topic,
+  content: d.content,
+  timestamp: d.timestamp,
+});
+
+/** A user's drafts, most recently edited first. */
+export function draftsOf(app: App, userId: number): DraftRecord[] {
+  return app.store.drafts.data.drafts
+    .filter((d) => d.user_id === userId)
+    .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
+}
+
+/** The draft dict clients send, as Zulip's DraftData. */
+export const draftValidator = v.dict(
+  {
+    type: v.oneOf(['', 'stream', 'private'] as const),
+    to: v.list(v.int),
+    topic: v.str,
+    content: v.str,
+  },
+  { timestamp: v.number },
+);
+
+type RawDraft = ReturnType<typeof draftValidator>;
+
+/** Zulip's further_validated_draft_dict: addressing, null bytes, timestamp. */
+export function validateDraft(app: App, userId: number, d: RawDraft): DraftInput {
+  if (d.content.includes('\u0000')) throw errors.badRequest('Content must not contain null bytes');
+  const timestamp = Math.floor(d.timestamp ?? app.clock.now() / 1000);
+  if (timestamp < 0) throw errors.badRequest('Timestamp must not be negative.');
+  if (d.type === 'stream') {
+    const topic = [...d.topic].slice(0, LIMITS.max_topic_length).join('');
+    if (topic.includes('\u0000')) throw errors.badRequest('Topic must not contain null bytes');
+    if (d.to.length !== 1) throw errors.badRequest('Must specify exactly 1 channel ID for channel messages');
+    if (!app.channels.canAccess(userId, d.to[0]!)) throw errors.badRequest('Invalid channel ID');
+    return { type: 'stream', to: d.to, topic, content: d.content, timestamp };
+  }
+  if (d.type === 'private') {
+    const to = [...new Set(d.to)].sort((a, b) => a - b);
+    for (const id of to) {
+      const u = app.store.users.get(id);
+      if (!u) throw errors.badRequest(`Invalid user ID ${id}`);
+    }
+    return { type: 'private', to, topic: '', content: d.content, timestamp };
+  }
+  return { type: '', to: [], topic: '', content: d.content, timestamp };
+}
+

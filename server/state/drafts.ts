@@ -1,0 +1,7 @@
+import type { StateSection } from '../events/state.js';
+import { draftsOf, formatDraft } from '../lib/drafts.js';
+
+export const draftsSection: StateSection = {
+  types: ['drafts'],
+  fetch: ({ app, user }) => ({ drafts: user ? draftsOf(app, user.id).map(formatDraft) : [] }),
+};

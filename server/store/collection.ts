@@ -1,0 +1,43 @@
+import { Low } from 'lowdb';
+import { DurableJSONFile, removeStaleTemp } from './durable-file.js';
+
+/**
+ * One lowdb database in one JSON file. `data` is the live in-memory document;
+ * `save()` resolves once the current document is durably on disk.
+ */
+export class Collection<T> {
+  private readonly db: Low<T>;
+  private readonly adapter: DurableJSONFile<T>;
+
+  private constructor(
+    readonly file: string,
+    defaults: T,
+  ) {
+    this.adapter = new DurableJSONFile<T>(file);
+    this.db = new Low<T>(this.adapter, defaults);
+  }
+
+  static async open<T>(file: string, defaults: () => T): Promise<Collection<T>> {
+    await removeStaleTemp(file);
+    const c = new Collection<T>(file, defaults());
+    await c.db.read();
+    if (c.db.data === null || c.db.data === undefined) c.db.data = defaults();
+    return c;
+  }
+
+  get data(): T {
+    return this.db.data;
+  }
+
+  save(): Promise<void> {
+    return this.db.write();
+  }
+
+  settled(): Promise<void> {
+    return this.adapter.settled();
+  }
+
+  get flushes(): number {
+    return this.adapter.flushes;
+  }
+}

@@ -1,0 +1,155 @@
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import { CorruptFileError, DurableJSONFile, removeStaleTemp } from './durable-file.js';
+
+export interface Identified {
+  id: number;
+}
+
+interface Segment<T> {
+  first: number; // first id this segment may hold
+  db: Low<T[]>;
+  adapter: DurableJSONFile<T[]>;
+}
+
+const SEGMENT_RE = /^seg-(\d{12})\.json$/;
+
+/**
+ * An append-mostly collection of items with increasing integer ids, kept in
+ * fixed-size segment files (`seg-<first id>.json`, `segmentSize` ids each).
+ * Appending rewrites only the open (last) segment; updating an old item
+ * rewrites only its segment. History is never rewritten as a whole.
+ *
+ * Every item is also held in memory, in id order, for fast reads; callers
+ * build their own indexes from `all()` at load.
+ */
+export class SegmentedCollection<T extends Identified> {
+  private readonly segments: Segment<T>[] = [];
+  private lastId = 0;
+
+  private constructor(
+    readonly dir: string,
+    readonly segmentSize: number,
+  ) {}
+
+  static async open<T extends Identified>(dir: string, segmentSize = 1000): Promise<SegmentedCollection<T>> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const c = new SegmentedCollection<T>(dir, segmentSize);
+    const names = (await readdir(dir)).filter((n) => SEGMENT_RE.test(n)).sort();
+    for (const name of names) {
+      const first = Number(SEGMENT_RE.exec(name)![1]);
+      const file = join(dir, name);
+      await removeStaleTemp(file);
+      const seg = c.makeSegment(first);
+      await seg.db.read();
+      if (!Array.isArray(seg.db.data)) throw new CorruptFileError(file, 'not a JSON array');
+      for (const item of seg.db.data) {
+        if (typeof item?.id !== 'number' || item.id < first || item.id >= first + segmentSize || item.id <= c.lastId) {
+          throw new CorruptFileError(file, `item id ${String(item?.id)} out of order or outside the segment`);
+        }
+        c.lastId = item.id;
+      }
+      c.segments.push(seg);
+    }
+    return c;
+  }
+
+  private makeSegment(first: number): Segment<T> {
+    const file = join(this.dir, `seg-${String(first).padStart(12, '0')}.json`);
+    const adapter = new DurableJSONFile<T[]>(file);
+    return { first, adapter, db: new Low<T[]>(adapter, []) };
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const s of this.segments) n += s.db.data.length;
+    return n;
+  }
+
+  get maxId(): number {
+    return this.lastId;
+  }
+
+  get segmentCount(): number {
+    return this.segments.length;
+  }
+
+  /** Next id `append` will assign. */
+  nextId(): number {
+    return this.lastId + 1;
+  }
+
+  private segmentFor(id: number): Segment<T> | undefined {
+    const first = Math.floor((id - 1) / this.segmentSize) * this.segmentSize + 1;
+    // Segments are sorted by `first`; binary search.
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const f = this.segments[mid]!.first;
+      if (f === first) return this.segments[mid];
+      if (f < first) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Adds an item (its id is assigned here) in memory and returns it; `save(id)` makes it durable. */
+  append(item: Omit<T, 'id'>): T {
+    const id = this.lastId + 1;
+    const full = { ...item, id } as T;
+    let seg = this.segmentFor(id);
+    if (!seg) {
+      seg = this.makeSegment(Math.floor((id - 1) / this.segmentSize) * this.segmentSize + 1);
+      this.segments.push(seg);
+    }
+    seg.db.data.push(full);
+    this.lastId = id;
+    return full;
+  }
+
+  get(id: number): T | undefined {
+    const seg = this.segmentFor(id);
+    if (!seg) return undefined;
+    const arr = seg.db.data;
+    let lo = 0;
+    let hi = arr.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = arr[mid]!.id;
+      if (v === id) return arr[mid];
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Removes an item from memory; `save(id)` makes it durable. */
+  remove(id: number): boolean {
+    const seg = this.segmentFor(id);
+    if (!seg) return false;
+    const idx = seg.db.data.findIndex((x) => x.id === id);
+    if (idx < 0) return false;
+    seg.db.data.splice(idx, 1);
+    return true;
+  }
+
+  /** Persists the segments holding these ids (the caller mutated them in memory). */
+  async save(...ids: number[]): Promise<void> {
+    const segs = new Set<Segment<T>>();
+    for (const id of ids) {
+      const s = this.segmentFor(id);
+      if (s) segs.add(s);
+    }
+    await Promise.all([...segs].map((s) => s.db.write()));
+  }
+
+  *all(): IterableIterator<T> {
+    for (const s of this.segments) yield* s.db.data;
+  }
+
+  async settled(): Promise<void> {
+    await Promise.all(this.segments.map((s) => s.adapter.settled()));
+  }
+}

@@ -1,0 +1,122 @@
+import { mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Collection } from './collection.js';
+import { CorruptFileError } from './durable-file.js';
+import { CURRENT_SCHEMA_VERSION, migrations } from './migrations.js';
+import type { DraftsDoc, Manifest, RealmDoc, UsersDoc } from './records.js';
+import { UserTable } from './users.js';
+
+export class StoreOpenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreOpenError';
+  }
+}
+
+export interface StoreOptions {
+  /** Take the data dir's lock file (default true); tests that open a dir twice read-only pass false. */
+  lock?: boolean;
+}
+
+/**
+ * Everything Hearth keeps: one lowdb JSON file per collection in the data dir,
+ * plus `manifest.json` with the schema version. Created once per server and
+ * passed in; nothing here is a module global.
+ */
+export class Store {
+  private constructor(
+    readonly dataDir: string,
+    readonly manifest: Collection<Manifest>,
+    readonly realm: Collection<RealmDoc>,
+    readonly users: UserTable,
+    readonly drafts: Collection<DraftsDoc>,
+    private readonly lockFile: string | null,
+  ) {}
+
+  static async open(dataDir: string, opts: StoreOptions = {}): Promise<Store> {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await mkdir(join(dataDir, 'uploads'), { recursive: true, mode: 0o700 });
+    const lockFile = opts.lock === false ? null : await takeLock(dataDir);
+    try {
+      const manifest = await Collection.open<Manifest>(join(dataDir, 'manifest.json'), () => ({
+        schemaVersion: CURRENT_SCHEMA_VERSION,
+        createdAt: new Date().toISOString(),
+      }));
+      await migrate(dataDir, manifest);
+      const realm = await Collection.open<RealmDoc>(join(dataDir, 'realm.json'), () => ({ realm: null }));
+      const users = await Collection.open<UsersDoc>(join(dataDir, 'users.json'), () => ({ nextId: 1, users: [] }));
+      const drafts = await Collection.open<DraftsDoc>(join(dataDir, 'drafts.json'), () => ({ nextId: 1, drafts: [] }));
+      for (const [c, check] of [
+        [realm, (d: RealmDoc) => 'realm' in d],
+        [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
+        [drafts, (d: DraftsDoc) => Array.isArray(d.drafts) && Number.isInteger(d.nextId)],
+      ] as const) {
+        if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
+          throw new CorruptFileError(c.file, 'unexpected structure');
+        }
+      }
+      await manifest.save();
+      return new Store(dataDir, manifest, realm, new UserTable(users), drafts, lockFile);
+    } catch (err) {
+      if (lockFile) await unlink(lockFile).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Resolves once every write requested so far is on disk. */
+  async settled(): Promise<void> {
+    await Promise.all([this.manifest, this.realm, this.users.collection, this.drafts].map((c) => c.settled()));
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
+    if (this.lockFile) await unlink(this.lockFile).catch(() => undefined);
+  }
+}
+
+async function migrate(dataDir: string, manifest: Collection<Manifest>): Promise<void> {
+  const v = manifest.data.schemaVersion;
+  if (!Number.isInteger(v) || v < 1) throw new CorruptFileError(manifest.file, 'schemaVersion is missing');
+  if (v > CURRENT_SCHEMA_VERSION) {
+    throw new StoreOpenError(
+      `The data dir ${dataDir} was written by a newer Hearth (schema ${v}; this one knows up to ${CURRENT_SCHEMA_VERSION}). Upgrade Hearth.`,
+    );
+  }
+  for (const m of migrations) {
+    if (m.to <= manifest.data.schemaVersion) continue;
+    await m.run(dataDir);
+    manifest.data.schemaVersion = m.to;
+    await manifest.save();
+  }
+}
+
+/** One server per data dir: a lock file holding the owner's pid; a stale lock (dead pid) is taken over. */
+async function takeLock(dataDir: string): Promise<string> {
+  const file = join(dataDir, 'hearth.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const h = await open(file, 'wx', 0o600);
+      await h.writeFile(String(process.pid));
+      await h.close();
+      return file;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new StoreOpenError(`The data dir ${dataDir} is in use by another Hearth server (pid ${pid}).`);
+      }
+      await unlink(file).catch(() => undefined);
+    }
+  }
+  await writeFile(file, String(process.pid), { mode: 0o600 });
+  return file;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,30 @@
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { verifyPassword } from '../auth/secrets.js';
+import { t } from '../http/params.js';
+import { userByApiEmail } from '../http/auth.js';
+
+/**
+ * POST /fetch_api_key: email + password → API key. Failed attempts are
+ * rate-limited per client address and per username (429 with retry-after).
+ */
+export async function fetchApiKey(req: ApiRequest): Promise<ViewResult> {
+  const username = req.params.require('username', t.string).trim();
+  const password = req.params.require('password', t.string);
+  const { byAddress, byUsername } = req.app.rateLimits;
+  const addressKey = req.koa.ip;
+  const userKey = username.toLowerCase();
+  const wait = Math.max(byAddress.retryAfterSeconds(addressKey), byUsername.retryAfterSeconds(userKey));
+  if (wait > 0) throw errors.rateLimited(wait);
+
+  const user = userByApiEmail(req.app, username);
+  const ok = await verifyPassword(password, user && !user.is_bot ? user.password_hash : null);
+  if (!ok || !user) {
+    byAddress.record(addressKey);
+    byUsername.record(userKey);
+    throw errors.authFailed();
+  }
+  if (!user.is_active) throw errors.deactivated();
+  byUsername.reset(userKey);
+  return { api_key: user.api_key, email: user.email, user_id: user.id };
+}

@@ -1,0 +1,28 @@
+import type { ApiRequest } from '../context.js';
+import { errors } from '../errors.js';
+import { isAdmin } from '../lib/people.js';
+import type { UserRecord } from '../store/records.js';
+
+/** The authenticated user (routes with `auth: 'required'` always have one). */
+export function requireUser(req: ApiRequest): UserRecord {
+  if (!req.user) throw errors.unauthorized();
+  return req.user;
+}
+
+export function requireAdmin(req: ApiRequest): UserRecord {
+  const user = requireUser(req);
+  if (!isAdmin(user)) throw errors.badRequest('Must be an organization administrator');
+  return user;
+}
+
+/** A positive integer path parameter. */
+export function pathInt(req: ApiRequest, name: string): number {
+  const raw = req.path[name] ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw errors.invalidVar(name, `Invalid ${name}`);
+  return Number(raw);
+}
+
+/** `http://host:port` of the request, as the client reached us. */
+export function baseUrl(req: ApiRequest): string {
+  return `${req.koa.protocol}://${req.koa.host}`;
+}

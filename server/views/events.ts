@@ -1,0 +1,47 @@
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { t } from '../http/params.js';
+import type { EventQueue } from '../events/queue.js';
+import { requireUser } from './common.js';
+
+function ownQueue(req: ApiRequest): EventQueue {
+  const user = requireUser(req);
+  const queueId = req.params.require('queue_id', t.string);
+  const queue = req.app.events.get(queueId);
+  if (!queue) throw errors.badQueue(queueId);
+  if (queue.userId !== user.id) throw errors.badRequest('You are not authorized to get events from this queue');
+  return queue;
+}
+
+/**
+ * GET /events: acknowledge through `last_event_id`, then answer at once with
+ * what is pending, or park until an event, a heartbeat (after a minute idle),
+ * a newer poll on the same queue, or shutdown.
+ */
+export async function getEvents(req: ApiRequest): Promise<ViewResult> {
+  const queue = ownQueue(req);
+  const lastEventId = req.params.get('last_event_id', t.int);
+  const dontBlock = req.params.get('dont_block', t.bool, false);
+  req.params.accept('user_client', 'slim_presence', 'apply_markdown', 'client_gravatar');
+  if (lastEventId !== undefined) {
+    const problem = queue.acknowledge(lastEventId);
+    if (problem) throw errors.badRequest(problem);
+  }
+  queue.lastActivity = req.app.clock.now();
+  if (queue.pending === 0 && !dontBlock) {
+    const raw = req.koa.req;
+    const reason = await queue.park(req.app.events.config.heartbeatMs, (cb) => {
+      raw.socket?.once('close', cb);
+      return () => raw.socket?.off('close', cb);
+    });
+    if (reason === 'heartbeat') queue.push({ type: 'heartbeat' });
+    if (reason === 'closed') return { events: [], queue_id: queue.id };
+  }
+  return { events: queue.contents(), queue_id: queue.id };
+}
+
+export function deleteQueue(req: ApiRequest): ViewResult {
+  const queue = ownQueue(req);
+  req.app.events.delete(queue.id);
+  return {};
+}

@@ -1,0 +1,109 @@
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { decodeJson, t, type ParamType } from '../http/params.js';
+import { v } from '../http/validate.js';
+import { LIMITS, versionFields } from '../version.js';
+import { baseUrl } from './common.js';
+
+export const IDLE_TIMEOUT = { DEFAULT: 600, MAX: 7 * 24 * 3600, MOBILE: 12 * 3600 } as const;
+
+const idleTimeout: ParamType<number> = {
+  read(raw, name) {
+    if (raw === 'mobile') return IDLE_TIMEOUT.MOBILE;
+    const n = decodeJson(raw, name);
+    if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw errors.badRequest(`${name} is not an integer`);
+    if (n <= 0) throw errors.badRequest(`${name} must be a positive number of seconds or "mobile"`);
+    return Math.min(n, IDLE_TIMEOUT.MAX);
+  },
+};
+
+const includeSubscribers: ParamType<'true' | 'false' | 'partial'> = {
+  read(raw, name) {
+    const s = raw.replace(/^"(.*)"$/, '$1');
+    if (s === 'true' || s === 'false' || s === 'partial') return s;
+    throw errors.invalidVar(name, `Invalid ${name}: must be true, false or partial`);
+  },
+};
+
+/** Narrows in the legacy `[["stream","x"]]` form or as `{operator, operand, negated}` dicts. */
+const narrow: ParamType<string[][]> = {
+  read(raw, name) {
+    const list = v.list((x: unknown, p: string) => x)(decodeJson(raw, name), name);
+    return list.map((item, i) => {
+      const p = `${name}[${i}]`;
+      if (Array.isArray(item)) {
+        if (item.length !== 2) throw errors.badRequest(`${p} must have exactly 2 elements`);
+        return [v.str(item[0], `${p}[0]`), v.str(item[1], `${p}[1]`)];
+      }
+      const d = v.dict({ operator: v.str, operand: (x: unknown) => x }, { negated: v.bool })(item, p);
+      const operand = typeof d.operand === 'string' ? d.operand : JSON.stringify(d.operand);
+      return [d.negated ? `-${d.operator}` : d.operator, operand];
+    });
+  },
+};
+
+/**
+ * POST /register: allocate the queue, then take the state snapshot in the same
+ * synchronous step (changes still being written are marked on the queue so
+ * their events are not delivered twice), then answer with `last_event_id`.
+ */
+export function register(req: ApiRequest): ViewResult {
+  const { app, params, user } = req;
+  const realm = app.store.realm.data.realm!;
+  const anonymous = user === null;
+  if (anonymous && !realm.settings.enable_spectator_access) throw errors.unauthorized();
+
+  const applyMarkdown = params.get('apply_markdown', t.bool, false);
+  const clientGravatar = params.get('client_gravatar', t.bool, !anonymous);
+  const subscribers = params.get('include_subscribers', includeSubscribers, 'false');
+  const slimPresence = params.get('slim_presence', t.bool, false);
+  const presenceDays = params.get('presence_history_limit_days', t.int, 14);
+  const eventTypes = params.get('event_types', t.json(v.nullable(v.list(v.str))), null);
+  const fetchEventTypes = params.get('fetch_event_types', t.json(v.nullable(v.list(v.str))), null);
+  const allPublicStreams = params.get('all_public_streams', t.bool, false);
+  const narrowed = params.get('narrow', narrow, []);
+  const idle = params.get('idle_queue_timeout', idleTimeout, IDLE_TIMEOUT.DEFAULT);
+  const capabilities = params.get('client_capabilities', t.json(v.record(v.bool)), {});
+  params.accept('queue_lifespan_secs');
+
+  if (anonymous && clientGravatar) throw errors.badRequest("Invalid 'client_gravatar' parameter for anonymous request");
+  if (anonymous && subscribers === 'true') {
+    throw errors.badRequest("Invalid 'include_subscribers' parameter for anonymous request");
+  }
+
+  const fetchTypes = fetchEventTypes ?? eventTypes;
+  const want = fetchTypes === null ? () => true : (type: string) => fetchTypes.includes(type);
+  const queueOptions = {
+    userId: user?.id ?? null,
+    eventTypes: eventTypes === null ? null : new Set(eventTypes),
+    narrow: narrowed,
+    allPublicStreams,
+    clientCapabilities: capabilities,
+    applyMarkdown,
+    clientGravatar,
+    slimPresence,
+    idleTimeoutSecs: idle,
+  };
+
+  // Allocation and snapshot happen in one synchronous step.
+  const queue = anonymous ? null : app.events.allocate(queueOptions);
+  const state = app.state.snapshot(
+    {
+      app,
+      user,
+      queue: queueOptions,
+      includeSubscribers: subscribers,
+      presenceHistoryLimitDays: presenceDays,
+      baseUrl: baseUrl(req),
+    },
+    want,
+  );
+  return {
+    queue_id: queue?.id ?? null,
+    last_event_id: queue?.lastEventId ?? -1,
+    ...(queue ? { idle_queue_timeout_secs: idle } : {}),
+    event_queue_longpoll_timeout_seconds: LIMITS.event_queue_longpoll_timeout_seconds,
+    ...versionFields(),
+    ...state,
+  };
+}

@@ -1,0 +1,40 @@
+import type { ApiRequest, ViewResult } from '../context.js';
+import { versionFields } from '../version.js';
+import { baseUrl } from './common.js';
+import { renderPlainDescription } from '../lib/text.js';
+
+/** GET /server_settings: unauthenticated; answers whatever Authorization header is sent. */
+export function serverSettings(req: ApiRequest): ViewResult {
+  const realm = req.app.store.realm.data.realm;
+  const url = baseUrl(req);
+  return {
+    authentication_methods: {
+      password: true,
+      dev: false,
+      email: true,
+      ldap: false,
+      remoteuser: false,
+      github: false,
+      azuread: false,
+      gitlab: false,
+      apple: false,
+      google: false,
+      saml: false,
+      'openid connect': false,
+      slack: false,
+    },
+    external_authentication_methods: [],
+    ...versionFields(),
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_url: url,
+    realm_uri: url,
+    realm_name: realm?.name ?? '',
+    realm_icon: `${url}/static/hearth-icon.png`,
+    realm_description: renderPlainDescription(realm?.description ?? ''),
+    realm_web_public_access_enabled: false,
+    realm_setup_required: realm === null,
+  };
+}
