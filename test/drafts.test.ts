@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { verifyAction } from './helpers/verify-action.js';
+
+describe('drafts', () => {
+  let ts: TestServer;
+  before(async () => {
+    ts = await startTestServer();
+  });
+  after(() => ts.stop());
+
+  it('creates, lists newest first, edits and deletes, with events matching a fresh register', async () => {
+    const c = ts.ownerClient;
+    let ids: number[] = [];
+    const added = await verifyAction(c, async () => {
+      const res = await c.post('/drafts', {
+        drafts: [
+          { type: 'private', to: [ts.owner.id], topic: '', content: 'older', timestamp: 1000 },
+          { type: '', to: [], topic: 'ignored', content: 'newer', timestamp: 2000 },
+        ],
+      });
+      assert.equal(res.status, 200);
+      ids = res.body.ids;
+    });
+    assert.equal(ids.length, 2);
+    assert.deepEqual(
+      added.map((e) => [e.type, e.op]),
+      [['drafts', 'add']],
+    );
+    const list = await c.get('/drafts');
+    assert.equal(list.body.count, 2);
+    assert.deepEqual(
+      list.body.drafts.map((d: { content: string }) => d.content),
+      ['newer', 'older'],
+    );
+    assert.equal(list.body.drafts[0].topic, '', 'unaddressed drafts drop the topic');
+
+    await verifyAction(c, async () => {
+      const res = await c.patch(`/drafts/${ids[0]}`, {
+        draft: { type: 'stream', to: [7], topic: 'plans', content: 'edited', timestamp: 3000 },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    });
+    const stored = ts.store.drafts.data.drafts.find((d) => d.id === ids[0]);
+    assert.equal(stored?.content, 'edited');
+    assert.equal(stored?.type, 'stream');
+
+    await verifyAction(c, async () => {
+      const res = await c.delete(`/drafts/${ids[1]}`);
+      assert.equal(res.status, 200);
+    });
+    assert.equal(ts.store.drafts.data.drafts.some((d) => d.id === ids[1]), false);
+    const gone = await c.delete(`/drafts/${ids[1]}`);
+    assert.equal(gone.status, 404);
+    assert.equal(gone.body.msg, 'Draft does not exist');
+  });
+
+  it('fills in the timestamp when absent', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const res = await ts.ownerClient.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] });
+    const d = ts.store.drafts.data.drafts.find((x) => x.id === res.body.ids[0])!;
+    assert.ok(d.timestamp >= before && d.timestamp <= before + 5, String(d.timestamp));
+  });
+
+  it('refuses a channel draft without exactly one channel ID', async () => {
+    for (const to of [[], [1, 2]]) {
+      const res = await ts.ownerClient.post('/drafts', { drafts: [{ type: 'stream', to, topic: 't', content: 'c' }] });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.code, 'BAD_REQUEST');
+      assert.equal(res.body.msg, 'Must specify exactly 1 channel ID for channel messages');
+    }
+  });
+
+  it('refuses null bytes in content and topic, and stores nothing', async () => {
+    const count = ts.store.drafts.data.drafts.length;
+    const a = await ts.ownerClient.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'a\u0000b' }] });
+    assert.equal(a.status, 400);
+    assert.match(a.body.msg, /null bytes/);
+    const b = await ts.ownerClient.post('/drafts', {
+      drafts: [{ type: 'stream', to: [1], topic: 'x\u0000', content: 'ok' }],
+    });
+    assert.equal(b.status, 400);
+    assert.match(b.body.msg, /Topic must not contain null bytes/);
+    assert.equal(ts.store.drafts.data.drafts.length, count);
+  });
+
+  it('validates types with Zulip wording', async () => {
+    const bad = await ts.ownerClient.call('POST', '/drafts', {}, { headers: {} });
+    assert.equal(bad.status, 200, 'drafts is optional');
+    const notJson = await ts.ownerClient.post('/drafts', { drafts: '[{' });
+    assert.equal(notJson.body.msg, 'drafts is not valid JSON');
+    const notList = await ts.ownerClient.post('/drafts', { drafts: { type: '' } });
+    assert.equal(notList.body.msg, 'drafts is not a list');
+    const badTo = await ts.ownerClient.post('/drafts', { drafts: [{ type: 'private', to: ['x'], topic: '', content: '' }] });
+    assert.equal(badTo.body.msg, 'drafts[0]["to"][0] is not an integer');
+    const badType = await ts.ownerClient.post('/drafts', { drafts: [{ type: 'dm', to: [], topic: '', content: '' }] });
+    assert.equal(badType.status, 400);
+    const missing = await ts.ownerClient.post('/drafts', { drafts: [{ type: '', to: [], topic: '' }] });
+    assert.equal(missing.body.msg, 'content key is missing from drafts[0]');
+    const unknownUser = await ts.ownerClient.post('/drafts', { drafts: [{ type: 'private', to: [999], topic: '', content: '' }] });
+    assert.equal(unknownUser.body.msg, 'Invalid user ID 999');
+  });
+
+  it("keeps users' drafts apart and refuses another user's draft", async () => {
+    const bob = await ts.addUser('Bob');
+    const bc = ts.client(bob);
+    const mine = await bc.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'bob' }] });
+    const ownerView = await ts.ownerClient.get('/drafts');
+    assert.ok(!ownerView.body.drafts.some((d: { id: number }) => d.id === mine.body.ids[0]));
+    const steal = await ts.ownerClient.delete(`/drafts/${mine.body.ids[0]}`);
+    assert.equal(steal.status, 404);
+    assert.ok(ts.store.drafts.data.drafts.some((d) => d.id === mine.body.ids[0]));
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * A client-side reducer: applies events to a register snapshot the way a
+ * Zulip client would. verifyAction compares its result with a fresh
+ * register, so every event type an action emits needs a case here; an
+ * unknown type throws, so a new event cannot go untested.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type State = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Event = Record<string, any>;
+
+const byTimestampDesc = (a: Event, b: Event) => b.timestamp - a.timestamp || b.id - a.id;
+
+function applyDrafts(state: State, e: Event): void {
+  if (!state.drafts) return;
+  if (e.op === 'add') state.drafts.push(...e.drafts);
+  else if (e.op === 'update') {
+    const i = state.drafts.findIndex((d: Event) => d.id === e.draft.id);
+    state.drafts[i] = e.draft;
+  } else if (e.op === 'remove') state.drafts = state.drafts.filter((d: Event) => d.id !== e.draft_id);
+  else throw new Error(`unknown drafts op ${e.op}`);
+  state.drafts.sort(byTimestampDesc);
+}
+
+function applyRealmUser(state: State, e: Event): void {
+  if (!state.realm_users) return;
+  if (e.op === 'add') state.realm_users.push(e.person);
+  else if (e.op === 'update') {
+    const u = state.realm_users.find((p: Event) => p.user_id === e.person.user_id);
+    if (u) Object.assign(u, e.person);
+  } else if (e.op === 'remove') {
+    state.realm_users = state.realm_users.filter((p: Event) => p.user_id !== e.person.user_id);
+  } else throw new Error(`unknown realm_user op ${e.op}`);
+}
+
+export function applyEvents(state: State, events: Event[]): State {
+  const out = structuredClone(state);
+  for (const e of events) {
+    switch (e.type) {
+      case 'heartbeat':
+        break;
+      case 'drafts':
+        applyDrafts(out, e);
+        break;
+      case 'realm_user':
+        applyRealmUser(out, e);
+        break;
+      default:
+        throw new Error(`applyEvents: no reducer for event type ${e.type}`);
+    }
+  }
+  return out;
+}

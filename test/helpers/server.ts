@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type HearthServer } from '../../server/app.js';
+import { doCreateRealm, doCreateUser } from '../../server/actions/users.js';
+import type { Clock } from '../../server/clock.js';
+import type { App, ServerConfig } from '../../server/context.js';
+import { silentLogger } from '../../server/log.js';
+import type { Role } from '../../server/store/records.js';
+import { Store } from '../../server/store/store.js';
+
+export interface Account {
+  id: number;
+  email: string;
+  apiKey: string;
+  password: string;
+}
+
+export type ParamValue = string | number | boolean | null | object | undefined;
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** Encodes parameters as Zulip clients do: strings raw, everything else JSON. */
+export function encodeParams(params: Record<string, ParamValue>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [k, val] of Object.entries(params)) {
+    if (val === undefined) continue;
+    out.set(k, typeof val === 'string' ? val : JSON.stringify(val));
+  }
+  return out;
+}
+
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly account: Account | null,
+  ) {}
+
+  get authHeader(): Record<string, string> {
+    if (!this.account) return {};
+    const token = Buffer.from(`${this.account.email}:${this.account.apiKey}`).toString('base64');
+    return { authorization: `Basic ${token}` };
+  }
+
+  /**
+   * Calls `/api/v1{path}`. GET and (with `inQuery`) other methods put the
+   * parameters in the query string; otherwise they go in a urlencoded body.
+   */
+  async call(
+    method: string,
+    path: string,
+    params: Record<string, ParamValue> = {},
+    opts: { inQuery?: boolean; headers?: Record<string, string>; raw?: boolean } = {},
+  ): Promise<ApiResponse> {
+    const encoded = encodeParams(params);
+    const inQuery = method === 'GET' || opts.inQuery;
+    const qs = inQuery && [...encoded.keys()].length ? `?${encoded}` : '';
+    const url = `${this.baseUrl}${opts.raw ? path : `/api/v1${path}`}${qs}`;
+    const res = await fetch(url, {
+      method,
+      headers: {
+        ...this.authHeader,
+        ...(inQuery ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+        ...opts.headers,
+      },
+      body: inQuery ? undefined : encoded.toString(),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: left as text for the assertion to show */
+    }
+    return { status: res.status, headers: res.headers, body };
+  }
+
+  get = (path: string, params?: Record<string, ParamValue>) => this.call('GET', path, params);
+  post = (path: string, params?: Record<string, ParamValue>) => this.call('POST', path, params);
+  patch = (path: string, params?: Record<string, ParamValue>) => this.call('PATCH', path, params);
+  delete = (path: string, params?: Record<string, ParamValue>) => this.call('DELETE', path, params);
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  server: HearthServer;
+  store: Store;
+  dataDir: string;
+  owner: Account;
+  ownerClient: Client;
+  anonymous: Client;
+  client(account: Account): Client;
+  /** Creates an active account with this role (default member). */
+  addUser(name: string, role?: Role): Promise<Account>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A fresh server with an organization and its owner, on port 0 and a temp data dir. */
+export async function startTestServer(
+  opts: { config?: Partial<ServerConfig>; clock?: Clock; withRealm?: boolean } = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-test-'));
+  const store = await Store.open(dataDir);
+  const server = createApp({ store, log: silentLogger, clock: opts.clock, config: opts.config });
+  const { port } = await server.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+  const password = 'correct horse battery';
+  let owner: Account = { id: 0, email: '', apiKey: '', password };
+  if (opts.withRealm !== false) {
+    const u = await doCreateRealm(server.app, 'Test Org', { email: 'owner@example.com', password, fullName: 'Olive Owner' });
+    owner = { id: u.id, email: u.email, apiKey: u.api_key, password };
+  }
+  const ts: TestServer = {
+    url,
+    app: server.app,
+    server,
+    store,
+    dataDir,
+    owner,
+    ownerClient: new Client(url, owner),
+    anonymous: new Client(url, null),
+    client: (account) => new Client(url, account),
+    async addUser(name, role = 400) {
+      const email = `${name.toLowerCase()}${++counter}@example.com`;
+      const u = await doCreateUser(server.app, { email, fullName: name, password, role });
+      return { id: u.id, email: u.email, apiKey: u.api_key, password };
+    },
+    async stop() {
+      await server.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return ts;
+}

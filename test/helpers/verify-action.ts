@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import type { Client, ParamValue } from './server.js';
+import { applyEvents } from './apply-events.js';
+
+/** Register fields that differ between two registers by design. */
+const VOLATILE = ['queue_id', 'last_event_id', 'result', 'msg', 'idle_queue_timeout_secs'];
+
+export function stateOf(body: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...body };
+  for (const k of VOLATILE) delete out[k];
+  return out;
+}
+
+/** Reads every pending event of a queue without blocking, acknowledging nothing. */
+export async function drain(client: Client, queueId: string, lastEventId: number) {
+  const res = await client.get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: true });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.events as Record<string, unknown>[];
+}
+
+/**
+ * Zulip's verify_action: register, run the action, apply the events the
+ * queue received to the registered state, and require that to equal what a
+ * fresh register returns. Returns the events for further assertions.
+ */
+export async function verifyAction(
+  client: Client,
+  action: () => Promise<unknown>,
+  registerParams: Record<string, ParamValue> = {},
+): Promise<Record<string, unknown>[]> {
+  const reg = await client.post('/register', registerParams);
+  assert.equal(reg.status, 200, JSON.stringify(reg.body));
+  await action();
+  const events = await drain(client, reg.body.queue_id, reg.body.last_event_id);
+  const applied = applyEvents(stateOf(reg.body), events);
+  const fresh = await client.post('/register', registerParams);
+  assert.equal(fresh.status, 200);
+  assert.deepEqual(applied, stateOf(fresh.body));
+  await client.delete('/events', { queue_id: reg.body.queue_id });
+  await client.delete('/events', { queue_id: fresh.body.queue_id });
+  return events;
+}
