@@ -4,6 +4,7 @@ import { createDrafts, deleteDraft, editDraft, listDrafts } from './views/drafts
 import { deleteQueue, getEvents } from './views/events.js';
 import { register } from './views/register.js';
 import { serverSettings } from './views/server-settings.js';
+import { staticFile } from './views/static.js';
 import { createUser, getOwnUser } from './views/users.js';
 
 const api = (path: string) => `/api/v1${path}`;
@@ -17,6 +18,7 @@ export const routes: Route[] = [
   { method: 'DELETE', path: api('/events'), view: deleteQueue, auth: 'required' },
   { method: 'GET', path: api('/users/me'), view: getOwnUser, auth: 'required' },
   { method: 'POST', path: api('/users'), view: createUser, auth: 'required' },
+  { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/drafts'), view: listDrafts, auth: 'required' },
   { method: 'POST', path: api('/drafts'), view: createDrafts, auth: 'required' },
   { method: 'PATCH', path: api('/drafts/:draft_id'), view: editDraft, auth: 'required' },

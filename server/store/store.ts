@@ -2,7 +2,7 @@ import { mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
-import { CURRENT_SCHEMA_VERSION, migrations } from './migrations.js';
+import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } from './migrations.js';
 import type { DraftsDoc, Manifest, RealmDoc, UsersDoc } from './records.js';
 import { UserTable } from './users.js';
 
@@ -16,6 +16,8 @@ export class StoreOpenError extends Error {
 export interface StoreOptions {
   /** Take the data dir's lock file (default true); tests that open a dir twice read-only pass false. */
   lock?: boolean;
+  /** Migrations to apply (default: the real list); tests pass their own. */
+  migrations?: Migration[];
 }
 
 /**
@@ -42,7 +44,7 @@ export class Store {
         schemaVersion: CURRENT_SCHEMA_VERSION,
         createdAt: new Date().toISOString(),
       }));
-      await migrate(dataDir, manifest);
+      await migrate(dataDir, manifest, opts.migrations ?? allMigrations);
       const realm = await Collection.open<RealmDoc>(join(dataDir, 'realm.json'), () => ({ realm: null }));
       const users = await Collection.open<UsersDoc>(join(dataDir, 'users.json'), () => ({ nextId: 1, users: [] }));
       const drafts = await Collection.open<DraftsDoc>(join(dataDir, 'drafts.json'), () => ({ nextId: 1, drafts: [] }));
@@ -74,12 +76,13 @@ export class Store {
   }
 }
 
-async function migrate(dataDir: string, manifest: Collection<Manifest>): Promise<void> {
+async function migrate(dataDir: string, manifest: Collection<Manifest>, migrations: Migration[]): Promise<void> {
   const v = manifest.data.schemaVersion;
+  const current = Math.max(CURRENT_SCHEMA_VERSION, ...migrations.map((m) => m.to));
   if (!Number.isInteger(v) || v < 1) throw new CorruptFileError(manifest.file, 'schemaVersion is missing');
-  if (v > CURRENT_SCHEMA_VERSION) {
+  if (v > current) {
     throw new StoreOpenError(
-      `The data dir ${dataDir} was written by a newer Hearth (schema ${v}; this one knows up to ${CURRENT_SCHEMA_VERSION}). Upgrade Hearth.`,
+      `The data dir ${dataDir} was written by a newer Hearth (schema ${v}; this one knows up to ${current}). Upgrade Hearth.`,
     );
   }
   for (const m of migrations) {

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import type { ApiRequest } from '../context.js';
+import { errors } from '../errors.js';
+
+/** Files under server/static, by exact name only (no paths, so no traversal). */
+const FILES: Record<string, string> = {
+  'hearth-icon.png': 'image/png',
+};
+
+export function staticFile(req: ApiRequest): void {
+  const name = req.path.name ?? '';
+  const type = FILES[name];
+  if (!type) throw errors.notFound('Not Found');
+  const data = readFileSync(new URL(`../static/${name}`, import.meta.url));
+  req.koa.set('Cache-Control', 'public, max-age=86400');
+  req.koa.type = type;
+  req.koa.body = data;
+}
