@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
 import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } from './migrations.js';
+import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } from './channel-records.js';
 import type { DraftsDoc, Manifest, RealmDoc, UsersDoc } from './records.js';
 import { UserTable } from './users.js';
 
@@ -32,6 +33,10 @@ export class Store {
     readonly realm: Collection<RealmDoc>,
     readonly users: UserTable,
     readonly drafts: Collection<DraftsDoc>,
+    readonly groups: Collection<UserGroupsDoc>,
+    readonly channels: Collection<ChannelsDoc>,
+    readonly subscriptions: Collection<SubscriptionsDoc>,
+    readonly channelFolders: Collection<ChannelFoldersDoc>,
     private readonly lockFile: string | null,
   ) {}
 
@@ -48,17 +53,41 @@ export class Store {
       const realm = await Collection.open<RealmDoc>(join(dataDir, 'realm.json'), () => ({ realm: null }));
       const users = await Collection.open<UsersDoc>(join(dataDir, 'users.json'), () => ({ nextId: 1, users: [] }));
       const drafts = await Collection.open<DraftsDoc>(join(dataDir, 'drafts.json'), () => ({ nextId: 1, drafts: [] }));
+      const groups = await Collection.open<UserGroupsDoc>(join(dataDir, 'groups.json'), () => ({ nextId: 1, groups: [] }));
+      const channels = await Collection.open<ChannelsDoc>(join(dataDir, 'channels.json'), () => ({ nextId: 1, channels: [] }));
+      const subscriptions = await Collection.open<SubscriptionsDoc>(join(dataDir, 'subscriptions.json'), () => ({
+        subscriptions: [],
+      }));
+      const channelFolders = await Collection.open<ChannelFoldersDoc>(join(dataDir, 'channel_folders.json'), () => ({
+        nextId: 1,
+        folders: [],
+      }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
         [drafts, (d: DraftsDoc) => Array.isArray(d.drafts) && Number.isInteger(d.nextId)],
+        [groups, (d: UserGroupsDoc) => Array.isArray(d.groups) && Number.isInteger(d.nextId)],
+        [channels, (d: ChannelsDoc) => Array.isArray(d.channels) && Number.isInteger(d.nextId)],
+        [subscriptions, (d: SubscriptionsDoc) => Array.isArray(d.subscriptions)],
+        [channelFolders, (d: ChannelFoldersDoc) => Array.isArray(d.folders) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
         }
       }
       await manifest.save();
-      return new Store(dataDir, manifest, realm, new UserTable(users), drafts, lockFile);
+      return new Store(
+        dataDir,
+        manifest,
+        realm,
+        new UserTable(users),
+        drafts,
+        groups,
+        channels,
+        subscriptions,
+        channelFolders,
+        lockFile,
+      );
     } catch (err) {
       if (lockFile) await unlink(lockFile).catch(() => undefined);
       throw err;
@@ -67,7 +96,21 @@ export class Store {
 
   /** Resolves once every write requested so far is on disk. */
   async settled(): Promise<void> {
-    await Promise.all([this.manifest, this.realm, this.users.collection, this.drafts].map((c) => c.settled()));
+    await Promise.all(this.collections().map((c) => c.settled()));
+  }
+
+  /** Every single-file collection (for settling, backups and size reports). */
+  collections(): Collection<unknown>[] {
+    return [
+      this.manifest,
+      this.realm,
+      this.users.collection,
+      this.drafts,
+      this.groups,
+      this.channels,
+      this.subscriptions,
+      this.channelFolders,
+    ] as Collection<unknown>[];
   }
 
   async close(): Promise<void> {
