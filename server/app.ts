@@ -86,9 +86,12 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
       app.events.stop();
       s?.closeIdleConnections();
-      // Parked polls answer on their next tick; give them a moment, then drop the rest.
+      // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they
+      // become idle (in-flight requests finish), and after a moment drop the rest.
+      const sweep = setInterval(() => s?.closeIdleConnections(), 20);
       const force = setTimeout(() => s?.closeAllConnections(), 2000);
       await closed;
+      clearInterval(sweep);
       clearTimeout(force);
       await app.store.settled();
     },

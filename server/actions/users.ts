@@ -1,6 +1,7 @@
 import { hashPassword, newApiKey } from '../auth/secrets.js';
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
+import { errors } from '../errors.js';
 import { formatUser } from '../lib/people.js';
 import { DEFAULT_REALM_SETTINGS, type Role, type UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
@@ -34,6 +35,8 @@ async function userFields(app: App, u: NewUser): Promise<Omit<UserRecord, 'id'>>
 /** Creates a user and tells every client (`realm_user` add). */
 export async function doCreateUser(app: App, u: NewUser): Promise<UserRecord> {
   const fields = await userFields(app, u);
+  // The view checked the address before the hash; a concurrent request may have taken it since.
+  if (app.store.users.byEmailAddress(u.email)) throw errors.badRequest(`Email '${u.email}' already in use`);
   return commit(app, (tx) => {
     const user = app.store.users.add(fields);
     tx.touch(app.store.users.collection);

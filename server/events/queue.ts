@@ -103,7 +103,7 @@ export class EventQueue {
    * heartbeat interval passes or the connection closes.
    */
   park(heartbeatMs: number, onClose: (cb: () => void) => () => void): Promise<WakeReason> {
-    this.waiter?.wake('superseded');
+    this.supersede();
     return new Promise<WakeReason>((resolve) => {
       const timer = setTimeout(() => waiter.wake('heartbeat'), heartbeatMs);
       const detach = onClose(() => waiter.wake('closed'));
@@ -120,6 +120,11 @@ export class EventQueue {
       this.waiter = waiter;
       this.lastActivity = this.clock.now();
     });
+  }
+
+  /** Finishes the parked long-poll, if any: a newer poll on this queue took over. */
+  supersede(): void {
+    this.waiter?.wake('superseded');
   }
 
   shutdown(): void {

@@ -8,8 +8,8 @@ function ownQueue(req: ApiRequest): EventQueue {
   const user = requireUser(req);
   const queueId = req.params.require('queue_id', t.string);
   const queue = req.app.events.get(queueId);
-  if (!queue) throw errors.badQueue(queueId);
-  if (queue.userId !== user.id) throw errors.badRequest('You are not authorized to get events from this queue');
+  // As Zulip: another user's queue is answered like a missing one, so its existence does not leak.
+  if (!queue || queue.userId !== user.id) throw errors.badQueue(queueId);
   return queue;
 }
 
@@ -27,6 +27,8 @@ export async function getEvents(req: ApiRequest): Promise<ViewResult> {
     const problem = queue.acknowledge(lastEventId);
     if (problem) throw errors.badRequest(problem);
   }
+  // Any accepted poll, even a non-blocking one, finishes the one parked before it (Zulip's finish_current_handler).
+  queue.supersede();
   queue.lastActivity = req.app.clock.now();
   if (queue.pending === 0 && !dontBlock) {
     const raw = req.koa.req;

@@ -16,6 +16,7 @@ function applyDrafts(state: State, e: Event): void {
   if (e.op === 'add') state.drafts.push(...e.drafts);
   else if (e.op === 'update') {
     const i = state.drafts.findIndex((d: Event) => d.id === e.draft.id);
+    if (i < 0) throw new Error(`drafts update for unknown draft ${e.draft.id}`);
     state.drafts[i] = e.draft;
   } else if (e.op === 'remove') state.drafts = state.drafts.filter((d: Event) => d.id !== e.draft_id);
   else throw new Error(`unknown drafts op ${e.op}`);
