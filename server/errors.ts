@@ -64,6 +64,21 @@ export const errors = {
     }),
   forbidden: (msg = 'Insufficient permission') => new HearthError(msg, { code: 'UNAUTHORIZED_PRINCIPAL', status: 400 }),
   notFound: (msg: string) => new HearthError(msg, { code: 'BAD_REQUEST', status: 404 }),
+  adminRequired: () => new HearthError('Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' }),
+  ownerRequired: () => new HearthError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' }),
+  streamDoesNotExist: (name: string) =>
+    new HearthError(`Channel '${name}' does not exist`, { code: 'STREAM_DOES_NOT_EXIST', extra: { stream: name } }),
+  channelExists: (name: string) =>
+    new HearthError(`Channel '${name}' already exists`, { code: 'CHANNEL_ALREADY_EXISTS', extra: { channel_name: name } }),
+  incompatibleParameters: (names: string[]) =>
+    new HearthError(`Unsupported parameter combination: ${names.join(', ')}`, {
+      extra: { parameters: names.join(', ') },
+    }),
+  groupInUse: (objections: unknown[]) =>
+    new HearthError('Cannot deactivate user group in use.', {
+      code: 'CANNOT_DEACTIVATE_GROUP_IN_USE',
+      extra: { objections },
+    }),
   noOrganization: () =>
     new HearthError(
       'This Hearth server has no organization yet. Finish setup in the Hearth window, or run `hearth init`.',

@@ -36,9 +36,12 @@ describe('drafts', () => {
     );
     assert.equal(list.body.drafts[0].topic, '', 'unaddressed drafts drop the topic');
 
+    const channel = await c.post('/users/me/subscriptions', { subscriptions: [{ name: 'plans' }] });
+    assert.equal(channel.status, 200, JSON.stringify(channel.body));
+    const channelId = ts.store.channels.data.channels.find((x) => x.name === 'plans')!.id;
     await verifyAction(c, async () => {
       const res = await c.patch(`/drafts/${ids[0]}`, {
-        draft: { type: 'stream', to: [7], topic: 'plans', content: 'edited', timestamp: 3000 },
+        draft: { type: 'stream', to: [channelId], topic: 'plans', content: 'edited', timestamp: 3000 },
       });
       assert.equal(res.status, 200, JSON.stringify(res.body));
     });

@@ -319,9 +319,14 @@ describe('GET /events', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       created = res.body.user_id;
     });
+    // The new member also joins role:members and role:fullmembers (user_group add_members, as Zulip).
     assert.deepEqual(
       events.map((e) => [e.type, e.op]),
-      [['realm_user', 'add']],
+      [
+        ['realm_user', 'add'],
+        ['user_group', 'add_members'],
+        ['user_group', 'add_members'],
+      ],
     );
     const person = events[0]!.person as Body;
     assert.equal(person.user_id, created);

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import { safeEqual } from '../auth/secrets.js';
+import { fakeEmail } from '../lib/people.js';
 import type { UserRecord } from '../store/records.js';
 
 /**
@@ -18,7 +19,9 @@ export function userByApiEmail(app: App, email: string): UserRecord | undefined 
   const direct = app.store.users.byEmailAddress(email);
   if (direct) return direct;
   const m = DUMMY_EMAIL.exec(email);
-  return m ? app.store.users.get(Number(m[1])) : undefined;
+  const user = m ? app.store.users.get(Number(m[1])) : undefined;
+  // Only the exact address the API shows (`user7@<fake_email_domain>`), not any domain or `user07@`.
+  return user && fakeEmail(app, user).toLowerCase() === email.toLowerCase() ? user : undefined;
 }
 
 export function parseBasic(header: string): { email: string; key: string } | null {

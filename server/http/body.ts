@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { App } from '../context.js';
+import { errors } from '../errors.js';
 
 /**
  * Reads form bodies on POST, PUT, PATCH and DELETE (zulip-js puts PATCH and
@@ -31,11 +33,36 @@ export function bodyParser(app: App): Koa.Middleware {
     },
   });
   return async (ctx, next) => {
-    await parse(ctx, async () => undefined);
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (err) {
+      // A body that is not in its declared Content-Encoding: zlib's errors carry no HTTP status.
+      if (/^Z_/.test(String((err as { code?: unknown }).code))) {
+        throw errors.badRequest('Malformed request body: it does not match its Content-Encoding');
+      }
+      throw err;
+    }
     const body = (ctx.request as { body?: unknown }).body;
     if (typeof body === 'string') {
       (ctx.request as { body?: unknown }).body = Object.fromEntries(new URLSearchParams(body));
     }
-    await next();
+    try {
+      await next();
+    } finally {
+      await removeSpooledFiles(ctx);
+    }
   };
+}
+
+type SpooledFile = { filepath: string };
+
+/**
+ * Deletes the request's spooled multipart files once the view is done: a view
+ * that keeps an upload moves it out of the temp dir first (then this is a no-op).
+ */
+async function removeSpooledFiles(ctx: Koa.Context): Promise<void> {
+  const files = (ctx.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files;
+  if (!files) return;
+  const paths = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]).map((x) => x.filepath));
+  await Promise.all(paths.map((p) => unlink(p).catch(() => undefined)));
 }

@@ -25,7 +25,8 @@ export function envelope(log: Logger): Koa.Middleware {
         ctx.body = errorBody(err.message, err.code, err.extra);
         return;
       }
-      const status = (err as { status?: unknown }).status;
+      // co-body's errors carry `status`; formidable's (multipart) carry `httpCode`.
+      const status = (err as { status?: unknown }).status ?? (err as { httpCode?: unknown }).httpCode;
       const expose = (err as { expose?: unknown }).expose;
       if (typeof status === 'number' && status >= 400 && status < 500 && expose !== false) {
         ctx.status = status;

@@ -20,8 +20,8 @@ export interface Route {
 }
 
 /**
- * Builds the one route table into a @koa/router: per route, auth → body →
- * view; the view's result becomes `{"result":"success","msg":"",...}` plus
+ * Builds the one route table into a @koa/router: per route, realm check →
+ * auth → body → view; the view's result becomes `{"result":"success","msg":"",...}` plus
  * `ignored_parameters_unsupported` for parameters it did not read. Unknown
  * paths are JSON 404s; known paths with another method are 405s.
  */
@@ -29,7 +29,9 @@ export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
   const router = new Router();
   const body = bodyParser(app);
   for (const route of routes) {
-    router.register(route.path, [route.method], [authenticate(app, route.auth), body, handler(app, route)], {});
+    const stack = [authenticate(app, route.auth), body, handler(app, route)];
+    if (route.needsRealm !== false) stack.unshift(requireRealm(app));
+    router.register(route.path, [route.method], stack, {});
   }
   const routed = router.routes();
 
@@ -61,9 +63,16 @@ export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
   };
 }
 
+/** Before auth: with no organization yet there are no accounts, so say that rather than "invalid API key". */
+function requireRealm(app: App): Koa.Middleware {
+  return async (_ctx, next) => {
+    if (app.store.realm.data.realm === null) throw errors.noOrganization();
+    await next();
+  };
+}
+
 function handler(app: App, route: Route): Koa.Middleware {
   return async (ctx) => {
-    if (route.needsRealm !== false && app.store.realm.data.realm === null) throw errors.noOrganization();
     const params = Params.from(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body);
     const result = await route.view({
       app,

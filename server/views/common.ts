@@ -11,7 +11,7 @@ export function requireUser(req: ApiRequest): UserRecord {
 
 export function requireAdmin(req: ApiRequest): UserRecord {
   const user = requireUser(req);
-  if (!isAdmin(user)) throw errors.badRequest('Must be an organization administrator');
+  if (!isAdmin(user)) throw errors.adminRequired();
   return user;
 }
 
