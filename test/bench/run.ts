@@ -1,0 +1,35 @@
+/**
+ * Benchmark runner: `npm run bench -- NAME`. Benchmarks are scripts, not
+ * tests: they print figures and a ratio against a baseline measured in the
+ * same run. Without a known NAME, lists the benchmarks and exits with code 2.
+ */
+const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): Promise<void> }> }> = {
+  http: {
+    about: 'req/s of authenticated GET /api/v1/users/me vs a bare Koa handler (separate processes)',
+    load: () => import('./http.js'),
+  },
+  parked: {
+    about: 'RSS per parked long-poll (10,000) vs bare Koa, and wake-up time of all of them by one event',
+    load: () => import('./parked.js'),
+  },
+  store: {
+    about: 'durable append+save latency in a SegmentedCollection at 10k vs 1M items, event-loop delay',
+    load: () => import('./store.js'),
+  },
+};
+
+const name = process.argv[2];
+const bench = name ? benchmarks[name] : undefined;
+if (!bench) {
+  if (name) console.error(`unknown benchmark: ${name}\n`);
+  console.error('usage: npm run bench -- NAME\n\nbenchmarks:');
+  for (const [n, b] of Object.entries(benchmarks)) console.error(`  ${n.padEnd(8)} ${b.about}`);
+  process.exit(2);
+}
+
+try {
+  await (await bench.load()).main();
+} catch (err) {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exitCode = 1;
+}
