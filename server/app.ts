@@ -3,9 +3,13 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { RateLimiter } from './auth/rate-limit.js';
 import { systemClock, type Clock } from './clock.js';
-import type { App, ChannelDirectory, ServerConfig } from './context.js';
+import type { App, ChannelMessageStats, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
 import { envelope } from './http/envelope.js';
+import { installChannelFilters } from './lib/channel-filters.js';
+import { installUserGroupFilter } from './lib/user-group-format.js';
+import { doEnsureSystemGroups } from './actions/user-groups.js';
+import { canAddressChannel } from './lib/channels.js';
 import { buildRouter } from './http/router.js';
 import { consoleLogger, type Logger } from './log.js';
 import { routes } from './routes.js';
@@ -28,8 +32,8 @@ export interface HearthServer {
   close(): Promise<void>;
 }
 
-/** Until the channels issue lands: any positive channel ID is addressable. */
-const anyChannel: ChannelDirectory = { canAccess: (_user, id) => id > 0 };
+/** Until the messages issue lands: no channel has messages. */
+const noMessages: ChannelMessageStats = { hasNamedTopics: () => false, weeklyTraffic: () => null };
 
 /** Builds a server around a store; all state lives in the returned instance. */
 export function createApp(opts: CreateAppOptions): HearthServer {
@@ -41,6 +45,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     gcIntervalMs: 60_000,
     bodyLimitBytes: 32 * 1024 * 1024,
     startedAt: clock.now(),
+    webPublicStreamsEnabled: false,
     ...opts.config,
   };
   const app: App = {
@@ -54,8 +59,11 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       byAddress: new RateLimiter(clock, 30, 10 * 60_000),
       byUsername: new RateLimiter(clock, 10, 10 * 60_000),
     },
-    channels: anyChannel,
+    channels: { canAccess: (userId, streamId) => canAddressChannel(app, userId, streamId) },
+    channelMessages: noMessages,
   };
+  installChannelFilters(app);
+  installUserGroupFilter(app);
 
   const koa = new Koa({ proxy: false });
   koa.silent = true;
@@ -66,7 +74,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   return {
     app,
     koa,
-    listen(port, host) {
+    async listen(port, host) {
+      // A store whose organization predates user groups gets its system groups before serving.
+      await doEnsureSystemGroups(app);
       app.events.start();
       server = createServer(koa.callback());
       server.keepAliveTimeout = 65_000;

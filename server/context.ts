@@ -18,15 +18,28 @@ export interface ServerConfig {
   bodyLimitBytes: number;
   /** When this server started (ms since the epoch), for the status page. */
   startedAt: number;
+  /** Zulip's WEB_PUBLIC_STREAMS_ENABLED: web-public channels allowed at all (default false). */
+  webPublicStreamsEnabled: boolean;
 }
 
 /**
- * Channel lookups other areas need before the channels area exists. The
- * channels issue replaces the default (which accepts any positive ID).
+ * Channel lookups other areas need (server/lib/channels.ts implements them):
+ * canAccess is Zulip's access_stream_by_id, an active channel with content access.
  */
 export interface ChannelDirectory {
   /** Whether `userId` may address channel `streamId` (drafts, typing, messages). */
   canAccess(userId: number, streamId: number): boolean;
+}
+
+/**
+ * What the channels area needs from the messages area. Until messages exist a
+ * channel has no history; the messages issue replaces the default.
+ */
+export interface ChannelMessageStats {
+  /** Whether any message of the channel is in a named (non-empty) topic; blocks `empty_topic_only`. */
+  hasNamedTopics(streamId: number): boolean;
+  /** Average messages per week, rounded; null when there is too little data. */
+  weeklyTraffic(streamId: number): number | null;
 }
 
 /** Everything a request handler may use: built once per server by createApp. */
@@ -39,6 +52,7 @@ export interface App {
   log: Logger;
   rateLimits: LoginLimits;
   channels: ChannelDirectory;
+  channelMessages: ChannelMessageStats;
 }
 
 /** What a view receives. */

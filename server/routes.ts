@@ -6,6 +6,33 @@ import { register } from './views/register.js';
 import { serverSettings } from './views/server-settings.js';
 import { staticFile } from './views/static.js';
 import { createUser, getOwnUser } from './views/users.js';
+import {
+  getGroupMembers,
+  getGroupSubgroups,
+  getIsGroupMember,
+  updateGroupMembers,
+  updateGroupSubgroups,
+} from './views/user-group-members.js';
+import { createUserGroup, deactivateUserGroup, listUserGroups, updateUserGroup } from './views/user-groups.js';
+import {
+  addDefaultStream,
+  archiveStream,
+  getStream,
+  getStreamId,
+  getSubscribers,
+  listDefaultStreams,
+  listStreams,
+  removeDefaultStream,
+} from './views/channels.js';
+import {
+  createChannelFolder,
+  listChannelFolders,
+  reorderChannelFolders,
+  updateChannelFolder,
+} from './views/channel-folders.js';
+import { updateChannel } from './views/channel-update.js';
+import { updateSubscriptionProperties } from './views/subscription-properties.js';
+import { listSubscriptions, subscribe, unsubscribe } from './views/subscriptions.js';
 
 const api = (path: string) => `/api/v1${path}`;
 
@@ -23,4 +50,35 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/drafts'), view: createDrafts, auth: 'required' },
   { method: 'PATCH', path: api('/drafts/:draft_id'), view: editDraft, auth: 'required' },
   { method: 'DELETE', path: api('/drafts/:draft_id'), view: deleteDraft, auth: 'required' },
+  { method: 'GET', path: api('/user_groups'), view: listUserGroups, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/create'), view: createUserGroup, auth: 'required' },
+  { method: 'PATCH', path: api('/user_groups/:user_group_id'), view: updateUserGroup, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/:user_group_id/deactivate'), view: deactivateUserGroup, auth: 'required' },
+  { method: 'GET', path: api('/user_groups/:user_group_id/members'), view: getGroupMembers, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/:user_group_id/members'), view: updateGroupMembers, auth: 'required' },
+  { method: 'GET', path: api('/user_groups/:user_group_id/members/:user_id'), view: getIsGroupMember, auth: 'required' },
+  { method: 'GET', path: api('/user_groups/:user_group_id/subgroups'), view: getGroupSubgroups, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/:user_group_id/subgroups'), view: updateGroupSubgroups, auth: 'required' },
+  { method: 'GET', path: api('/users/me/subscriptions'), view: listSubscriptions, auth: 'required' },
+  { method: 'POST', path: api('/users/me/subscriptions'), view: subscribe, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/subscriptions'), view: unsubscribe, auth: 'required' },
+  {
+    method: 'POST',
+    path: api('/users/me/subscriptions/properties'),
+    view: updateSubscriptionProperties,
+    auth: 'required',
+  },
+  { method: 'GET', path: api('/streams'), view: listStreams, auth: 'required' },
+  { method: 'GET', path: api('/streams/:stream_id'), view: getStream, auth: 'required' },
+  { method: 'PATCH', path: api('/streams/:stream_id'), view: updateChannel, auth: 'required' },
+  { method: 'DELETE', path: api('/streams/:stream_id'), view: archiveStream, auth: 'required' },
+  { method: 'GET', path: api('/streams/:stream_id/members'), view: getSubscribers, auth: 'required' },
+  { method: 'GET', path: api('/get_stream_id'), view: getStreamId, auth: 'required' },
+  { method: 'GET', path: api('/default_streams'), view: listDefaultStreams, auth: 'required' },
+  { method: 'POST', path: api('/default_streams'), view: addDefaultStream, auth: 'required' },
+  { method: 'DELETE', path: api('/default_streams'), view: removeDefaultStream, auth: 'required' },
+  { method: 'GET', path: api('/channel_folders'), view: listChannelFolders, auth: 'required' },
+  { method: 'PATCH', path: api('/channel_folders'), view: reorderChannelFolders, auth: 'required' },
+  { method: 'POST', path: api('/channel_folders/create'), view: createChannelFolder, auth: 'required' },
+  { method: 'PATCH', path: api('/channel_folders/:channel_folder_id'), view: updateChannelFolder, auth: 'required' },
 ];

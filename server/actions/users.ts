@@ -2,6 +2,7 @@ import { hashPassword, newApiKey } from '../auth/secrets.js';
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
+import { ensureSystemGroups, roleGroupIds } from '../lib/groups.js';
 import { formatUser } from '../lib/people.js';
 import { DEFAULT_REALM_SETTINGS, type Role, type UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
@@ -44,6 +45,11 @@ export async function doCreateUser(app: App, u: NewUser): Promise<UserRecord> {
       if (!viewer.is_active) continue;
       tx.emit({ type: 'realm_user', op: 'add', person: formatUser(app, viewer, user) }, [viewer.id]);
     }
+    // The new account joins its role's system groups (and role:fullmembers for members), as Zulip announces.
+    const everyone = app.store.users.all().filter((u) => u.is_active).map((u) => u.id);
+    for (const groupId of roleGroupIds(app, user.role)) {
+      tx.emit({ type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [user.id] }, everyone);
+    }
     return user;
   });
 }
@@ -60,6 +66,7 @@ export async function doCreateRealm(app: App, realmName: string, owner: Omit<New
       settings: { ...DEFAULT_REALM_SETTINGS },
     };
     tx.touch(app.store.realm);
+    ensureSystemGroups(app, tx);
     const user = app.store.users.add(fields);
     tx.touch(app.store.users.collection);
     return user;

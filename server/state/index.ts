@@ -1,7 +1,16 @@
 import { StateRegistry } from '../events/state.js';
+import {
+  channelFoldersSection,
+  channelPermissionsSection,
+  channelRealmSection,
+  defaultStreamsSection,
+  streamsSection,
+  subscriptionsSection,
+} from './channels.js';
 import { draftsSection } from './drafts.js';
 import { peopleSection } from './people.js';
 import { realmSection } from './realm.js';
+import { userGroupsSection } from './user-groups.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
@@ -9,5 +18,12 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(realmSection);
   registry.add(peopleSection);
   registry.add(draftsSection);
+  registry.add(userGroupsSection);
+  registry.add(channelRealmSection);
+  registry.add(channelPermissionsSection);
+  registry.add(subscriptionsSection);
+  registry.add(streamsSection);
+  registry.add(defaultStreamsSection);
+  registry.add(channelFoldersSection);
   return registry;
 }

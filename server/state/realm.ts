@@ -1,4 +1,5 @@
 import type { StateSection } from '../events/state.js';
+import { groupSettingForApi, realmGroupSetting } from '../lib/groups.js';
 import { renderPlainDescription } from '../lib/text.js';
 import { LIMITS } from '../version.js';
 
@@ -25,6 +26,8 @@ export const realmSection: StateSection = {
       max_channel_folder_name_length: LIMITS.max_channel_folder_name_length,
       max_channel_folder_description_length: LIMITS.max_channel_folder_description_length,
       max_user_group_name_length: LIMITS.max_user_group_name_length,
+      realm_can_create_groups: groupSettingForApi(realmGroupSetting(app, 'can_create_groups'), app),
+      realm_can_manage_all_groups: groupSettingForApi(realmGroupSetting(app, 'can_manage_all_groups'), app),
     };
   },
 };

@@ -32,7 +32,9 @@ export type TopicsPolicy = 'inherit' | 'allow_empty_topic' | 'disable_empty_topi
 export interface ChannelRecord {
   id: number;
   name: string;
+  /** Markdown source; `rendered_description` is its HTML, rendered when it changes. */
   description: string;
+  rendered_description: string;
   invite_only: boolean;
   is_web_public: boolean;
   history_public_to_subscribers: boolean;
@@ -45,6 +47,10 @@ export interface ChannelRecord {
   folder_id: number | null;
   topics_policy: TopicsPolicy;
   is_default_stream: boolean;
+  /** The oldest message's ID (null: no history yet); the messages area keeps it current. */
+  first_message_id: number | null;
+  /** Whether a message was sent in the last 180 days; the messages area keeps it current. */
+  is_recently_active: boolean;
   /** The eleven channel permission settings, by Zulip name. */
   settings: Record<string, GroupSettingValue>;
 }
@@ -76,6 +82,7 @@ export interface ChannelFolderRecord {
   id: number;
   name: string;
   description: string;
+  rendered_description: string;
   order: number;
   date_created: number | null;
   creator_id: number | null;

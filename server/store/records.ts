@@ -1,5 +1,7 @@
 /** Shapes of what Hearth keeps on disk, one interface per stored record. */
 
+import type { GroupSettingValue } from './channel-records.js';
+
 export interface Manifest {
   schemaVersion: number;
   createdAt: string;
@@ -13,6 +15,24 @@ export interface RealmSettings {
   max_file_upload_size_mib: number;
   /** Domain of the API-only addresses (`user{id}@domain`) shown when a real email is hidden. */
   fake_email_domain: string;
+  /**
+   * Channel permissions (group-setting values). Absent means Zulip's default system group
+   * (see REALM_CHANNEL_SETTING_DEFAULTS in server/lib/channel-settings.ts).
+   */
+  can_create_public_channel_group?: GroupSettingValue;
+  can_create_private_channel_group?: GroupSettingValue;
+  can_create_web_public_channel_group?: GroupSettingValue;
+  can_add_subscribers_group?: GroupSettingValue;
+  can_set_topics_policy_group?: GroupSettingValue;
+  can_set_delete_message_policy_group?: GroupSettingValue;
+  /** Whether the empty topic is allowed where a channel inherits (Zulip default `allow_empty_topic`). */
+  topics_policy?: 'allow_empty_topic' | 'disable_empty_topic';
+  /** Days messages are kept; -1 forever (Zulip's self-hosted default). */
+  message_retention_days?: number;
+  /** Who may create user groups; absent means role:members (server/lib/groups.ts REALM_GROUP_SETTING_DEFAULTS). */
+  can_create_groups?: GroupSettingValue;
+  /** Who may manage every user group; absent means role:administrators. */
+  can_manage_all_groups?: GroupSettingValue;
 }
 
 export const DEFAULT_REALM_SETTINGS: RealmSettings = {

@@ -4,6 +4,8 @@
  * register, so every event type an action emits needs a case here; an
  * unknown type throws, so a new event cannot go untested.
  */
+import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type State = Record<string, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -34,9 +36,44 @@ function applyRealmUser(state: State, e: Event): void {
   } else throw new Error(`unknown realm_user op ${e.op}`);
 }
 
-export function applyEvents(state: State, events: Event[]): State {
+const byId = (a: number, b: number) => a - b;
+
+/** `user_group` events on `realm_user_groups`, kept sorted by ID like the register section. */
+function applyUserGroup(state: State, e: Event): void {
+  if (!state.realm_user_groups) return;
+  const groups: Event[] = state.realm_user_groups;
+  const g = groups.find((x) => x.id === (e.group_id ?? e.group?.id));
+  switch (e.op) {
+    case 'add':
+      state.realm_user_groups = [...groups.filter((x) => x.id !== e.group.id), e.group].sort((a, b) => a.id - b.id);
+      return;
+    case 'remove':
+      state.realm_user_groups = groups.filter((x) => x.id !== e.group_id);
+      return;
+    case 'update':
+      if (g) Object.assign(g, e.data);
+      return;
+    case 'add_members':
+      if (g) g.members = [...new Set([...g.members, ...e.user_ids])].sort(byId);
+      return;
+    case 'remove_members':
+      if (g) g.members = g.members.filter((id: number) => !e.user_ids.includes(id));
+      return;
+    case 'add_subgroups':
+      if (g) g.direct_subgroup_ids = [...new Set([...g.direct_subgroup_ids, ...e.direct_subgroup_ids])].sort(byId);
+      return;
+    case 'remove_subgroups':
+      if (g) g.direct_subgroup_ids = g.direct_subgroup_ids.filter((id: number) => !e.direct_subgroup_ids.includes(id));
+      return;
+    default:
+      throw new Error(`unknown user_group op ${e.op}`);
+  }
+}
+
+export function applyEvents(state: State, events: Event[], opts: ChannelReducerOptions = {}): State {
   const out = structuredClone(state);
   for (const e of events) {
+    if (applyChannelEvent(out, e, opts)) continue;
     switch (e.type) {
       case 'heartbeat':
         break;
@@ -45,6 +82,9 @@ export function applyEvents(state: State, events: Event[]): State {
         break;
       case 'realm_user':
         applyRealmUser(out, e);
+        break;
+      case 'user_group':
+        applyUserGroup(out, e);
         break;
       default:
         throw new Error(`applyEvents: no reducer for event type ${e.type}`);

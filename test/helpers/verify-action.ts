@@ -32,7 +32,9 @@ export async function verifyAction(
   assert.equal(reg.status, 200, JSON.stringify(reg.body));
   await action();
   const events = await drain(client, reg.body.queue_id, reg.body.last_event_id);
-  const applied = applyEvents(stateOf(reg.body), events);
+  const includeSubscribers = ['true', 'partial', true].includes(registerParams.include_subscribers as string | boolean);
+  const partial = registerParams.include_subscribers === 'partial';
+  const applied = applyEvents(stateOf(reg.body), events, { includeSubscribers, partial, userId: client.account?.id });
   const fresh = await client.post('/register', registerParams);
   assert.equal(fresh.status, 200);
   assert.deepEqual(applied, stateOf(fresh.body));

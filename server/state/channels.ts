@@ -1,0 +1,108 @@
+import type { SnapshotContext, StateSection } from '../events/state.js';
+import { defaultChannelIds } from '../lib/channel-events.js';
+import { foldersInOrder, formatChannel, formatFolder, withLegacyNotificationSettings } from '../lib/channel-format.js';
+import {
+  spectatorSubscriptions,
+  streamsForUser,
+  subscriptionLists,
+  webPublicChannels,
+} from '../lib/channel-queries.js';
+import {
+  REALM_CHANNEL_SETTING_DEFAULTS,
+  hasRealmPermission,
+  realmGroupSetting,
+  realmMessageRetentionDays,
+  realmTopicsPolicy,
+  webPublicChannelsEnabled,
+  type RealmChannelSetting,
+} from '../lib/channel-settings.js';
+import { groupSettingForApi } from '../lib/groups.js';
+import { isGuest } from '../lib/people.js';
+
+const archivedCapable = (ctx: SnapshotContext) => ctx.queue.clientCapabilities.archived_channels === true;
+
+/** `subscriptions`, `unsubscribed`, `never_subscribed` (spectators: the web-public channels). */
+export const subscriptionsSection: StateSection = {
+  types: ['subscription'],
+  fetch(ctx) {
+    const { app, user } = ctx;
+    if (!user) return { subscriptions: spectatorSubscriptions(app), unsubscribed: [], never_subscribed: [] };
+    const lists = subscriptionLists(app, user, {
+      includeSubscribers: ctx.includeSubscribers,
+      includeArchived: archivedCapable(ctx),
+    });
+    if (ctx.queue.clientCapabilities.notification_settings_null === true) return { ...lists };
+    const legacy = (list: Record<string, unknown>[]) => list.map((s) => withLegacyNotificationSettings(app, user.id, s));
+    return { ...lists, subscriptions: legacy(lists.subscriptions), unsubscribed: legacy(lists.unsubscribed) };
+  },
+};
+
+/** `streams`: every channel the user may know (Zulip: include_all, include_web_public). */
+export const streamsSection: StateSection = {
+  types: ['stream'],
+  fetch(ctx) {
+    const { app, user } = ctx;
+    if (!user) return { streams: webPublicChannels(app).map((c) => formatChannel(app, c)) };
+    const streams = streamsForUser(app, user, {
+      includePublic: true,
+      includeWebPublic: true,
+      includeSubscribed: true,
+      excludeArchived: !archivedCapable(ctx),
+      includeAll: true,
+      includeDefault: false,
+      includeOwnerSubscribed: false,
+      includeCanAccessContent: false,
+    });
+    return { streams };
+  },
+};
+
+/** `realm_default_streams`: IDs (feature level 330); guests and spectators get none. */
+export const defaultStreamsSection: StateSection = {
+  types: ['default_streams'],
+  fetch: ({ app, user }) => ({ realm_default_streams: user && !isGuest(user) ? defaultChannelIds(app) : [] }),
+};
+
+/** `channel_folders`: all, archived included, in order; spectators only those holding a web-public channel. */
+export const channelFoldersSection: StateSection = {
+  types: ['channel_folders'],
+  fetch({ app, user }) {
+    const folders = foldersInOrder(app, true);
+    if (user) return { channel_folders: folders.map(formatFolder) };
+    const visible = new Set(webPublicChannels(app).map((c) => c.folder_id));
+    return { channel_folders: folders.filter((f) => visible.has(f.id)).map(formatFolder) };
+  },
+};
+
+const REALM_SETTINGS = Object.keys(REALM_CHANNEL_SETTING_DEFAULTS) as RealmChannelSetting[];
+
+/** The organization's channel settings (`realm`) and what they allow the user (`realm_user`). */
+export const channelRealmSection: StateSection = {
+  types: ['realm'],
+  fetch({ app }) {
+    const out: Record<string, unknown> = {
+      realm_topics_policy: realmTopicsPolicy(app),
+      realm_message_retention_days: realmMessageRetentionDays(app),
+      server_web_public_streams_enabled: app.config.webPublicStreamsEnabled,
+    };
+    for (const name of REALM_SETTINGS) out[`realm_${name}`] = groupSettingForApi(realmGroupSetting(app, name), app);
+    return out;
+  },
+};
+
+export const channelPermissionsSection: StateSection = {
+  types: ['realm_user'],
+  fetch({ app, user }) {
+    if (!user) return {};
+    const pub = hasRealmPermission(app, user, 'can_create_public_channel_group');
+    const priv = hasRealmPermission(app, user, 'can_create_private_channel_group');
+    const web = webPublicChannelsEnabled(app) && hasRealmPermission(app, user, 'can_create_web_public_channel_group');
+    return {
+      can_create_public_streams: pub,
+      can_create_private_streams: priv,
+      can_create_web_public_streams: web,
+      can_create_streams: pub || priv || web,
+      can_subscribe_other_users: hasRealmPermission(app, user, 'can_add_subscribers_group'),
+    };
+  },
+};

@@ -1,0 +1,148 @@
+import { doAddSubscriptions, doRemoveSubscriptions, type Pair } from '../actions/subscriptions.js';
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { userByApiEmail } from '../http/auth.js';
+import { t, type ParamType } from '../http/params.js';
+import { v, type Validator } from '../http/validate.js';
+import { subscriptionLists, type IncludeSubscribers } from '../lib/channel-queries.js';
+import { hasRealmPermission } from '../lib/channel-settings.js';
+import { canAddSubscribers, canRemoveSubscribers, channelByName, hasContentAccess, hasMetadataAccess } from '../lib/channels.js';
+import { checkChannelDescription, checkChannelName } from '../lib/channel-validate.js';
+import { isGuest } from '../lib/people.js';
+import type { ChannelRecord } from '../store/channel-records.js';
+import type { UserRecord } from '../store/records.js';
+import { newChannelSpecs } from './channel-create.js';
+import { requireUser } from './common.js';
+
+/** Principals: all user IDs or all API emails. */
+const principalsValidator: Validator<(number | string)[]> = (x, p) => {
+  if (!Array.isArray(x)) throw errors.badRequest(`${p} is not a list`);
+  if (x.every((e) => typeof e === 'string')) return x as string[];
+  return v.list(v.int)(x, p);
+};
+
+/** Zulip's bulk_principals_to_user_profiles: active users (bots included) of this organization. */
+export function resolvePrincipals(req: ApiRequest, principals: (number | string)[]): UserRecord[] {
+  const out = new Map<number, UserRecord>();
+  for (const p of principals) {
+    const u = typeof p === 'number' ? req.app.store.users.get(p) : userByApiEmail(req.app, p.trim());
+    if (!u) throw errors.badRequest('No such user');
+    if (!u.is_active) throw errors.badRequest('User is deactivated');
+    out.set(u.id, u);
+  }
+  return [...out.values()];
+}
+
+/** `#rgb` or `#rrggbb`, stored as lowercase `#rrggbb`. */
+export function checkColor(raw: string, name: string): string {
+  const m = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.exec(raw);
+  if (!m) throw errors.badRequest(`${name} is not a valid hex color code`);
+  const hex = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!;
+  return `#${hex.toLowerCase()}`;
+}
+
+const subscriptionItem = v.dict({ name: v.str }, { color: v.str, description: v.str }, { allowExtra: true });
+
+const byUser = (pairs: Pair[]): Record<string, string[]> => {
+  const out: Record<string, string[]> = {};
+  for (const { user, channel } of pairs) (out[String(user.id)] ??= []).push(channel.name);
+  return out;
+};
+
+/**
+ * POST /users/me/subscriptions: subscribe yourself or `principals` to channels,
+ * creating the missing ones with the creation parameters (Zulip's
+ * add_subscriptions_backend). Guests may not use it at all.
+ */
+export async function subscribe(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireUser(req);
+  if (isGuest(user)) throw errors.badRequest('Not allowed for guest users');
+  const items = params.require('subscriptions', t.json(v.list(subscriptionItem)));
+  const principals = params.get('principals', t.json(v.nullable(principalsValidator)), null);
+  const fatal = params.get('authorization_errors_fatal', t.bool, true);
+  params.get('announce', t.bool, false); // Hearth has no notification bot to announce with.
+  const sendMessages = params.get('send_new_subscription_messages', t.bool);
+
+  // Names, descriptions and colours, first occurrence of each name wins.
+  const colors = new Map<string, string>();
+  const wanted = new Map<string, { name: string; description: string }>();
+  items.forEach((item, i) => {
+    const name = checkChannelName(item.name);
+    const key = name.toLowerCase();
+    if (item.color !== undefined) colors.set(key, checkColor(item.color, `subscriptions[${i}]["color"]`));
+    if (!wanted.has(key)) wanted.set(key, { name, description: checkChannelDescription(item.description ?? '') });
+  });
+  const existing: ChannelRecord[] = [];
+  const missing: { name: string; description: string }[] = [];
+  for (const w of wanted.values()) {
+    const c = channelByName(app, w.name);
+    if (c) existing.push(c);
+    else missing.push(w);
+  }
+  const create = newChannelSpecs(req, user, missing);
+
+  const authorized = existing.filter((c) => hasContentAccess(app, user, c));
+  const unauthorized = existing.filter((c) => !authorized.includes(c));
+  if (unauthorized.length > 0 && fatal) {
+    throw errors.badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
+  }
+  const users = principals && principals.length > 0 ? resolvePrincipals(req, principals) : [user];
+  if (users.some((u) => u.id !== user.id)) {
+    const allAccessible = hasRealmPermission(app, user, 'can_add_subscribers_group');
+    if (!allAccessible && authorized.some((c) => !canAddSubscribers(app, user, c))) {
+      throw errors.badRequest('Insufficient permission');
+    }
+  }
+
+  const result = await doAddSubscriptions(app, user, { create, existing: authorized, users, colors });
+  return {
+    subscribed: byUser(result.subscribed),
+    already_subscribed: byUser(result.already),
+    ...(fatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
+    ...(sendMessages === true ? { new_subscription_messages_sent: false } : {}),
+  };
+}
+
+/**
+ * DELETE /users/me/subscriptions: unsubscribe yourself, your bots, or (with
+ * can_remove_subscribers_group, administering the channels, or as an
+ * organization administrator) others. Channels the requester may not know
+ * are reported as not existing.
+ */
+export async function unsubscribe(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireUser(req);
+  const names = params.require('subscriptions', t.json(v.list(v.str)));
+  const principals = params.get('principals', t.json(v.nullable(principalsValidator)), null);
+  const targets = principals && principals.length > 0 ? resolvePrincipals(req, principals) : [user];
+  const others = targets.some((u) => u.id !== user.id && !(u.is_bot && u.bot_owner_id === user.id));
+
+  const channels: ChannelRecord[] = [];
+  for (const raw of names) {
+    const c = channelByName(app, raw);
+    if (!c || !hasMetadataAccess(app, user, c)) throw errors.streamDoesNotExist(raw.trim());
+    if (!channels.includes(c)) channels.push(c);
+  }
+  if (others && !canRemoveSubscribers(app, user, channels)) throw errors.badRequest('Insufficient permission');
+
+  const { removed, notRemoved } = await doRemoveSubscriptions(app, targets, channels);
+  return { removed: removed.map((p) => p.channel.name), not_removed: notRemoved.map((p) => p.channel.name) };
+}
+
+/** include_subscribers: true, false (JSON booleans or strings) or "partial". */
+export const includeSubscribersParam: ParamType<IncludeSubscribers> = {
+  read(raw, name) {
+    const s = raw.replace(/^"(.*)"$/, '$1');
+    if (s === 'true' || s === 'false' || s === 'partial') return s;
+    throw errors.badRequest(`Invalid ${name}: must be true, false or partial`);
+  },
+};
+
+/** GET /users/me/subscriptions: the active, non-archived subscriptions, sorted by name. */
+export function listSubscriptions(req: ApiRequest): ViewResult {
+  const user = requireUser(req);
+  const includeSubscribers = req.params.get('include_subscribers', includeSubscribersParam, 'false');
+  const lists = subscriptionLists(req.app, user, { includeSubscribers, includeArchived: false });
+  return { subscriptions: lists.subscriptions };
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createChannel, groupId, makeCast, type Cast } from './helpers/channels.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { verifyAction } from './helpers/verify-action.js';
+
+type Dict = Record<string, unknown>;
+const CHANNEL_FIELDS = [
+  'can_add_subscribers_group', 'can_administer_channel_group', 'can_create_topic_group', 'can_delete_any_message_group',
+  'can_delete_own_message_group', 'can_move_messages_out_of_channel_group', 'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group', 'can_resolve_topics_group', 'can_send_message_group', 'can_subscribe_group',
+  'creator_id', 'date_created', 'description', 'first_message_id', 'folder_id', 'history_public_to_subscribers',
+  'invite_only', 'is_announcement_only', 'is_archived', 'is_recently_active', 'is_web_public', 'message_retention_days',
+  'name', 'rendered_description', 'stream_id', 'stream_post_policy', 'stream_weekly_traffic', 'subscriber_count',
+  'topics_policy',
+];
+const SUBSCRIPTION_FIELDS = [
+  'audible_notifications', 'color', 'desktop_notifications', 'email_notifications', 'in_home_view', 'is_muted',
+  'pin_to_top', 'push_notifications', 'wildcard_mentions_notify',
+];
+
+/** The register sections of the channels area. */
+describe('register: channels sections', () => {
+  let ts: TestServer;
+  let cast: Cast;
+  before(async () => {
+    ts = await startTestServer({ config: { webPublicStreamsEnabled: true } });
+    cast = await makeCast(ts);
+    await createChannel(ts, ts.ownerClient, 'alpha', { principals: [cast.owner.id, cast.member.id] });
+    await createChannel(ts, ts.ownerClient, 'beta');
+  });
+  after(() => ts.stop());
+
+  const as = (who: keyof Cast) => ts.client(cast[who]);
+  const register = (who: keyof Cast, params: Dict = {}) => as(who).post('/register', params as never);
+
+  it('returns every channel field, the subscription fields, and the channel limits', async () => {
+    await as('member').delete('/users/me/subscriptions', { subscriptions: ['alpha'] });
+    await as('member').post('/users/me/subscriptions', { subscriptions: [{ name: 'gamma' }] });
+    const reg = await register('member', { client_capabilities: { notification_settings_null: true } });
+    assert.equal(reg.status, 200);
+    const gamma = reg.body.subscriptions.find((s: Dict) => s.name === 'gamma');
+    assert.deepEqual(Object.keys(gamma).sort(), [...CHANNEL_FIELDS, ...SUBSCRIPTION_FIELDS].sort());
+    assert.deepEqual(Object.keys(reg.body.unsubscribed[0]).sort(), [...CHANNEL_FIELDS, ...SUBSCRIPTION_FIELDS].sort());
+    assert.equal(reg.body.unsubscribed[0].name, 'alpha');
+    assert.deepEqual(reg.body.never_subscribed.map((s: Dict) => s.name), ['beta']);
+    assert.deepEqual(Object.keys(reg.body.never_subscribed[0]).sort(), [...CHANNEL_FIELDS].sort());
+    assert.deepEqual(
+      [gamma.in_home_view, gamma.is_muted, gamma.stream_weekly_traffic, gamma.first_message_id, gamma.is_recently_active],
+      [true, false, null, null, true],
+    );
+    assert.equal(reg.body.max_stream_name_length, 60);
+    assert.equal(reg.body.max_stream_description_length, 1024);
+    assert.equal(reg.body.realm_topics_policy, 'allow_empty_topic');
+    assert.equal(reg.body.realm_can_create_public_channel_group, groupId(ts, 'role:members'));
+    assert.equal(reg.body.realm_can_create_web_public_channel_group, groupId(ts, 'role:owners'));
+    assert.equal(reg.body.can_create_public_streams, true);
+    assert.equal(reg.body.can_create_web_public_streams, false);
+    assert.deepEqual(reg.body.streams.map((s: Dict) => s.name), ['alpha', 'beta', 'gamma']);
+    assert.deepEqual(reg.body.realm_default_streams, []);
+    assert.deepEqual(reg.body.channel_folders, []);
+  });
+
+  it('includes subscribers per include_subscribers: false, true, partial', async () => {
+    const none = await register('owner', { fetch_event_types: ['subscription'] });
+    assert.equal('subscribers' in none.body.subscriptions[0], false);
+    const full = await register('owner', { fetch_event_types: ['subscription'], include_subscribers: 'true' });
+    assert.deepEqual(full.body.subscriptions.find((s: Dict) => s.name === 'alpha').subscribers, [cast.owner.id]);
+    const partial = await register('owner', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
+    const small = partial.body.subscriptions.find((s: Dict) => s.name === 'alpha');
+    assert.deepEqual(small.subscribers, [cast.owner.id], 'under 250 subscribers: the full list');
+    assert.equal('partial_subscribers' in small, false);
+
+    // A channel with 250 subscribers: partial_subscribers instead (every subscriber, since Hearth
+    // cannot yet tell who was active lately).
+    const ids: number[] = [];
+    for (let i = 0; i < 250; i++) {
+      const u = ts.store.users.add({
+        email: `crowd${i}@example.com`, full_name: `Crowd ${i}`, role: 400, is_active: true, is_bot: false,
+        bot_type: null, bot_owner_id: null, api_key: `k${i}`.padEnd(32, 'x'), password_hash: null,
+        date_joined: new Date().toISOString(), timezone: '', avatar_version: 1, is_imported_stub: false,
+      });
+      ids.push(u.id);
+    }
+    await createChannel(ts, ts.ownerClient, 'crowd', { principals: ids });
+    const big = await register('owner', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
+    const crowd = big.body.never_subscribed.find((s: Dict) => s.name === 'crowd');
+    assert.equal('subscribers' in crowd, false);
+    assert.equal((crowd.partial_subscribers as number[]).length, 250);
+    assert.equal(crowd.subscriber_count, 250);
+    const events = await verifyAction(
+      as('owner'),
+      async () => {
+        const res = await as('owner').post('/users/me/subscriptions', { subscriptions: [{ name: 'crowd' }] });
+        assert.equal(res.status, 200);
+      },
+      { fetch_event_types: ['subscription', 'stream'], include_subscribers: 'partial' },
+    );
+    assert.equal(events.length, 1);
+  });
+
+  it('gives booleans for null notification settings without notification_settings_null', async () => {
+    const legacy = await register('member', { fetch_event_types: ['subscription'] });
+    const gamma = legacy.body.subscriptions.find((s: Dict) => s.name === 'gamma');
+    assert.deepEqual(
+      [gamma.desktop_notifications, gamma.audible_notifications, gamma.push_notifications, gamma.email_notifications],
+      [false, false, false, false],
+    );
+    assert.equal(gamma.wildcard_mentions_notify, null, 'as Zulip, this one keeps its null');
+    await verifyAction(as('member'), async () => {
+      await as('owner').post('/users/me/subscriptions', { subscriptions: [{ name: 'delta' }], principals: [cast.member.id] });
+    });
+  });
+
+  it('shows archived channels only to clients with archived_channels', async () => {
+    const id = await createChannel(ts, ts.ownerClient, 'epsilon', { principals: [cast.owner.id, cast.member.id] });
+    await ts.ownerClient.delete(`/streams/${id}`);
+    const plain = await register('member', { fetch_event_types: ['subscription', 'stream'] });
+    assert.equal(JSON.stringify(plain.body).includes('epsilon'), false);
+    const capable = await register('member', {
+      fetch_event_types: ['subscription', 'stream'],
+      client_capabilities: { archived_channels: true },
+    });
+    assert.equal(capable.body.subscriptions.find((s: Dict) => s.name === 'epsilon').is_archived, true);
+    assert.ok(capable.body.streams.some((s: Dict) => s.name === 'epsilon'));
+  });
+
+  it('gives guests only what they are in (and web-public channels), and no default channels', async () => {
+    const realm = ts.store.realm.data.realm!.settings;
+    realm.enable_spectator_access = true;
+    await createChannel(ts, ts.ownerClient, 'window', { is_web_public: true });
+    await ts.ownerClient.post('/default_streams', { stream_id: ts.store.channels.data.channels.find((c) => c.name === 'beta')!.id });
+    const guest = await register('guest', { include_subscribers: 'true' });
+    assert.deepEqual(guest.body.never_subscribed.map((s: Dict) => s.name), ['window']);
+    assert.deepEqual(guest.body.subscriptions, []);
+    assert.deepEqual(guest.body.streams.map((s: Dict) => s.name), ['window']);
+    assert.deepEqual(guest.body.realm_default_streams, []);
+    const member = await register('member', { fetch_event_types: ['default_streams'] });
+    assert.equal(member.body.realm_default_streams.length, 1);
+  });
+
+  it('gives spectators the web-public channels as subscriptions', async () => {
+    const reg = await ts.anonymous.post('/register', { fetch_event_types: ['subscription', 'stream', 'default_streams'] });
+    assert.equal(reg.status, 200, JSON.stringify(reg.body));
+    assert.deepEqual(reg.body.subscriptions.map((s: Dict) => s.name), ['window']);
+    assert.deepEqual(Object.keys(reg.body.subscriptions[0]).sort(), [...CHANNEL_FIELDS, ...SUBSCRIPTION_FIELDS].sort());
+    assert.deepEqual([reg.body.unsubscribed, reg.body.never_subscribed, reg.body.realm_default_streams], [[], [], []]);
+    assert.deepEqual(reg.body.streams.map((s: Dict) => s.name), ['window']);
+    ts.store.realm.data.realm!.settings.enable_spectator_access = false;
+  });
+});
