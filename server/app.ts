@@ -61,6 +61,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     },
     channels: { canAccess: (userId, streamId) => canAddressChannel(app, userId, streamId) },
     channelMessages: noMessages,
+    messageAccess: { canRead: () => false },
   };
   installChannelFilters(app);
   installUserGroupFilter(app);

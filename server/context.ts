@@ -42,6 +42,15 @@ export interface ChannelMessageStats {
   weeklyTraffic(streamId: number): number | null;
 }
 
+/**
+ * What the uploads area needs from the messages area (default: no messages, so
+ * nobody but the uploader reads a file). The messages issue replaces it.
+ */
+export interface MessageAccess {
+  /** Whether `userId` (null: a spectator) may read message `messageId`. */
+  canRead(userId: number | null, messageId: number): boolean;
+}
+
 /** Everything a request handler may use: built once per server by createApp. */
 export interface App {
   store: Store;
@@ -53,6 +62,7 @@ export interface App {
   rateLimits: LoginLimits;
   channels: ChannelDirectory;
   channelMessages: ChannelMessageStats;
+  messageAccess: MessageAccess;
 }
 
 /** What a view receives. */

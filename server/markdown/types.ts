@@ -1,0 +1,41 @@
+/**
+ * The contract between the Markdown renderer (server/markdown/) and its callers
+ * (messages, profile fields, channel and folder descriptions). The renderer
+ * never reads the store: the caller passes lookups in.
+ */
+export interface RenderUser {
+  id: number;
+  full_name: string;
+}
+
+export interface RenderContext {
+  /** Active users whose full name matches (case-insensitive); several when names clash. */
+  usersByName(name: string): RenderUser[];
+  userById(id: number): RenderUser | undefined;
+  /** An active user group by name (case-insensitive). */
+  groupByName(name: string): { id: number; name: string } | undefined;
+  /** A channel the author can see, by name (case-insensitive). */
+  channelByName(name: string): { id: number; name: string } | undefined;
+  /** A realm emoji by name, when custom emoji exist. */
+  realmEmoji?(name: string): { id: string; name: string; source_url: string } | undefined;
+}
+
+export interface RenderResult {
+  /** Sanitised HTML, safe to put in the page. */
+  html: string;
+  /** Users mentioned by a non-silent mention. */
+  mentionedUserIds: Set<number>;
+  /** Groups mentioned by a non-silent mention. */
+  mentionedGroupIds: Set<number>;
+  /** `@**all**`, `@**everyone**`, `@**channel**`, `@**stream**` (non-silent). */
+  channelWildcard: boolean;
+  /** `@**topic**` (non-silent). */
+  topicWildcard: boolean;
+  /** The message starts with `/me `. */
+  isMeMessage: boolean;
+  /** Paths `/user_uploads/...` the content links to (for attachment access). */
+  uploadPaths: string[];
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+}
