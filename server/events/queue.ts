@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Wakeable, Waker } from './waker.js';
 
 export type ClientEvent = { type: string } & Record<string, unknown>;
 
@@ -26,7 +27,7 @@ interface Waiter {
  * acknowledges with `last_event_id`, which prunes what it has seen. At most
  * one long-poll waits on a queue at a time.
  */
-export class EventQueue {
+export class EventQueue implements Wakeable {
   private readonly events: { id: number; event: ClientEvent }[] = [];
   private nextEventId = 0;
   private newestPrunedId = -1;
@@ -40,6 +41,7 @@ export class EventQueue {
     readonly opts: QueueOptions,
     private readonly clock: Clock,
     skipTickets: Set<number>,
+    private readonly waker: Waker,
   ) {
     this.lastActivity = clock.now();
     this.skipTickets = skipTickets;
@@ -73,8 +75,12 @@ export class EventQueue {
   push(event: ClientEvent): number {
     const id = this.nextEventId++;
     this.events.push({ id, event });
-    this.waiter?.wake('event');
+    if (this.waiter) this.waker.schedule(this);
     return id;
+  }
+
+  wakeForEvent(): void {
+    if (this.events.length > 0) this.waiter?.wake('event');
   }
 
   /**

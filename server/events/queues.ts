@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { EventQueue, type ClientEvent, type QueueOptions } from './queue.js';
+import { Waker } from './waker.js';
 
 /**
  * Decides, per queue, whether (and in what form) an event is delivered.
@@ -30,6 +31,7 @@ export class EventQueues {
   private nextQueue = 0;
   private readonly prefix = `${Math.floor(Date.now() / 1000)}${randomBytes(2).toString('hex')}`;
   private gcTimer: NodeJS.Timeout | null = null;
+  private readonly waker = new Waker();
 
   constructor(
     private readonly clock: Clock,
@@ -84,7 +86,7 @@ export class EventQueues {
   /** Allocates a queue; call synchronously right before taking the register snapshot. */
   allocate(opts: QueueOptions): EventQueue {
     const id = `${this.prefix}:${this.nextQueue++}`;
-    const q = new EventQueue(id, opts, this.clock, new Set(this.openTickets));
+    const q = new EventQueue(id, opts, this.clock, new Set(this.openTickets), this.waker);
     this.queues.set(id, q);
     if (opts.userId !== null) {
       let set = this.byUser.get(opts.userId);

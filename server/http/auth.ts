@@ -35,7 +35,16 @@ export function parseBasic(header: string): { email: string; key: string } | nul
 
 /** Resolves the request's user per policy; sets ctx.state.user (null for anonymous). */
 export function authenticate(app: App, policy: AuthPolicy): Koa.Middleware {
+  const auth = authenticateSync(app, policy);
   return async (ctx, next) => {
+    auth(ctx);
+    await next();
+  };
+}
+
+/** The same check as a plain function (the router runs it with the realm check, in one step). */
+export function authenticateSync(app: App, policy: AuthPolicy): (ctx: Koa.Context) => void {
+  return (ctx) => {
     ctx.state.user = null;
     if (policy !== 'none') {
       const header = ctx.get('authorization');
@@ -50,6 +59,5 @@ export function authenticate(app: App, policy: AuthPolicy): Koa.Middleware {
         ctx.state.user = user;
       }
     }
-    await next();
   };
 }

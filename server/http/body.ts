@@ -33,6 +33,8 @@ export function bodyParser(app: App): Koa.Middleware {
     },
   });
   return async (ctx, next) => {
+    // GET and HEAD carry no body (koa-body skips them too): no parse, no cleanup frame held by parked polls.
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
     try {
       await parse(ctx, async () => undefined);
     } catch (err) {

@@ -32,6 +32,8 @@ export async function getEvents(req: ApiRequest): Promise<ViewResult> {
   queue.lastActivity = req.app.clock.now();
   if (queue.pending === 0 && !dontBlock) {
     const raw = req.koa.req;
+    // The client already hung up (e.g. while its request waited for a body or the queue lookup): don't park.
+    if (raw.socket?.destroyed) return { events: [], queue_id: queue.id };
     const reason = await queue.park(req.app.events.config.heartbeatMs, (cb) => {
       raw.socket?.once('close', cb);
       return () => raw.socket?.off('close', cb);
