@@ -79,6 +79,11 @@ export const errors = {
       code: 'CANNOT_DEACTIVATE_GROUP_IN_USE',
       extra: { objections },
     }),
+  storageFailed: (reason: string) =>
+    new HearthError(
+      `The server could not save this change to disk (${reason}). Free some disk space or check the data folder, then try again.`,
+      { code: 'STORAGE_FAILED', status: 503 },
+    ),
   noOrganization: () =>
     new HearthError(
       'This Hearth server has no organization yet. Finish setup in the Hearth window, or run `hearth init`.',

@@ -1,4 +1,5 @@
 import type { App } from '../context.js';
+import { errors, HearthError } from '../errors.js';
 import type { ClientEvent } from '../events/queue.js';
 
 /** Something whose in-memory state an action changed and that must land on disk. */
@@ -29,10 +30,20 @@ export async function commit<R>(app: App, mutate: (tx: Transaction) => R): Promi
       touch: (target) => saves.add(target),
       emit: (event, userIds) => out.push({ event, userIds }),
     });
-    await Promise.all([...saves].map((s) => (typeof s === 'function' ? s() : s.save())));
   } catch (err) {
     app.events.abandon(ticket);
     throw err;
+  }
+  try {
+    await Promise.all([...saves].map((s) => (typeof s === 'function' ? s() : s.save())));
+  } catch (err) {
+    // Disk full, read-only or failing: the client hears it plainly (503), nothing is announced as
+    // done. The in-memory change stays and lands with the next successful write of that file.
+    app.events.abandon(ticket);
+    if (err instanceof HearthError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    app.log.error('durable write failed', { error: e.stack ?? String(err) });
+    throw errors.storageFailed(e.code ?? e.message ?? 'write error');
   }
   for (const { event, userIds } of out) app.events.send(ticket, event, userIds);
   app.events.close(ticket);
