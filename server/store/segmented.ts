@@ -14,6 +14,8 @@ interface Segment<T> {
 }
 
 const SEGMENT_RE = /^seg-(\d{12})\.json$/;
+/** Holds the highest id ever assigned once the newest items were removed, so ids are never reused. */
+const LAST_ID_FILE = 'last-id.json';
 
 /**
  * An append-mostly collection of items with increasing integer ids, kept in
@@ -27,11 +29,14 @@ const SEGMENT_RE = /^seg-(\d{12})\.json$/;
 export class SegmentedCollection<T extends Identified> {
   private readonly segments: Segment<T>[] = [];
   private lastId = 0;
+  private readonly lastIdFile: DurableJSONFile<{ lastId: number }>;
 
   private constructor(
     readonly dir: string,
     readonly segmentSize: number,
-  ) {}
+  ) {
+    this.lastIdFile = new DurableJSONFile(join(dir, LAST_ID_FILE));
+  }
 
   static async open<T extends Identified>(dir: string, segmentSize = 1000): Promise<SegmentedCollection<T>> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -52,6 +57,9 @@ export class SegmentedCollection<T extends Identified> {
       }
       c.segments.push(seg);
     }
+    await removeStaleTemp(c.lastIdFile.file);
+    const meta = await c.lastIdFile.read();
+    if (meta !== null && Number.isSafeInteger(meta.lastId) && meta.lastId > c.lastId) c.lastId = meta.lastId;
     return c;
   }
 
@@ -142,7 +150,13 @@ export class SegmentedCollection<T extends Identified> {
       const s = this.segmentFor(id);
       if (s) segs.add(s);
     }
-    await Promise.all([...segs].map((s) => s.db.write()));
+    const writes = [...segs].map((s) => s.db.write());
+    // The newest item was removed: remember the highest id, or a reopen would assign it again.
+    const last = this.segments[this.segments.length - 1]?.db.data;
+    if (this.lastId > 0 && last?.[last.length - 1]?.id !== this.lastId) {
+      writes.push(this.lastIdFile.write({ lastId: this.lastId }));
+    }
+    await Promise.all(writes);
   }
 
   *all(): IterableIterator<T> {
@@ -150,6 +164,6 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   async settled(): Promise<void> {
-    await Promise.all(this.segments.map((s) => s.adapter.settled()));
+    await Promise.all([...this.segments.map((s) => s.adapter.settled()), this.lastIdFile.settled()]);
   }
 }

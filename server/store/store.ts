@@ -6,6 +6,7 @@ import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } f
 import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } from './channel-records.js';
 import type { DraftsDoc, Manifest, RealmDoc, UsersDoc } from './records.js';
 import { UserTable } from './users.js';
+import { MessageStore } from './messages.js';
 
 export class StoreOpenError extends Error {
   constructor(message: string) {
@@ -37,6 +38,7 @@ export class Store {
     readonly channels: Collection<ChannelsDoc>,
     readonly subscriptions: Collection<SubscriptionsDoc>,
     readonly channelFolders: Collection<ChannelFoldersDoc>,
+    readonly messages: MessageStore,
     private readonly lockFile: string | null,
   ) {}
 
@@ -75,6 +77,7 @@ export class Store {
           throw new CorruptFileError(c.file, 'unexpected structure');
         }
       }
+      const messages = await MessageStore.open(join(dataDir, 'messages'));
       await manifest.save();
       return new Store(
         dataDir,
@@ -86,6 +89,7 @@ export class Store {
         channels,
         subscriptions,
         channelFolders,
+        messages,
         lockFile,
       );
     } catch (err) {
@@ -96,7 +100,7 @@ export class Store {
 
   /** Resolves once every write requested so far is on disk. */
   async settled(): Promise<void> {
-    await Promise.all(this.collections().map((c) => c.settled()));
+    await Promise.all([...this.collections().map((c) => c.settled()), this.messages.settled()]);
   }
 
   /** Every single-file collection (for settling, backups and size reports). */

@@ -1,0 +1,89 @@
+/**
+ * A sorted list of message IDs in a growable Int32Array: 4 bytes per entry,
+ * appends in O(1), range lookups by binary search. The message indexes are
+ * made of these.
+ */
+export class IdList {
+  private buf: Int32Array;
+  length = 0;
+
+  constructor(capacity = 8) {
+    this.buf = new Int32Array(capacity);
+  }
+
+  static from(ids: Iterable<number>): IdList {
+    const l = new IdList();
+    for (const id of ids) l.insert(id);
+    return l;
+  }
+
+  private grow(): void {
+    const next = new Int32Array(this.buf.length * 2);
+    next.set(this.buf);
+    this.buf = next;
+  }
+
+  at(i: number): number {
+    return this.buf[i]!;
+  }
+
+  get last(): number | undefined {
+    return this.length ? this.buf[this.length - 1] : undefined;
+  }
+
+  get first(): number | undefined {
+    return this.length ? this.buf[0] : undefined;
+  }
+
+  /** Index of the first entry >= id (length when none). */
+  lowerBound(id: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.buf[mid]! < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  has(id: number): boolean {
+    const i = this.lowerBound(id);
+    return i < this.length && this.buf[i] === id;
+  }
+
+  /** Adds an id keeping order (appending is the fast path); no duplicates. */
+  insert(id: number): void {
+    if (this.length === this.buf.length) this.grow();
+    if (this.length === 0 || this.buf[this.length - 1]! < id) {
+      this.buf[this.length++] = id;
+      return;
+    }
+    const i = this.lowerBound(id);
+    if (this.buf[i] === id) return;
+    this.buf.copyWithin(i + 1, i, this.length);
+    this.buf[i] = id;
+    this.length++;
+  }
+
+  remove(id: number): boolean {
+    const i = this.lowerBound(id);
+    if (i >= this.length || this.buf[i] !== id) return false;
+    this.buf.copyWithin(i, i + 1, this.length);
+    this.length--;
+    return true;
+  }
+
+  toArray(): number[] {
+    return Array.from(this.buf.subarray(0, this.length));
+  }
+
+  *[Symbol.iterator](): IterableIterator<number> {
+    for (let i = 0; i < this.length; i++) yield this.buf[i]!;
+  }
+
+  /** Entries from newest to oldest. */
+  *descending(): IterableIterator<number> {
+    for (let i = this.length - 1; i >= 0; i--) yield this.buf[i]!;
+  }
+}

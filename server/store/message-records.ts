@@ -1,0 +1,103 @@
+/**
+ * Stored shape of a message (one item of the `messages/` segmented
+ * collection). Kept lean: 1M of them must load in seconds. Per-user state
+ * (Zulip's UserMessage rows) lives in the message as `um`, a flat list
+ * `[userId, flags, userId, flags, ...]` ascending by user ID, so a send writes
+ * one segment and a flag change rewrites only the segments of the messages it
+ * touches.
+ */
+export interface ReactionRecord {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  user_id: number;
+}
+
+/** One entry of a message's edit history (Zulip's edit_history items, newest last). */
+export interface EditRecord {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_topic?: string;
+  prev_stream?: number;
+  topic?: string;
+  stream?: number;
+}
+
+export interface MessageRecord {
+  id: number;
+  sender_id: number;
+  /** The channel of a channel message; null for a direct message. */
+  stream_id: number | null;
+  /** The topic of a channel message ('' is the empty topic); '' for direct messages. */
+  topic: string;
+  /** Direct messages: every participant, sender included, ascending. Absent for channel messages. */
+  dm?: number[];
+  /** Markdown source. */
+  content: string;
+  /** Sanitised HTML rendered at send (or edit) time. */
+  rendered: string;
+  /** Unix seconds. */
+  timestamp: number;
+  /** MSG_BIT flags of the message itself. */
+  bits: number;
+  /** UserMessage rows: `[userId, flags, ...]` ascending by user ID (flags: FLAG bits). */
+  um: number[];
+  /** Name of the sending client (`sending_client`), when not the default. */
+  client?: string;
+  last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+  /** Oldest first. */
+  edits?: EditRecord[];
+  reactions?: ReactionRecord[];
+}
+
+/** Properties of the message content (from the renderer). */
+export const MSG_BIT = {
+  has_link: 1,
+  has_image: 2,
+  has_attachment: 4,
+  is_me_message: 8,
+} as const;
+
+/** Per-user flags (UserMessage.flags); bit values are Hearth's own. */
+export const FLAG = {
+  read: 1,
+  starred: 2,
+  collapsed: 4,
+  mentioned: 8,
+  stream_wildcard_mentioned: 16,
+  topic_wildcard_mentioned: 32,
+  has_alert_word: 64,
+  historical: 128,
+  /** Internal: the row belongs to a direct message (Zulip's is_private). */
+  is_private: 256,
+} as const;
+
+export const WILDCARD_MENTION_BITS = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
+
+/** Flags in the API (`flags` of a message, `update_message_flags`), in Zulip's order. */
+export const API_FLAGS = ['read', 'starred', 'collapsed', 'mentioned', 'wildcard_mentioned', 'has_alert_word', 'historical'] as const;
+export type ApiFlag = (typeof API_FLAGS)[number];
+
+/** The API flag names of a flag bit set. */
+export function flagNames(flags: number): ApiFlag[] {
+  const out: ApiFlag[] = [];
+  if (flags & FLAG.read) out.push('read');
+  if (flags & FLAG.starred) out.push('starred');
+  if (flags & FLAG.collapsed) out.push('collapsed');
+  if (flags & FLAG.mentioned) out.push('mentioned');
+  if (flags & WILDCARD_MENTION_BITS) out.push('wildcard_mentioned');
+  if (flags & FLAG.has_alert_word) out.push('has_alert_word');
+  if (flags & FLAG.historical) out.push('historical');
+  return out;
+}
+
+/** The bit of an API flag name (`wildcard_mentioned` maps to the channel-wildcard bit). */
+export function flagBit(name: ApiFlag): number {
+  return name === 'wildcard_mentioned' ? FLAG.stream_wildcard_mentioned : FLAG[name];
+}
+
+/** Key of a direct conversation: its participants (ascending, joined by commas). */
+export const conversationKey = (userIds: readonly number[]): string => userIds.join(',');

@@ -1,0 +1,252 @@
+/**
+ * The message store: messages in a SegmentedCollection (`<dataDir>/messages/`)
+ * plus in-memory indexes rebuilt at open. Everything else reaches messages
+ * through this class; only actions mutate, inside `commit`.
+ *
+ * API for other areas (flags, edits, moves, deletes, reactions):
+ * - reading: `get(id)`, `maxId`, `size`; `rowFlags(m, userId)` (the user's
+ *   UserMessage flags, null when the user has no row); index lists (IdList,
+ *   ascending): `userMessages(u)`, `unread(u)`, `starred(u)`, `directOf(u)`,
+ *   `channel(s)`, `topic(s, name)`, `topicsOf(s)`, `conversation(key)`, `sender(u)`.
+ * - writing (in memory; then `tx.touch(() => store.messages.save(...ids))`):
+ *   `add(fields)` assigns the ID and indexes; `setRowFlags(m, u, flags)` adds
+ *   or updates a row (use FLAG.historical for rows created on demand);
+ *   `removeRow(m, u)`; `relocate(m, {stream_id, topic})` for moves and topic
+ *   edits (keeps the indexes); `setContent(m, content, rendered, bits)` for
+ *   edits (record them in `m.edits` yourself); `remove(id)` for deletion
+ *   (IDs are never reused).
+ * Flags are FLAG bits from message-records.ts; `flagNames` gives the API list.
+ */
+import { SegmentedCollection } from './segmented.js';
+import { IdList } from './message-ids.js';
+import { FLAG, conversationKey, type MessageRecord } from './message-records.js';
+
+export interface TopicEntry {
+  ids: IdList;
+}
+
+const list = <K>(map: Map<K, IdList>, key: K): IdList => {
+  let l = map.get(key);
+  if (!l) map.set(key, (l = new IdList()));
+  return l;
+};
+
+const EMPTY = new IdList(0);
+export const topicKey = (topic: string) => topic.toLowerCase();
+
+export class MessageStore {
+  private readonly byChannel = new Map<number, IdList>();
+  private readonly byTopic = new Map<number, Map<string, TopicEntry>>();
+  private readonly byConversation = new Map<string, IdList>();
+  private readonly bySender = new Map<number, IdList>();
+  private readonly byUser = new Map<number, IdList>();
+  private readonly unreadByUser = new Map<number, IdList>();
+  private readonly starredByUser = new Map<number, IdList>();
+  private readonly directByUser = new Map<number, IdList>();
+
+  private constructor(readonly items: SegmentedCollection<MessageRecord>) {}
+
+  static async open(dir: string): Promise<MessageStore> {
+    const items = await SegmentedCollection.open<MessageRecord>(dir, 1000);
+    const store = new MessageStore(items);
+    const topics = new Map<string, string>(); // interning: one string per distinct topic
+    for (const m of items.all()) {
+      let t = topics.get(m.topic);
+      if (t === undefined) topics.set(m.topic, (t = m.topic));
+      m.topic = t;
+      store.index(m);
+    }
+    return store;
+  }
+
+  get maxId(): number {
+    return this.items.maxId;
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  get(id: number): MessageRecord | undefined {
+    return this.items.get(id);
+  }
+
+  all(): IterableIterator<MessageRecord> {
+    return this.items.all();
+  }
+
+  /** Adds a message in memory (the ID is assigned here) and indexes it; `save(id)` makes it durable. */
+  add(fields: Omit<MessageRecord, 'id'>): MessageRecord {
+    const m = this.items.append(fields);
+    this.index(m);
+    return m;
+  }
+
+  save(...ids: number[]): Promise<void> {
+    return this.items.save(...ids);
+  }
+
+  settled(): Promise<void> {
+    return this.items.settled();
+  }
+
+  /** Removes a message and its rows from memory and the indexes; `save(id)` makes it durable. */
+  remove(id: number): MessageRecord | undefined {
+    const m = this.items.get(id);
+    if (!m) return undefined;
+    this.unindex(m);
+    this.items.remove(id);
+    return m;
+  }
+
+  // ------------------------------------------------------------ user rows
+
+  private rowIndex(m: MessageRecord, userId: number): number {
+    const um = m.um;
+    let lo = 0;
+    let hi = (um.length >> 1) - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const u = um[mid * 2]!;
+      if (u === userId) return mid * 2;
+      if (u < userId) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The user's flags on the message, or null when the user has no row (never received it). */
+  rowFlags(m: MessageRecord, userId: number): number | null {
+    const i = this.rowIndex(m, userId);
+    return i < 0 ? null : m.um[i + 1]!;
+  }
+
+  /** User IDs with a row, ascending. */
+  rowUserIds(m: MessageRecord): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < m.um.length; i += 2) out.push(m.um[i]!);
+    return out;
+  }
+
+  /** Sets (or creates) the user's row on the message. */
+  setRowFlags(m: MessageRecord, userId: number, flags: number): void {
+    const i = this.rowIndex(m, userId);
+    if (i >= 0) {
+      const old = m.um[i + 1]!;
+      m.um[i + 1] = flags;
+      this.updateFlagIndexes(m.id, userId, old, flags);
+      return;
+    }
+    let at = 0;
+    while (at < m.um.length && m.um[at]! < userId) at += 2;
+    m.um.splice(at, 0, userId, flags);
+    this.indexRow(m, userId, flags);
+  }
+
+  removeRow(m: MessageRecord, userId: number): void {
+    const i = this.rowIndex(m, userId);
+    if (i < 0) return;
+    m.um.splice(i, 2);
+    this.unindexRow(m, userId);
+  }
+
+  private updateFlagIndexes(id: number, userId: number, old: number, flags: number): void {
+    if ((old ^ flags) & FLAG.read) {
+      if (flags & FLAG.read) this.unreadByUser.get(userId)?.remove(id);
+      else list(this.unreadByUser, userId).insert(id);
+    }
+    if ((old ^ flags) & FLAG.starred) {
+      if (flags & FLAG.starred) list(this.starredByUser, userId).insert(id);
+      else this.starredByUser.get(userId)?.remove(id);
+    }
+  }
+
+  private indexRow(m: MessageRecord, userId: number, flags: number): void {
+    list(this.byUser, userId).insert(m.id);
+    if (m.dm) list(this.directByUser, userId).insert(m.id);
+    this.updateFlagIndexes(m.id, userId, FLAG.read, flags);
+  }
+
+  private unindexRow(m: MessageRecord, userId: number): void {
+    this.byUser.get(userId)?.remove(m.id);
+    this.directByUser.get(userId)?.remove(m.id);
+    this.unreadByUser.get(userId)?.remove(m.id);
+    this.starredByUser.get(userId)?.remove(m.id);
+  }
+
+  // ------------------------------------------------------------ content and place
+
+  setContent(m: MessageRecord, content: string, rendered: string, bits: number): void {
+    m.content = content;
+    m.rendered = rendered;
+    m.bits = bits;
+  }
+
+  /** Moves a channel message to another channel and/or topic, keeping the indexes. */
+  relocate(m: MessageRecord, to: { stream_id: number; topic: string }): void {
+    this.unindexPlace(m);
+    m.stream_id = to.stream_id;
+    m.topic = to.topic;
+    this.indexPlace(m);
+  }
+
+  private indexPlace(m: MessageRecord): void {
+    if (m.stream_id === null) {
+      list(this.byConversation, conversationKey(m.dm ?? [])).insert(m.id);
+      return;
+    }
+    list(this.byChannel, m.stream_id).insert(m.id);
+    let topics = this.byTopic.get(m.stream_id);
+    if (!topics) this.byTopic.set(m.stream_id, (topics = new Map()));
+    const key = topicKey(m.topic);
+    let entry = topics.get(key);
+    if (!entry) topics.set(key, (entry = { ids: new IdList(4) }));
+    entry.ids.insert(m.id);
+  }
+
+  private unindexPlace(m: MessageRecord): void {
+    if (m.stream_id === null) {
+      this.byConversation.get(conversationKey(m.dm ?? []))?.remove(m.id);
+      return;
+    }
+    this.byChannel.get(m.stream_id)?.remove(m.id);
+    const topics = this.byTopic.get(m.stream_id);
+    const key = topicKey(m.topic);
+    const entry = topics?.get(key);
+    if (entry) {
+      entry.ids.remove(m.id);
+      if (entry.ids.length === 0) topics!.delete(key);
+    }
+  }
+
+  private index(m: MessageRecord): void {
+    this.indexPlace(m);
+    list(this.bySender, m.sender_id).insert(m.id);
+    for (let i = 0; i < m.um.length; i += 2) this.indexRow(m, m.um[i]!, m.um[i + 1]!);
+  }
+
+  private unindex(m: MessageRecord): void {
+    this.unindexPlace(m);
+    this.bySender.get(m.sender_id)?.remove(m.id);
+    for (let i = 0; i < m.um.length; i += 2) this.unindexRow(m, m.um[i]!);
+  }
+
+  // ------------------------------------------------------------ index reads (ascending IdLists; do not mutate)
+
+  userMessages = (userId: number): IdList => this.byUser.get(userId) ?? EMPTY;
+  unread = (userId: number): IdList => this.unreadByUser.get(userId) ?? EMPTY;
+  starred = (userId: number): IdList => this.starredByUser.get(userId) ?? EMPTY;
+  directOf = (userId: number): IdList => this.directByUser.get(userId) ?? EMPTY;
+  channel = (streamId: number): IdList => this.byChannel.get(streamId) ?? EMPTY;
+  conversation = (key: string): IdList => this.byConversation.get(key) ?? EMPTY;
+  sender = (userId: number): IdList => this.bySender.get(userId) ?? EMPTY;
+
+  topic(streamId: number, name: string): IdList {
+    return this.byTopic.get(streamId)?.get(topicKey(name))?.ids ?? EMPTY;
+  }
+
+  /** The channel's topics: for each, the newest message ID (its topic spelling is the topic's name). */
+  *topicsOf(streamId: number): IterableIterator<{ maxId: number }> {
+    for (const e of this.byTopic.get(streamId)?.values() ?? []) if (e.ids.length) yield { maxId: e.ids.last! };
+  }
+}
