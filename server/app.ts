@@ -8,6 +8,8 @@ import { EventQueues } from './events/queues.js';
 import { envelope } from './http/envelope.js';
 import { installChannelFilters } from './lib/channel-filters.js';
 import { installUserGroupFilter } from './lib/user-group-format.js';
+import { installMessageFilter } from './lib/messages/events.js';
+import { channelMessageStats, messageAccess } from './lib/messages/hooks.js';
 import { doEnsureSystemGroups } from './actions/user-groups.js';
 import { canAddressChannel } from './lib/channels.js';
 import { buildRouter } from './http/router.js';
@@ -46,6 +48,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     bodyLimitBytes: 32 * 1024 * 1024,
     startedAt: clock.now(),
     webPublicStreamsEnabled: false,
+    setupToken: null,
+    listenAddress: null,
     ...opts.config,
   };
   const app: App = {
@@ -65,6 +69,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   };
   installChannelFilters(app);
   installUserGroupFilter(app);
+  installMessageFilter(app);
+  app.channelMessages = channelMessageStats(app);
+  app.messageAccess = messageAccess(app);
 
   const koa = new Koa({ proxy: false });
   koa.silent = true;
@@ -88,6 +95,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
         s.listen(port, host, () => {
           s.off('error', reject);
           const addr = s.address() as AddressInfo;
+          config.listenAddress = { host, port: addr.port };
           resolve({ host, port: addr.port });
         });
       });

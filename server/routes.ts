@@ -31,8 +31,21 @@ import {
   updateChannelFolder,
 } from './views/channel-folders.js';
 import { updateChannel } from './views/channel-update.js';
+import { sendMessage } from './views/messages-send.js';
 import { updateSubscriptionProperties } from './views/subscription-properties.js';
 import { listSubscriptions, subscribe, unsubscribe } from './views/subscriptions.js';
+
+import { getSetup, postSetup } from './views/setup.js';
+import { getStatus } from './views/status.js';
+import { backupStatus, startBackup } from './views/backup.js';
+import { resetPassword } from './views/password-reset.js';
+import {
+  deleteRealmIcon,
+  serveRealmIcon,
+  updateRealm,
+  updateRealmUserDefaults,
+  uploadRealmIcon,
+} from './views/realm.js';
 
 const api = (path: string) => `/api/v1${path}`;
 
@@ -40,6 +53,18 @@ const api = (path: string) => `/api/v1${path}`;
 export const routes: Route[] = [
   { method: 'GET', path: api('/server_settings'), view: serverSettings, auth: 'none', needsRealm: false },
   { method: 'POST', path: api('/fetch_api_key'), view: fetchApiKey, auth: 'none' },
+  // Desktop admin (setup, status, backup, password reset) and organization settings.
+  { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },
+  { method: 'POST', path: api('/hearth/setup'), view: postSetup, auth: 'none', needsRealm: false },
+  { method: 'GET', path: api('/hearth/status'), view: getStatus, auth: 'required' },
+  { method: 'GET', path: api('/hearth/backup'), view: backupStatus, auth: 'required' },
+  { method: 'POST', path: api('/hearth/backup'), view: startBackup, auth: 'required' },
+  { method: 'POST', path: api('/hearth/users/:user_id/password'), view: resetPassword, auth: 'required' },
+  { method: 'PATCH', path: api('/realm'), view: updateRealm, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/user_settings_defaults'), view: updateRealmUserDefaults, auth: 'required' },
+  { method: 'POST', path: api('/realm/icon'), view: uploadRealmIcon, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/icon'), view: deleteRealmIcon, auth: 'required' },
+  { method: 'GET', path: '/realm_icon/:file', view: serveRealmIcon, auth: 'none' },
   { method: 'POST', path: api('/register'), view: register, auth: 'optional' },
   { method: 'GET', path: api('/events'), view: getEvents, auth: 'required' },
   { method: 'DELETE', path: api('/events'), view: deleteQueue, auth: 'required' },
@@ -77,6 +102,7 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/default_streams'), view: listDefaultStreams, auth: 'required' },
   { method: 'POST', path: api('/default_streams'), view: addDefaultStream, auth: 'required' },
   { method: 'DELETE', path: api('/default_streams'), view: removeDefaultStream, auth: 'required' },
+  { method: 'POST', path: api('/messages'), view: sendMessage, auth: 'required' },
   { method: 'GET', path: api('/channel_folders'), view: listChannelFolders, auth: 'required' },
   { method: 'PATCH', path: api('/channel_folders'), view: reorderChannelFolders, auth: 'required' },
   { method: 'POST', path: api('/channel_folders/create'), view: createChannelFolder, auth: 'required' },

@@ -8,14 +8,22 @@ import {
   subscriptionsSection,
 } from './channels.js';
 import { draftsSection } from './drafts.js';
+import {
+  emptyTopicNameSection,
+  maxMessageSection,
+  recentPrivateSection,
+  starredSection,
+  unreadSection,
+} from './messages.js';
 import { peopleSection } from './people.js';
-import { realmSection } from './realm.js';
+import { realmSection, realmUserDefaultsSection } from './realm.js';
 import { userGroupsSection } from './user-groups.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
   const registry = new StateRegistry();
   registry.add(realmSection);
+  registry.add(realmUserDefaultsSection);
   registry.add(peopleSection);
   registry.add(draftsSection);
   registry.add(userGroupsSection);
@@ -25,5 +33,10 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(streamsSection);
   registry.add(defaultStreamsSection);
   registry.add(channelFoldersSection);
+  registry.add(maxMessageSection);
+  registry.add(unreadSection);
+  registry.add(recentPrivateSection);
+  registry.add(starredSection);
+  registry.add(emptyTopicNameSection);
   return registry;
 }

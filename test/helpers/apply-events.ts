@@ -5,6 +5,7 @@
  * unknown type throws, so a new event cannot go untested.
  */
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
+import { applyMessageEvent } from './apply-message-events.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type State = Record<string, any>;
@@ -76,6 +77,9 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
     if (applyChannelEvent(out, e, opts)) continue;
     switch (e.type) {
       case 'heartbeat':
+        break;
+      case 'message':
+        applyMessageEvent(out, e, opts.userId);
         break;
       case 'drafts':
         applyDrafts(out, e);

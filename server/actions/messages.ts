@@ -1,0 +1,93 @@
+/**
+ * Sending messages (Zulip's do_send_messages): one record with a row per
+ * recipient (flags from mentions and `read_by_sender`), attachments claimed,
+ * the channel's first message and activity updated, a `message` event to the
+ * recipients (shaped per queue by server/lib/messages/events.ts).
+ */
+import type { App } from '../context.js';
+import { claimAttachments } from '../lib/attachment-links.js';
+import { subscriberIds } from '../lib/channels.js';
+import { groupMemberIds } from '../lib/groups.js';
+import type { Addressee } from '../lib/messages/addressee.js';
+import { messageEvent } from '../lib/messages/events.js';
+import { renderForStorage } from '../lib/messages/render.js';
+import { FLAG, type MessageRecord } from '../store/message-records.js';
+import type { UserRecord } from '../store/records.js';
+import { commit } from './commit.js';
+
+export interface SendInput {
+  addressee: Addressee;
+  content: string;
+  readBySender: boolean;
+  queueId: string | null;
+  localId: string | null;
+  client?: string;
+}
+
+/** Who received earlier messages in the topic (for `@**topic**`): its senders. */
+function topicParticipants(app: App, streamId: number, topic: string): Set<number> {
+  const out = new Set<number>();
+  for (const id of app.store.messages.topic(streamId, topic)) {
+    const m = app.store.messages.get(id);
+    if (m) out.add(m.sender_id);
+  }
+  return out;
+}
+
+export async function doSendMessage(app: App, sender: UserRecord, input: SendInput): Promise<number> {
+  const { addressee } = input;
+  const rendered = renderForStorage(app, sender.id, input.content);
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
+
+  return commit(app, (tx) => {
+    const recipients =
+      addressee.kind === 'stream' ? new Set(subscriberIds(app, addressee.channel.id)) : new Set(addressee.userIds);
+    recipients.add(sender.id);
+    const participants =
+      addressee.kind === 'stream' && rendered.topicWildcard
+        ? topicParticipants(app, addressee.channel.id, addressee.topic)
+        : null;
+    const flags = new Map<number, number>();
+    for (const id of [...recipients].sort((a, b) => a - b)) {
+      let f = addressee.kind === 'direct' ? FLAG.is_private : 0;
+      if (id === sender.id && input.readBySender) f |= FLAG.read;
+      if (mentioned.has(id)) f |= FLAG.mentioned;
+      if (rendered.channelWildcard) f |= FLAG.stream_wildcard_mentioned;
+      if (participants?.has(id) || (participants && id === sender.id)) f |= FLAG.topic_wildcard_mentioned;
+      flags.set(id, f);
+    }
+    const um: number[] = [];
+    for (const [id, f] of flags) um.push(id, f);
+    const fields: Omit<MessageRecord, 'id'> = {
+      sender_id: sender.id,
+      stream_id: addressee.kind === 'stream' ? addressee.channel.id : null,
+      topic: addressee.kind === 'stream' ? addressee.topic : '',
+      content: input.content,
+      rendered: rendered.html,
+      timestamp: Math.floor(app.clock.now() / 1000),
+      bits: rendered.bits,
+      um,
+    };
+    if (addressee.kind === 'direct') fields.dm = addressee.userIds;
+    if (input.client) fields.client = input.client;
+    const m = app.store.messages.add(fields);
+    tx.touch(() => app.store.messages.save(m.id));
+
+    if (addressee.kind === 'stream') {
+      const c = addressee.channel;
+      if (c.first_message_id === null || !c.is_recently_active) {
+        c.first_message_id ??= m.id;
+        c.is_recently_active = true;
+        tx.touch(app.store.channels);
+      }
+    }
+    claimAttachments(app, tx, sender.id, m.id, rendered.uploadPaths);
+    const publicChannel = addressee.kind === 'stream' && !addressee.channel.invite_only;
+    tx.emit(
+      messageEvent({ message: m, flags, publicChannel, senderQueueId: input.queueId, localId: input.localId }),
+      publicChannel ? null : recipients,
+    );
+    return m.id;
+  });
+}

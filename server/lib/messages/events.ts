@@ -1,0 +1,84 @@
+/**
+ * `message` events. The send action emits one internal event; this queue
+ * filter turns it into each queue's client event (Zulip's
+ * process_message_event): only recipients, plus `all_public_streams` queues
+ * for public channels; the queue's `narrow`; `apply_markdown`,
+ * `client_gravatar` and the `empty_topic_name` capability; the user's flags;
+ * `local_message_id` for the sending queue. Dicts are shared between queues
+ * with the same options, so 5,000 queues cost a few dicts, not 5,000.
+ */
+import type { App } from '../../context.js';
+import type { ClientEvent, EventQueue } from '../../events/queue.js';
+import { flagNames, type MessageRecord } from '../../store/message-records.js';
+import type { UserRecord } from '../../store/records.js';
+import { canSeeEmail, isGuest } from '../people.js';
+import { formatMessage } from './format.js';
+import { compileNarrow, termsFromPairs, type CompiledNarrow } from './narrow.js';
+
+const PAYLOAD = Symbol('hearth.message');
+
+export interface MessageEventPayload {
+  message: MessageRecord;
+  /** Users with a row, and their flags at send time. */
+  flags: Map<number, number>;
+  /** A public channel: `all_public_streams` queues of non-guests also get it. */
+  publicChannel: boolean;
+  senderQueueId: string | null;
+  localId: string | null;
+  /** Per-variant dict cache. */
+  cache: Map<string, Record<string, unknown>>;
+}
+
+export function messageEvent(p: Omit<MessageEventPayload, 'cache'>): ClientEvent {
+  return { type: 'message', [PAYLOAD]: { ...p, cache: new Map() } } as unknown as ClientEvent;
+}
+
+/** Queue narrows compiled once per queue (null: the narrow no longer resolves, nothing matches). */
+const narrows = new WeakMap<EventQueue, CompiledNarrow | null>();
+
+function queueNarrow(app: App, queue: EventQueue, user: UserRecord): CompiledNarrow | null {
+  if (narrows.has(queue)) return narrows.get(queue)!;
+  let c: CompiledNarrow | null = null;
+  try {
+    c = compileNarrow(app, user, termsFromPairs(queue.opts.narrow));
+  } catch {
+    c = null;
+  }
+  narrows.set(queue, c);
+  return c;
+}
+
+function filterMessageEvent(app: App, queue: EventQueue, event: ClientEvent): ClientEvent | null {
+  const p = (event as unknown as Record<symbol, MessageEventPayload | undefined>)[PAYLOAD];
+  if (!p) return event;
+  const userId = queue.userId;
+  if (userId === null) return null;
+  const user = app.store.users.get(userId);
+  if (!user) return null;
+  const flags = p.flags.get(userId);
+  if (flags === undefined && !(p.publicChannel && queue.opts.allPublicStreams && !isGuest(user))) return null;
+  if (queue.opts.narrow.length) {
+    const n = queueNarrow(app, queue, user);
+    if (!n || !n.matches(p.message, flags ?? null)) return null;
+  }
+  const sender = app.store.users.get(p.message.sender_id);
+  const emailVisible = sender ? canSeeEmail(app, user, sender) : true;
+  const allowEmpty = queue.capability('empty_topic_name');
+  const key = `${queue.opts.applyMarkdown ? 1 : 0}${allowEmpty ? 1 : 0}${emailVisible ? 1 : 0}`;
+  let dict = p.cache.get(key);
+  if (!dict) {
+    dict = formatMessage(app, user, p.message, {
+      applyMarkdown: queue.opts.applyMarkdown,
+      clientGravatar: queue.opts.clientGravatar,
+      allowEmptyTopicName: allowEmpty,
+    });
+    p.cache.set(key, dict);
+  }
+  const out: ClientEvent = { type: 'message', message: dict, flags: flagNames(flags ?? 0) };
+  if (p.localId !== null && p.senderQueueId === queue.id) out.local_message_id = p.localId;
+  return out;
+}
+
+export function installMessageFilter(app: App): void {
+  app.events.addFilter('message', (queue, event) => filterMessageEvent(app, queue, event));
+}

@@ -1,0 +1,109 @@
+/**
+ * API shapes of messages (Zulip's MessageDict): what GET /messages returns and
+ * what `message` events carry, per viewer options (`apply_markdown`,
+ * `client_gravatar`, the empty-topic capability).
+ */
+import type { App } from '../../context.js';
+import { flagNames, MSG_BIT, type MessageRecord } from '../../store/message-records.js';
+import type { UserRecord } from '../../store/records.js';
+import { channelById } from '../channels.js';
+import { apiEmail, avatarUrl } from '../people.js';
+import { escapeHtml } from '../text.js';
+
+/** Zulip's default `realm_empty_topic_display_name`. */
+export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
+/** The legacy spelling of the empty topic, accepted on input. */
+export const LEGACY_EMPTY_TOPIC = '(no topic)';
+export const DEFAULT_CLIENT = 'Hearth';
+
+export interface FormatOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  /** The client understands the empty topic (`empty_topic_name` / `allow_empty_topic_name`). */
+  allowEmptyTopicName: boolean;
+}
+
+/** How a topic name reads for a client (the empty topic is renamed for clients that do not know it). */
+export const displayTopic = (topic: string, allowEmpty: boolean) =>
+  topic === '' && !allowEmpty ? EMPTY_TOPIC_DISPLAY_NAME : topic;
+
+/** Zulip's recipient IDs, synthesised: channels, personal recipients and group conversations get disjoint ranges. */
+export function recipientId(m: MessageRecord): number {
+  if (m.stream_id !== null) return m.stream_id;
+  const dm = m.dm ?? [m.sender_id];
+  if (dm.length <= 2) {
+    const other = dm.find((id) => id !== m.sender_id) ?? m.sender_id;
+    return 1_000_000_000 + other;
+  }
+  let h = 0;
+  for (const id of dm) h = (h * 31 + id) % 900_000_000;
+  return 2_000_000_000 + h;
+}
+
+function displayRecipient(app: App, viewer: UserRecord | null, m: MessageRecord): unknown {
+  if (m.stream_id !== null) return channelById(app, m.stream_id)?.name ?? '';
+  return (m.dm ?? [m.sender_id]).map((id) => {
+    const u = app.store.users.get(id);
+    return {
+      id,
+      email: u ? apiEmail(app, viewer, u) : '',
+      full_name: u?.full_name ?? '',
+      is_mirror_dummy: false,
+    };
+  });
+}
+
+/** The message dict without per-user `flags`. */
+export function formatMessage(
+  app: App,
+  viewer: UserRecord | null,
+  m: MessageRecord,
+  o: FormatOptions,
+): Record<string, unknown> {
+  const sender = app.store.users.get(m.sender_id);
+  const out: Record<string, unknown> = {
+    id: m.id,
+    sender_id: m.sender_id,
+    content: o.applyMarkdown ? m.rendered : m.content,
+    content_type: o.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    recipient_id: recipientId(m),
+    timestamp: m.timestamp,
+    client: m.client ?? DEFAULT_CLIENT,
+    subject: displayTopic(m.topic, o.allowEmptyTopicName),
+    topic_links: [],
+    is_me_message: (m.bits & MSG_BIT.is_me_message) !== 0,
+    reactions: (m.reactions ?? []).map((r) => ({
+      emoji_name: r.emoji_name,
+      emoji_code: r.emoji_code,
+      reaction_type: r.reaction_type,
+      user_id: r.user_id,
+    })),
+    submessages: [],
+    sender_full_name: sender?.full_name ?? '',
+    sender_email: sender ? apiEmail(app, viewer, sender) : '',
+    sender_realm_str: '',
+    display_recipient: displayRecipient(app, viewer, m),
+    type: m.stream_id !== null ? 'stream' : 'private',
+    avatar_url: sender ? avatarUrl(sender) : null,
+  };
+  if (m.stream_id !== null) out.stream_id = m.stream_id;
+  if (m.last_edit_timestamp !== undefined) out.last_edit_timestamp = m.last_edit_timestamp;
+  if (m.last_moved_timestamp !== undefined) out.last_moved_timestamp = m.last_moved_timestamp;
+  return out;
+}
+
+/** A fetched message: the dict plus the viewer's flags (null row: `read` + `historical`, as Zulip). */
+export function formatForViewer(
+  app: App,
+  viewer: UserRecord | null,
+  m: MessageRecord,
+  o: FormatOptions,
+): Record<string, unknown> {
+  const out = formatMessage(app, viewer, m, o);
+  const flags = viewer ? app.store.messages.rowFlags(m, viewer.id) : null;
+  out.flags = flags === null ? ['read', 'historical'] : flagNames(flags);
+  return out;
+}
+
+/** The topic as HTML-escaped text (match_subject without highlights). */
+export const escapedTopic = (m: MessageRecord, allowEmpty: boolean) => escapeHtml(displayTopic(m.topic, allowEmpty));

@@ -1,0 +1,38 @@
+/** The hooks other areas call (server/context.ts): channel message statistics and message read access. */
+import type { App, ChannelMessageStats, MessageAccess } from '../../context.js';
+import { channelById } from '../channels.js';
+import { canReadById } from './access.js';
+
+const DAY = 86_400;
+
+/**
+ * Zulip's get_average_weekly_stream_traffic: null for channels younger than a
+ * week; otherwise messages of the last 28 days scaled to one week, rounded.
+ */
+export function weeklyTraffic(app: App, streamId: number): number | null {
+  const c = channelById(app, streamId);
+  if (!c) return null;
+  const now = Math.floor(app.clock.now() / 1000);
+  const ageDays = (now - c.date_created) / DAY;
+  if (ageDays < 7) return null;
+  const since = now - 28 * DAY;
+  const ids = app.store.messages.channel(streamId);
+  let n = 0;
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const m = app.store.messages.get(ids.at(i));
+    if (!m || m.timestamp < since) break;
+    n++;
+  }
+  return Math.round((n * 7) / Math.min(ageDays, 28));
+}
+
+export function channelMessageStats(app: App): ChannelMessageStats {
+  return {
+    hasNamedTopics: (streamId) => app.store.messages.hasNamedTopics(streamId),
+    weeklyTraffic: (streamId) => weeklyTraffic(app, streamId),
+  };
+}
+
+export const messageAccess = (app: App): MessageAccess => ({
+  canRead: (userId, messageId) => canReadById(app, userId, messageId),
+});

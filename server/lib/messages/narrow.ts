@@ -1,0 +1,303 @@
+/**
+ * Narrows (Zulip's zerver/lib/narrow.py): parsing both forms, resolving
+ * operands (BAD_NARROW for unknown operators, channels, users and operands),
+ * a predicate per term, the most selective index to scan, and whether the
+ * narrow may include history the user never received (ok_to_include_history).
+ */
+import type { App } from '../../context.js';
+import { HearthError, errors } from '../../errors.js';
+import type { IdList } from '../../store/message-ids.js';
+import { FLAG, MSG_BIT, WILDCARD_MENTION_BITS, conversationKey, type MessageRecord } from '../../store/message-records.js';
+import type { UserRecord } from '../../store/records.js';
+import { channelById, channelByName, subscriptionOf } from '../channels.js';
+import { isGuest } from '../people.js';
+import { canReadChannelHistory } from './access.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, LEGACY_EMPTY_TOPIC } from './format.js';
+import { matchesWords, searchWords } from './search.js';
+
+export interface NarrowTerm {
+  operator: string;
+  operand: unknown;
+  negated: boolean;
+}
+
+const badNarrow = (desc: string) =>
+  new HearthError(`Invalid narrow operator: ${desc}`, { code: 'BAD_NARROW' });
+
+const ALIASES: Record<string, string> = {
+  stream: 'channel',
+  streams: 'channels',
+  'pm-with': 'dm',
+  'group-pm-with': 'dm-including',
+  subject: 'topic',
+};
+
+/** The `narrow` parameter: a JSON list of `{operator, operand, negated}` dicts or `[operator, operand]` pairs. */
+export function parseNarrow(raw: string, name = 'narrow'): NarrowTerm[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    throw errors.badRequest(`${name} is not valid JSON`);
+  }
+  if (!Array.isArray(data)) throw errors.badRequest(`${name} is not a list`);
+  return data.map((item: unknown, i) => {
+    const p = `${name}[${i}]`;
+    if (Array.isArray(item)) {
+      if (item.length !== 2 || typeof item[0] !== 'string') throw errors.badRequest(`${p} is not a string pair`);
+      return { operator: item[0], operand: item[1], negated: false };
+    }
+    if (typeof item !== 'object' || item === null) throw errors.badRequest(`${p} is not a dict`);
+    const d = item as Record<string, unknown>;
+    if (typeof d.operator !== 'string') throw errors.badRequest(`${p}["operator"] is not a string`);
+    if (!('operand' in d)) throw errors.badRequest(`operand key is missing from ${p}`);
+    if (d.negated !== undefined && typeof d.negated !== 'boolean') throw errors.badRequest(`${p}["negated"] is not a boolean`);
+    return { operator: d.operator, operand: d.operand, negated: d.negated === true };
+  });
+}
+
+/** Register narrows are stored as `[operator, operand]` strings, a leading `-` meaning negated. */
+export const termsFromPairs = (pairs: string[][]): NarrowTerm[] =>
+  pairs.map(([op, operand]) => {
+    const negated = op!.startsWith('-');
+    return { operator: negated ? op!.slice(1) : op!, operand: operand!, negated };
+  });
+
+type Pred = (m: MessageRecord, flags: number | null) => boolean;
+
+export interface CompiledNarrow {
+  /** All predicates of the narrow hold (call with the viewer's flags, null without a row). */
+  matches: Pred;
+  includeHistory: boolean;
+  /** The index list to scan (ascending), already as small as the narrow allows. */
+  candidates: IdList;
+  /** Search words, when the narrow searches (for highlighting). */
+  searchWords: string[] | null;
+  /** The message ID of a `near`/`id` term (an anchor hint). */
+  near: number | null;
+}
+
+const operandString = (t: NarrowTerm): string => {
+  if (typeof t.operand === 'string') return t.operand;
+  if (typeof t.operand === 'number') return String(t.operand);
+  throw badNarrow(`invalid operand for ${t.operator}`);
+};
+
+function resolveUser(app: App, operand: unknown): UserRecord {
+  let u: UserRecord | undefined;
+  if (typeof operand === 'number') u = app.store.users.get(operand);
+  else if (typeof operand === 'string') {
+    const s = operand.trim();
+    u = /^\d+$/.test(s) ? app.store.users.get(Number(s)) : app.store.users.byEmailAddress(s);
+    if (!u) {
+      const fake = /^user(\d+)@/i.exec(s);
+      if (fake) u = app.store.users.get(Number(fake[1]));
+    }
+  }
+  if (!u) throw badNarrow(`unknown user ${String(operand)}`);
+  return u;
+}
+
+function resolveUsers(app: App, operand: unknown): number[] {
+  if (Array.isArray(operand)) {
+    if (!operand.every((x) => typeof x === 'number')) throw badNarrow('invalid user ID list');
+    return operand.map((id) => resolveUser(app, id).id);
+  }
+  if (typeof operand === 'number') return [resolveUser(app, operand).id];
+  if (typeof operand !== 'string') throw badNarrow('invalid dm operand');
+  return operand
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => resolveUser(app, s).id);
+}
+
+function resolveChannelId(app: App, t: NarrowTerm): number {
+  const s = operandString(t);
+  const byId = /^\d+$/.test(s) ? channelById(app, Number(s)) : undefined;
+  const c = byId ?? channelByName(app, s);
+  if (!c) throw badNarrow(`unknown channel ${s}`);
+  return c.id;
+}
+
+const topicOperand = (s: string) => (s === LEGACY_EMPTY_TOPIC || s === EMPTY_TOPIC_DISPLAY_NAME ? '' : s).toLowerCase();
+const messageIdOperand = (t: NarrowTerm): number => {
+  const s = operandString(t);
+  if (!/^\d+$/.test(s)) throw badNarrow(`invalid message ID ${s}`);
+  return Number(s);
+};
+
+/**
+ * Compiles a narrow for a viewer: `with` is replaced by the conversation of its
+ * message (when readable), operands are resolved, and predicates built.
+ */
+export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): CompiledNarrow {
+  const store = app.store.messages;
+  const preds: Pred[] = [];
+  const lists: IdList[] = [];
+  let includeHistory = false;
+  let usesUserFlags = false;
+  let words: string[] | null = null;
+  let near: number | null = null;
+  let channelId: number | null = null;
+  let topic: string | null = null;
+  const terms = input.map((t) => ({ ...t, operator: ALIASES[t.operator] ?? t.operator }));
+
+  for (const t of terms) {
+    let pred: Pred;
+    switch (t.operator) {
+      case 'channel': {
+        const id = resolveChannelId(app, t);
+        pred = (m) => m.stream_id === id;
+        if (!t.negated) {
+          channelId = id;
+          if (canReadChannelHistory(app, user, channelById(app, id)!)) includeHistory = true;
+        }
+        break;
+      }
+      case 'channels': {
+        const s = operandString(t);
+        if (s !== 'public' && s !== 'web-public') throw badNarrow(`unknown channels operand ${s}`);
+        const webOnly = s === 'web-public';
+        const ok = new Set(
+          app.store.channels.data.channels.filter((c) => !c.invite_only && (!webOnly || c.is_web_public)).map((c) => c.id),
+        );
+        pred = (m) => m.stream_id !== null && ok.has(m.stream_id);
+        if (!t.negated && !isGuest(user)) includeHistory = true;
+        break;
+      }
+      case 'topic': {
+        const key = topicOperand(operandString(t));
+        pred = (m) => m.stream_id !== null && m.topic.toLowerCase() === key;
+        if (!t.negated) topic = key;
+        break;
+      }
+      case 'dm': {
+        const ids = [...new Set([...resolveUsers(app, t.operand), user.id])].sort((a, b) => a - b);
+        const key = conversationKey(ids);
+        pred = (m) => m.dm !== undefined && conversationKey(m.dm) === key;
+        if (!t.negated) lists.push(store.conversation(key));
+        break;
+      }
+      case 'dm-including': {
+        const id = resolveUser(app, t.operand).id;
+        pred = (m) => m.dm !== undefined && m.dm.includes(id);
+        if (!t.negated) lists.push(store.directOf(user.id));
+        break;
+      }
+      case 'sender': {
+        const s = t.operand === 'me' ? user.id : resolveUser(app, t.operand).id;
+        pred = (m) => m.sender_id === s;
+        if (!t.negated) lists.push(store.sender(s));
+        break;
+      }
+      case 'is': {
+        const s = operandString(t);
+        pred = isPredicate(app, user, s);
+        if (!['resolved', 'followed'].includes(s)) usesUserFlags = true;
+        if (!t.negated && s === 'starred') lists.push(store.starred(user.id));
+        if (!t.negated && s === 'unread') lists.push(store.unread(user.id));
+        if (!t.negated && (s === 'dm' || s === 'private')) lists.push(store.directOf(user.id));
+        break;
+      }
+      case 'has': {
+        const s = operandString(t);
+        const bit = { link: MSG_BIT.has_link, image: MSG_BIT.has_image, attachment: MSG_BIT.has_attachment }[s];
+        if (bit !== undefined) pred = (m) => (m.bits & bit) !== 0;
+        else if (s === 'reaction') pred = (m) => (m.reactions?.length ?? 0) > 0;
+        else throw badNarrow(`unknown 'has' operand ${s}`);
+        break;
+      }
+      case 'in': {
+        const s = operandString(t);
+        if (s === 'all') pred = () => true;
+        else if (s === 'home') pred = (m) => m.stream_id === null || !subscriptionOf(app, user.id, m.stream_id)?.is_muted;
+        else throw badNarrow(`unknown 'in' operand ${s}`);
+        break;
+      }
+      case 'search': {
+        const w = searchWords(operandString(t));
+        pred = (m) => matchesWords(m, w);
+        if (!t.negated) words = [...(words ?? []), ...w];
+        break;
+      }
+      case 'id': {
+        const id = messageIdOperand(t);
+        pred = (m) => m.id === id;
+        if (!t.negated) near = id;
+        break;
+      }
+      case 'near':
+        near = messageIdOperand(t);
+        continue;
+      case 'with':
+        messageIdOperand(t);
+        continue; // resolved by withConversation() before compiling
+      default:
+        throw badNarrow(`unknown operator ${t.operator}`);
+    }
+    preds.push(t.negated ? (m, f) => !pred(m, f) : pred);
+  }
+  if (channelId !== null) lists.push(topic !== null ? store.topic(channelId, topic) : store.channel(channelId));
+  if (usesUserFlags) includeHistory = false;
+  lists.push(includeHistory ? store.allIds : store.userMessages(user.id));
+  const candidates = lists.reduce((a, b) => (b.length < a.length ? b : a));
+  return {
+    matches: (m, f) => preds.every((p) => p(m, f)),
+    includeHistory,
+    candidates,
+    searchWords: words,
+    near,
+  };
+}
+
+function isPredicate(app: App, user: UserRecord, s: string): Pred {
+  const flag = (bits: number): Pred => (_m, f) => f !== null && (f & bits) !== 0;
+  switch (s) {
+    case 'dm':
+    case 'private':
+      return (m) => m.stream_id === null;
+    case 'starred':
+      return flag(FLAG.starred);
+    case 'unread':
+      return (_m, f) => f !== null && (f & FLAG.read) === 0;
+    case 'mentioned':
+      return flag(FLAG.mentioned | WILDCARD_MENTION_BITS);
+    case 'alerted':
+      return flag(FLAG.has_alert_word);
+    case 'resolved':
+      return (m) => m.stream_id !== null && m.topic.startsWith('✔ ');
+    case 'followed':
+      return () => false;
+    case 'muted':
+      return (m) => m.stream_id !== null && subscriptionOf(app, user.id, m.stream_id)?.is_muted === true;
+    default:
+      throw badNarrow(`unknown 'is' operand ${s}`);
+  }
+}
+
+/**
+ * Zulip's `with` operator: the narrow becomes the conversation of that message
+ * (its channel and topic, or its direct conversation) when the user may read it.
+ */
+export function withConversation(
+  app: App,
+  terms: NarrowTerm[],
+  canRead: (m: MessageRecord) => boolean,
+): NarrowTerm[] {
+  const w = terms.find((t) => t.operator === 'with');
+  if (!w) return terms;
+  const id = Number(typeof w.operand === 'number' ? w.operand : String(w.operand));
+  const m = Number.isSafeInteger(id) ? app.store.messages.get(id) : undefined;
+  const rest = terms.filter((t) => t !== w);
+  if (!m || !canRead(m)) return rest;
+  const kept = rest.filter((t) => !['channel', 'stream', 'topic', 'subject', 'dm', 'pm-with'].includes(t.operator));
+  if (m.stream_id !== null) {
+    return [
+      { operator: 'channel', operand: m.stream_id, negated: false },
+      { operator: 'topic', operand: m.topic, negated: false },
+      ...kept,
+    ];
+  }
+  return [{ operator: 'dm', operand: m.dm ?? [m.sender_id], negated: false }, ...kept];
+}

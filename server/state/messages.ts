@@ -1,0 +1,33 @@
+import type { StateSection } from '../events/state.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/messages/format.js';
+import { recentPrivateConversations, unreadMessages } from '../lib/messages/unreads.js';
+
+/** `max_message_id`: the newest message the user received (-1 when none). */
+export const maxMessageSection: StateSection = {
+  types: ['message'],
+  fetch: ({ app, user }) => ({ max_message_id: user ? (app.store.messages.userMessages(user.id).last ?? -1) : -1 }),
+};
+
+/** `unread_msgs` (Zulip sends it when both `message` and `update_message_flags` are wanted). */
+export const unreadSection: StateSection = {
+  types: ['update_message_flags'],
+  fetch({ app, user, queue }) {
+    if (!user) return {};
+    return { unread_msgs: unreadMessages(app, user, queue.clientCapabilities.empty_topic_name === true) };
+  },
+};
+
+export const recentPrivateSection: StateSection = {
+  types: ['recent_private_conversations'],
+  fetch: ({ app, user }) => ({ recent_private_conversations: user ? recentPrivateConversations(app, user) : [] }),
+};
+
+export const starredSection: StateSection = {
+  types: ['starred_messages'],
+  fetch: ({ app, user }) => ({ starred_messages: user ? app.store.messages.starred(user.id).toArray() : [] }),
+};
+
+export const emptyTopicNameSection: StateSection = {
+  types: ['realm'],
+  fetch: () => ({ realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME }),
+};

@@ -1,0 +1,66 @@
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { t } from '../http/params.js';
+import { LIMITS } from '../version.js';
+import { doSendMessage } from '../actions/messages.js';
+import {
+  checkChannelSend,
+  findChannel,
+  normaliseTopic,
+  parseChannelIndicator,
+  parseDirectRecipients,
+  resolveDirectRecipients,
+  type Addressee,
+} from '../lib/messages/addressee.js';
+import { requireUser } from './common.js';
+
+const TYPES: Record<string, 'stream' | 'direct'> = { stream: 'stream', channel: 'stream', private: 'direct', direct: 'direct' };
+const TRUNCATED = '\n[message truncated]';
+
+/** Zulip's normalize_body: trailing whitespace off, empty refused, over 10,000 characters truncated. */
+export function normaliseContent(raw: string): string {
+  if (raw.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
+  const body = raw.trimEnd();
+  if (body.trim() === '') throw errors.badRequest('Message must not be empty');
+  const chars = [...body];
+  if (chars.length <= LIMITS.max_message_length) return body;
+  return chars.slice(0, LIMITS.max_message_length - TRUNCATED.length).join('') + TRUNCATED;
+}
+
+/** The topic from `topic` or its legacy name `subject` (not both). */
+export function topicParam(req: ApiRequest): string | undefined {
+  const { params } = req;
+  const topic = params.get('topic', t.string);
+  const subject = params.get('subject', t.string);
+  if (topic !== undefined && subject !== undefined) throw errors.confusing('topic', 'subject');
+  return topic ?? subject;
+}
+
+/** POST /messages */
+export async function sendMessage(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireUser(req);
+  const typeName = params.require('type', t.string);
+  const kind = TYPES[typeName];
+  if (!kind) throw errors.badRequest('Invalid type');
+  const to = params.require('to', t.string);
+  const rawTopic = topicParam(req);
+  const content = normaliseContent(params.require('content', t.string));
+  const queueId = params.get('queue_id', t.string) ?? null;
+  const localId = params.get('local_id', t.string) ?? null;
+  const readBySender = params.get('read_by_sender', t.bool, !user.is_bot);
+  params.accept('realm_str');
+
+  let addressee: Addressee;
+  if (kind === 'stream') {
+    const channel = findChannel(app, parseChannelIndicator(to));
+    if (rawTopic === undefined) throw errors.badRequest('Missing topic');
+    const topic = normaliseTopic(rawTopic);
+    checkChannelSend(app, user, channel, topic);
+    addressee = { kind, channel, topic };
+  } else {
+    addressee = { kind, userIds: resolveDirectRecipients(app, user, parseDirectRecipients(to)) };
+  }
+  const id = await doSendMessage(app, user, { addressee, content, readBySender, queueId, localId });
+  return { id };
+}

@@ -1,0 +1,85 @@
+/**
+ * Client-side reducer for `message` events, as a Zulip client applies them to
+ * `max_message_id`, `unread_msgs`, `recent_private_conversations`,
+ * `starred_messages` and the channels' `first_message_id` /
+ * `is_recently_active`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type State = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Event = Record<string, any>;
+
+const insertSorted = (list: number[], id: number) => {
+  if (!list.includes(id)) list.push(id);
+  list.sort((a, b) => a - b);
+};
+
+function addUnread(state: State, e: Event, userId: number | undefined): void {
+  const u = state.unread_msgs;
+  const m = e.message;
+  if (!u || e.flags.includes('read')) return;
+  const muted =
+    m.type === 'stream' &&
+    (state.subscriptions ?? []).some((s: Event) => s.stream_id === m.stream_id && (s.is_muted || s.in_home_view === false));
+  if (e.flags.includes('mentioned') || (e.flags.includes('wildcard_mentioned') && !muted)) insertSorted(u.mentions, m.id);
+  if (m.type === 'stream') {
+    let s = u.streams.find((x: Event) => x.stream_id === m.stream_id && x.topic === m.subject);
+    if (!s) {
+      s = { stream_id: m.stream_id, topic: m.subject, unread_message_ids: [] };
+      u.streams.push(s);
+      u.streams.sort((a: Event, b: Event) => a.stream_id - b.stream_id || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
+    }
+    insertSorted(s.unread_message_ids, m.id);
+    if (!muted) u.count++;
+    return;
+  }
+  u.count++;
+  const ids: number[] = m.display_recipient.map((r: Event) => r.id).sort((a: number, b: number) => a - b);
+  if (ids.length <= 2) {
+    const other = ids.find((x) => x !== userId) ?? userId;
+    let p = u.pms.find((x: Event) => x.other_user_id === other);
+    if (!p) {
+      p = { other_user_id: other, sender_id: other, unread_message_ids: [] };
+      u.pms.push(p);
+      u.pms.sort((a: Event, b: Event) => a.other_user_id - b.other_user_id);
+    }
+    insertSorted(p.unread_message_ids, m.id);
+  } else {
+    const key = ids.join(',');
+    let h = u.huddles.find((x: Event) => x.user_ids_string === key);
+    if (!h) {
+      h = { user_ids_string: key, unread_message_ids: [] };
+      u.huddles.push(h);
+      u.huddles.sort((a: Event, b: Event) => (a.user_ids_string < b.user_ids_string ? -1 : 1));
+    }
+    insertSorted(h.unread_message_ids, m.id);
+  }
+}
+
+export function applyMessageEvent(state: State, e: Event, userId: number | undefined): void {
+  const m = e.message;
+  if (typeof state.max_message_id === 'number') state.max_message_id = Math.max(state.max_message_id, m.id);
+  addUnread(state, e, userId);
+  if (m.type === 'private' && state.recent_private_conversations) {
+    const others = m.display_recipient
+      .map((r: Event) => r.id)
+      .filter((x: number) => x !== userId)
+      .sort((a: number, b: number) => a - b);
+    const list: Event[] = state.recent_private_conversations;
+    const key = others.join(',');
+    const found = list.find((c) => c.user_ids.join(',') === key);
+    if (found) found.max_message_id = Math.max(found.max_message_id, m.id);
+    else list.push({ max_message_id: m.id, user_ids: others });
+    list.sort((a, b) => b.max_message_id - a.max_message_id);
+  }
+  if (state.starred_messages && e.flags.includes('starred')) insertSorted(state.starred_messages, m.id);
+  if (m.type === 'stream') {
+    for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams']) {
+      for (const s of state[key] ?? []) {
+        if (s.stream_id !== m.stream_id) continue;
+        if (s.first_message_id === null) s.first_message_id = m.id;
+        s.is_recently_active = true;
+      }
+    }
+  }
+}
