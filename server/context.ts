@@ -20,6 +20,13 @@ export interface ServerConfig {
   startedAt: number;
   /** Zulip's WEB_PUBLIC_STREAMS_ENABLED: web-public channels allowed at all (default false). */
   webPublicStreamsEnabled: boolean;
+  /**
+   * One-time token that lets a non-loopback client run first-run setup (`hearth serve` prints it;
+   * the desktop window passes it). null: setup only from loopback. Cleared once setup succeeds.
+   */
+  setupToken: string | null;
+  /** The address the server listens on (set by listen()), for LAN URLs; null before. */
+  listenAddress: { host: string; port: number } | null;
 }
 
 /**

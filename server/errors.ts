@@ -84,6 +84,16 @@ export const errors = {
       `The server could not save this change to disk (${reason}). Free some disk space or check the data folder, then try again.`,
       { code: 'STORAGE_FAILED', status: 503 },
     ),
+  realmAlreadySetUp: () =>
+    new HearthError('This Hearth server already has an organization; sign in as an administrator instead.', {
+      code: 'REALM_ALREADY_SET_UP',
+      status: 409,
+    }),
+  setupNotAllowed: () =>
+    new HearthError(
+      'First-run setup is only accepted on the server computer itself, or with the setup token that `hearth serve` printed.',
+      { code: 'SETUP_TOKEN_REQUIRED', status: 403 },
+    ),
   noOrganization: () =>
     new HearthError(
       'This Hearth server has no organization yet. Finish setup in the Hearth window, or run `hearth init`.',

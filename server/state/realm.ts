@@ -1,6 +1,7 @@
 import type { StateSection } from '../events/state.js';
 import { groupSettingForApi, realmGroupSetting } from '../lib/groups.js';
-import { renderPlainDescription } from '../lib/text.js';
+import { realmIconFields } from '../lib/realm-icon.js';
+import { realmRegisterFields, userDefaultsRegisterFields, VIDEO_CHAT_PROVIDERS } from '../lib/realm-settings.js';
 import { LIMITS } from '../version.js';
 
 /** `realm`: organization settings and the limits clients enforce. */
@@ -8,16 +9,16 @@ export const realmSection: StateSection = {
   types: ['realm'],
   fetch({ app, baseUrl }) {
     const realm = app.store.realm.data.realm!;
+    const icon = realmIconFields(realm);
     return {
-      realm_name: realm.name,
-      realm_description: renderPlainDescription(realm.description),
+      // name, description (raw Markdown, as Zulip's settings page edits it), public access, video calls...
+      ...realmRegisterFields(realm),
       realm_url: baseUrl,
       realm_uri: baseUrl,
       realm_date_created: realm.date_created,
-      realm_icon_url: `${baseUrl}/static/hearth-icon.png`,
-      realm_icon_source: 'D',
-      realm_email_address_visibility: realm.settings.email_address_visibility,
-      realm_enable_spectator_access: realm.settings.enable_spectator_access,
+      realm_icon_url: icon.icon_url,
+      realm_icon_source: icon.icon_source,
+      realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
       max_file_upload_size_mib: realm.settings.max_file_upload_size_mib,
       max_stream_name_length: LIMITS.max_stream_name_length,
       max_stream_description_length: LIMITS.max_stream_description_length,
@@ -29,5 +30,16 @@ export const realmSection: StateSection = {
       realm_can_create_groups: groupSettingForApi(realmGroupSetting(app, 'can_create_groups'), app),
       realm_can_manage_all_groups: groupSettingForApi(realmGroupSetting(app, 'can_manage_all_groups'), app),
     };
+  },
+};
+
+/**
+ * `realm_user_settings_defaults`: Hearth keeps these user settings organization-wide (one
+ * value for everyone), so the defaults are also every user's value.
+ */
+export const realmUserDefaultsSection: StateSection = {
+  types: ['realm_user_settings_defaults'],
+  fetch({ app }) {
+    return { realm_user_settings_defaults: userDefaultsRegisterFields(app.store.realm.data.realm!) };
   },
 };

@@ -33,6 +33,10 @@ export interface RealmSettings {
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */
   can_manage_all_groups?: GroupSettingValue;
+  /** Zulip's video_chat_provider id (server/lib/realm-settings.ts); absent means Jitsi Meet (1). */
+  video_chat_provider?: number;
+  /** The uploaded organization icon (file name under `realm/` in the data dir), absent for the default. */
+  icon?: { file: string; content_type: string; version: number };
 }
 
 export const DEFAULT_REALM_SETTINGS: RealmSettings = {

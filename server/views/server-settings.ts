@@ -2,6 +2,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { versionFields } from '../version.js';
 import { baseUrl } from './common.js';
 import { renderPlainDescription } from '../lib/text.js';
+import { DEFAULT_ICON_URL, realmIconFields } from '../lib/realm-icon.js';
 
 /** GET /server_settings: unauthenticated; answers whatever Authorization header is sent. */
 export function serverSettings(req: ApiRequest): ViewResult {
@@ -32,7 +33,7 @@ export function serverSettings(req: ApiRequest): ViewResult {
     realm_url: url,
     realm_uri: url,
     realm_name: realm?.name ?? '',
-    realm_icon: `${url}/static/hearth-icon.png`,
+    realm_icon: `${url}${realm ? realmIconFields(realm).icon_url : DEFAULT_ICON_URL}`,
     realm_description: renderPlainDescription(realm?.description ?? ''),
     realm_web_public_access_enabled: false,
     realm_setup_required: realm === null,

@@ -1,0 +1,13 @@
+import { hashPassword } from '../auth/secrets.js';
+import type { App } from '../context.js';
+import type { UserRecord } from '../store/records.js';
+import { commit } from './commit.js';
+
+/** Sets a user's password (scrypt, as every stored password). No event: passwords are never sent to clients. */
+export async function doSetPassword(app: App, user: UserRecord, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  await commit(app, (tx) => {
+    user.password_hash = hash;
+    tx.touch(app.store.users.collection);
+  });
+}

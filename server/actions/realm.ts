@@ -1,0 +1,93 @@
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { App } from '../context.js';
+import { canSeeEmail, fakeEmail } from '../lib/people.js';
+import { readSetting, writeSetting, type RealmSetting } from '../lib/realm-settings.js';
+import { realmIconFields } from '../lib/realm-icon.js';
+import type { UserRecord } from '../store/records.js';
+import { commit, type Transaction } from './commit.js';
+
+export interface SettingChange {
+  setting: RealmSetting;
+  value: unknown;
+}
+
+const activeUserIds = (app: App) =>
+  app.store.users
+    .all()
+    .filter((u) => u.is_active)
+    .map((u) => u.id);
+
+/** Who sees whose real email, as a set of `viewer:target` pairs (active users). */
+function emailVisibility(app: App, users: UserRecord[]): Set<string> {
+  const out = new Set<string>();
+  for (const viewer of users) for (const target of users) if (canSeeEmail(app, viewer, target)) out.add(`${viewer.id}:${target.id}`);
+  return out;
+}
+
+/**
+ * Changes organization settings (validated by the view) and announces each as Zulip does:
+ * `realm` `update` (or `update_dict`) to every user; user defaults as
+ * `realm_user_settings_defaults` `update`. A new email visibility also tells each user
+ * whose addresses they now see or no longer see (`realm_user` update with
+ * `delivery_email`, and `new_email` for the API address).
+ */
+export async function doUpdateRealmSettings(app: App, changes: SettingChange[]): Promise<void> {
+  if (!changes.length) return;
+  await commit(app, (tx) => {
+    const realm = app.store.realm.data.realm!;
+    const users = app.store.users.all().filter((u) => u.is_active);
+    const emailChange = changes.some((c) => c.setting.name === 'email_address_visibility');
+    const before = emailChange ? emailVisibility(app, users) : null;
+    for (const { setting, value } of changes) writeSetting(realm, setting, value);
+    tx.touch(app.store.realm);
+    const everyone = users.map((u) => u.id);
+    for (const { setting } of changes) {
+      if (setting.secret) continue;
+      const value = readSetting(realm, setting);
+      if ((setting.endpoint ?? 'realm') === 'user_settings_defaults') {
+        tx.emit({ type: 'realm_user_settings_defaults', op: 'update', property: setting.name, value }, everyone);
+      } else if (setting.event === 'update_dict') {
+        tx.emit({ type: 'realm', op: 'update_dict', property: 'default', data: { [setting.name]: value } }, everyone);
+      } else {
+        tx.emit({ type: 'realm', op: 'update', property: setting.name, value }, everyone);
+      }
+    }
+    if (before) announceEmailVisibility(app, tx, users, before);
+  });
+}
+
+function announceEmailVisibility(app: App, tx: Transaction, users: UserRecord[], before: Set<string>): void {
+  const after = emailVisibility(app, users);
+  for (const viewer of users) {
+    for (const target of users) {
+      const key = `${viewer.id}:${target.id}`;
+      const now = after.has(key);
+      if (before.has(key) === now) continue;
+      tx.emit({ type: 'realm_user', op: 'update', person: { user_id: target.id, delivery_email: now ? target.email : null } }, [viewer.id]);
+      tx.emit(
+        { type: 'realm_user', op: 'update', person: { user_id: target.id, new_email: now ? target.email : fakeEmail(app, target) } },
+        [viewer.id],
+      );
+    }
+  }
+}
+
+/**
+ * Switches the organization icon (an uploaded file already in place under the data dir, or
+ * null for the default) and announces it (`realm` `update_dict` `icon`, as Zulip).
+ */
+export async function doSetRealmIcon(
+  app: App,
+  icon: { file: string; content_type: string; version: number } | null,
+): Promise<void> {
+  const realm = app.store.realm.data.realm!;
+  const old = realm.settings.icon;
+  await commit(app, (tx) => {
+    if (icon) realm.settings.icon = icon;
+    else delete realm.settings.icon;
+    tx.touch(app.store.realm);
+    tx.emit({ type: 'realm', op: 'update_dict', property: 'icon', data: realmIconFields(realm) }, activeUserIds(app));
+  });
+  if (old && old.file !== icon?.file) await unlink(join(app.config.dataDir, 'realm', old.file)).catch(() => undefined);
+}

@@ -1,0 +1,45 @@
+import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
+
+type Interfaces = NodeJS.Dict<NetworkInterfaceInfo[]>;
+
+const WILDCARD_V4 = new Set(['0.0.0.0', '']);
+const WILDCARD_V6 = new Set(['::', '::0']);
+
+/** Whether an address (as Node reports a socket's remote address) is a loopback address. */
+export function isLoopbackAddress(address: string | undefined | null): boolean {
+  if (!address) return false;
+  const a = address.toLowerCase().replace(/%.*$/, '');
+  if (a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
+  const v4 = a.startsWith('::ffff:') ? a.slice(7) : a;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+const hostForUrl = (address: string) => (address.includes(':') ? `[${address}]` : address);
+
+/**
+ * The URLs people on the LAN use to reach a server bound to `host:port`: for a wildcard
+ * bind, every non-internal IPv4 address (and global IPv6 ones for `::`), skipping
+ * link-local addresses that need a zone; for a specific address, that address. Falls back
+ * to the loopback URL when the machine has no LAN address (so the list is never empty).
+ */
+export function lanUrls(host: string, port: number, interfaces: Interfaces = networkInterfaces()): string[] {
+  const wildcard4 = WILDCARD_V4.has(host);
+  const wildcard6 = WILDCARD_V6.has(host);
+  if (!wildcard4 && !wildcard6) {
+    return [`http://${hostForUrl(host === 'localhost' ? '127.0.0.1' : host)}:${port}`];
+  }
+  const out: string[] = [];
+  for (const list of Object.values(interfaces)) {
+    for (const info of list ?? []) {
+      if (info.internal) continue;
+      if (info.family === 'IPv4') {
+        if (info.address.startsWith('169.254.')) continue;
+        out.push(`http://${info.address}:${port}`);
+      } else if (wildcard6 && info.family === 'IPv6' && !/^fe80:/i.test(info.address)) {
+        out.push(`http://[${info.address}]:${port}`);
+      }
+    }
+  }
+  const unique = [...new Set(out)];
+  return unique.length ? unique : [`http://127.0.0.1:${port}`];
+}

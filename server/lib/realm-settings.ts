@@ -1,0 +1,172 @@
+/**
+ * The organization settings an administrator changes through `PATCH /realm` (and
+ * `PATCH /realm/user_settings_defaults`), one entry per setting: its parameter and how it
+ * is read and validated, who may change it, where it is stored, how the change is
+ * announced and what register shows. Other areas add their settings here (one entry each).
+ */
+import type { App } from '../context.js';
+import { errors } from '../errors.js';
+import { t, type ParamType } from '../http/params.js';
+import type { RealmRecord, RealmSettings } from '../store/records.js';
+import { EMAIL_VISIBILITY } from './people.js';
+
+export interface RealmSetting<T = unknown> {
+  /** Parameter name; also the event `property` (register key: `realm_` + name, unless `registerKey`). */
+  name: string;
+  /** Which endpoint changes it: `PATCH /realm` (default) or `PATCH /realm/user_settings_defaults`. */
+  endpoint?: 'realm' | 'user_settings_defaults';
+  /** How the raw parameter is read (strings raw, the rest JSON), as Zulip's typed parameters. */
+  type: ParamType<T>;
+  /** Checks (and normalises) a new value; throws a HearthError for bad input. */
+  validate?: (value: T, app: App) => T;
+  /** Who may change it (Zulip: administrators, a few settings owners only). */
+  who: 'admin' | 'owner';
+  /** Where it lives: a field of the realm record, or of `realm.settings`. */
+  stored: { in: 'record'; key: 'name' | 'description' } | { in: 'settings'; key: keyof RealmSettings & string };
+  /** The value when `settings` has none stored. */
+  fallback: T;
+  /** The change event: `realm` `update` (default) or `update_dict` with `property: "default"`. */
+  event?: 'update' | 'update_dict';
+  /**
+   * Register key (default `realm_` + name; user defaults live in `realm_user_settings_defaults`);
+   * null: not in this area's register section (another section shows it, or it is secret).
+   */
+  registerKey?: string | null;
+  /** Never sent to clients (no event, no register field): secrets such as a video-call API secret. */
+  secret?: boolean;
+}
+
+/** Zulip's Realm.MAX_REALM_NAME_LENGTH and MAX_REALM_DESCRIPTION_LENGTH. */
+export const MAX_REALM_NAME_LENGTH = 40;
+export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+
+/** Video-call providers this server offers (Zulip's ids; 0 none, 1 Jitsi Meet). */
+export const VIDEO_CHAT_PROVIDERS = {
+  disabled: { name: 'None', id: 0 },
+  jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+} as const;
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+/** Types one entry against its own value type, then keeps it in the mixed table. */
+export const define = <T>(s: RealmSetting<T>): RealmSetting => s as unknown as RealmSetting;
+
+export const REALM_SETTINGS: RealmSetting[] = [
+  define({
+    name: 'name',
+    type: t.string,
+    who: 'admin',
+    stored: { in: 'record', key: 'name' },
+    fallback: '',
+    validate: (raw) => {
+      const value = raw.trim();
+      if (!value) throw errors.invalidVar('name', 'Organization name must not be empty');
+      if (value.length > MAX_REALM_NAME_LENGTH) throw errors.badRequest('Organization name is too long.');
+      if (CONTROL.test(value) || value.includes('\n')) throw errors.badRequest('Invalid characters in name!');
+      return value;
+    },
+  }),
+  define({
+    name: 'description',
+    type: t.string,
+    who: 'admin',
+    stored: { in: 'record', key: 'description' },
+    fallback: '',
+    validate: (value) => {
+      if (value.length > MAX_REALM_DESCRIPTION_LENGTH) {
+        throw errors.badRequest('Organization description is too long.');
+      }
+      if (CONTROL.test(value)) throw errors.badRequest('Invalid characters in description');
+      return value;
+    },
+  }),
+  define({
+    name: 'enable_spectator_access',
+    type: t.bool,
+    who: 'admin',
+    stored: { in: 'settings', key: 'enable_spectator_access' },
+    fallback: false,
+    validate: (value, app) => {
+      if (value && !app.config.webPublicStreamsEnabled) {
+        throw errors.badRequest('Web-public channels are not enabled on this server.');
+      }
+      return value;
+    },
+  }),
+  define({
+    name: 'video_chat_provider',
+    type: t.int,
+    who: 'admin',
+    stored: { in: 'settings', key: 'video_chat_provider' },
+    fallback: VIDEO_CHAT_PROVIDERS.jitsi_meet.id,
+    validate: (value) => {
+      if (!Object.values(VIDEO_CHAT_PROVIDERS).some((p) => p.id === value)) {
+        throw errors.badRequest(`Invalid video_chat_provider ${value}`);
+      }
+      return value;
+    },
+  }),
+  define({
+    name: 'message_retention_days',
+    type: { read: (raw, name) => (raw === 'unlimited' || raw === '"unlimited"' ? -1 : t.int.read(raw, name)) },
+    who: 'owner',
+    stored: { in: 'settings', key: 'message_retention_days' },
+    registerKey: null, // the channels area's register section shows realm_message_retention_days
+    fallback: -1,
+    validate: (value) => {
+      if (value !== -1 && value < 1) throw errors.badRequest('Bad value for \'message_retention_days\': ' + value);
+      return value;
+    },
+  }),
+  define({
+    // Zulip 7.0 (feature level 163) made this a user setting with a realm default; Hearth keeps one
+    // organization-wide value, which is what clients assume for every user.
+    name: 'email_address_visibility',
+    endpoint: 'user_settings_defaults',
+    type: t.int,
+    who: 'admin',
+    stored: { in: 'settings', key: 'email_address_visibility' },
+    fallback: EMAIL_VISIBILITY.EVERYONE,
+    validate: (value) => {
+      if (!(Object.values(EMAIL_VISIBILITY) as number[]).includes(value)) {
+        throw errors.badRequest(`Invalid email_address_visibility ${value}`);
+      }
+      return value;
+    },
+  }),
+];
+
+/** The stored value of a setting (its fallback when unset). */
+export function readSetting(realm: RealmRecord, s: RealmSetting): unknown {
+  if (s.stored.in === 'record') return realm[s.stored.key];
+  const v = (realm.settings as unknown as Record<string, unknown>)[s.stored.key];
+  return v === undefined ? s.fallback : v;
+}
+
+/** Stores a (validated) value. Only actions call this, inside a commit. */
+export function writeSetting(realm: RealmRecord, s: RealmSetting, value: unknown): void {
+  if (s.stored.in === 'record') realm[s.stored.key] = value as string;
+  else (realm.settings as unknown as Record<string, unknown>)[s.stored.key] = value;
+}
+
+export const settingsOf = (endpoint: 'realm' | 'user_settings_defaults') =>
+  REALM_SETTINGS.filter((s) => (s.endpoint ?? 'realm') === endpoint);
+
+/** Register fields of the `realm` section that come from the table (user defaults excluded). */
+export function realmRegisterFields(realm: RealmRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of settingsOf('realm')) {
+    const key = s.registerKey === undefined ? `realm_${s.name}` : s.registerKey;
+    if (key !== null && !s.secret) out[key] = readSetting(realm, s);
+  }
+  return out;
+}
+
+/** `realm_user_settings_defaults` (the settings of the table kept as user defaults). */
+export function userDefaultsRegisterFields(realm: RealmRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of settingsOf('user_settings_defaults')) {
+    if (s.registerKey !== null && !s.secret) out[s.registerKey ?? s.name] = readSetting(realm, s);
+  }
+  return out;
+}

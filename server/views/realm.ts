@@ -1,0 +1,92 @@
+import { readFile, open, mkdir, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { doSetRealmIcon, doUpdateRealmSettings, type SettingChange } from '../actions/realm.js';
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { isOwner } from '../lib/people.js';
+import { MAX_ICON_BYTES, realmIconFields, sniffImage } from '../lib/realm-icon.js';
+import { readSetting, settingsOf } from '../lib/realm-settings.js';
+import { requireAdmin } from './common.js';
+
+/** Reads, validates and permission-checks every setting of one endpoint that the request sends. */
+async function updateSettings(req: ApiRequest, endpoint: 'realm' | 'user_settings_defaults'): Promise<ViewResult> {
+  const user = requireAdmin(req);
+  const realm = req.app.store.realm.data.realm!;
+  const changes: SettingChange[] = [];
+  for (const setting of settingsOf(endpoint)) {
+    if (!req.params.has(setting.name)) continue;
+    let value = req.params.get(setting.name, setting.type) as unknown;
+    if (setting.who === 'owner' && !isOwner(user)) throw errors.ownerRequired();
+    if (setting.validate) value = setting.validate(value, req.app);
+    if (JSON.stringify(readSetting(realm, setting)) !== JSON.stringify(value)) changes.push({ setting, value });
+  }
+  await doUpdateRealmSettings(req.app, changes);
+  // Zulip answers with the settings that changed.
+  const out: ViewResult = {};
+  for (const c of changes) if (!c.setting.secret) out[c.setting.name] = c.value;
+  return out;
+}
+
+/** PATCH /realm: organization settings (administrators; some owners only). */
+export const updateRealm = (req: ApiRequest) => updateSettings(req, 'realm');
+
+/** PATCH /realm/user_settings_defaults: the user-setting defaults Hearth applies organization-wide. */
+export const updateRealmUserDefaults = (req: ApiRequest) => updateSettings(req, 'user_settings_defaults');
+
+type SpooledFile = { filepath: string; size: number };
+
+/** POST /realm/icon: one image file (multipart), at most 5 MiB; stored in the data dir and served offline. */
+export async function uploadRealmIcon(req: ApiRequest): Promise<ViewResult> {
+  requireAdmin(req);
+  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
+  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+  if (list.length !== 1) throw errors.badRequest('You must upload exactly one icon.');
+  const file = list[0]!;
+  if (file.size > MAX_ICON_BYTES) {
+    throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${MAX_ICON_BYTES / 1024 / 1024} MiB`);
+  }
+  const handle = await open(file.filepath, 'r');
+  const head = Buffer.alloc(16);
+  try {
+    await handle.read(head, 0, 16, 0);
+  } finally {
+    await handle.close();
+  }
+  const kind = sniffImage(head);
+  if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
+  const { app } = req;
+  const realm = app.store.realm.data.realm!;
+  const version = (realm.settings.icon?.version ?? 1) + 1;
+  const name = `icon-${version}.${kind.ext}`;
+  const dir = join(app.config.dataDir, 'realm');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // The spooled upload is on the same file system (the data dir): move it into place and fsync it.
+  await rename(file.filepath, join(dir, name));
+  const placed = await open(join(dir, name), 'r');
+  try {
+    await placed.sync();
+  } finally {
+    await placed.close();
+  }
+  await doSetRealmIcon(app, { file: name, content_type: kind.type, version });
+  return { icon_url: realmIconFields(realm).icon_url };
+}
+
+/** DELETE /realm/icon: back to the default icon. */
+export async function deleteRealmIcon(req: ApiRequest): Promise<ViewResult> {
+  requireAdmin(req);
+  await doSetRealmIcon(req.app, null);
+  return { icon_url: realmIconFields(req.app.store.realm.data.realm!).icon_url };
+}
+
+/** GET /realm_icon/{file}: the uploaded organization icon (no auth, like the login page's icon). */
+export async function serveRealmIcon(req: ApiRequest): Promise<void> {
+  const icon = req.app.store.realm.data.realm?.settings.icon;
+  if (!icon || req.path.file !== icon.file) throw errors.notFound('Not Found');
+  const data = await readFile(join(req.app.config.dataDir, 'realm', icon.file)).catch(() => null);
+  if (!data) throw errors.notFound('Not Found');
+  req.koa.set('Cache-Control', 'public, max-age=31536000, immutable');
+  req.koa.set('X-Content-Type-Options', 'nosniff');
+  req.koa.type = icon.content_type;
+  req.koa.body = data;
+}

@@ -1,0 +1,62 @@
+import { doCreateRealm } from '../actions/users.js';
+import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
+import type { App, ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { t } from '../http/params.js';
+import { isLoopbackAddress } from '../lib/lan-urls.js';
+import { isValidEmail } from '../lib/people.js';
+import { setupTokenMatches } from '../lib/setup-token.js';
+import { serverLanUrls } from './status.js';
+
+/** Zulip's Realm.MAX_REALM_NAME_LENGTH and UserProfile.MAX_NAME_LENGTH. */
+const MAX_REALM_NAME_LENGTH = 40;
+const MAX_FULL_NAME_LENGTH = 100;
+
+/** Servers with a setup between its checks and its commit (two racing requests must not both win). */
+const settingUp = new WeakSet<App>();
+
+const fromLoopback = (req: ApiRequest) => isLoopbackAddress(req.koa.req.socket.remoteAddress);
+
+/** GET /hearth/setup: whether this server still needs first-run setup (no auth, no organization needed). */
+export function getSetup(req: ApiRequest): ViewResult {
+  return {
+    needs_setup: req.app.store.realm.data.realm === null,
+    setup_token_required: !fromLoopback(req),
+  };
+}
+
+/**
+ * POST /hearth/setup: creates the organization and its owner (as `hearth init` does). Only
+ * while there is no organization, and only from loopback or with the one-time setup token.
+ */
+export async function postSetup(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const token = params.get('setup_token', t.string);
+  if (app.store.realm.data.realm !== null || settingUp.has(app)) throw errors.realmAlreadySetUp();
+  if (!fromLoopback(req) && !setupTokenMatches(app.config.setupToken, token)) throw errors.setupNotAllowed();
+
+  const realmName = params.require('realm_name', t.string).trim();
+  const email = params.require('email', t.string).trim();
+  const password = params.require('password', t.string);
+  const fullName = (params.get('full_name', t.string) ?? '').trim() || email.split('@')[0]!;
+  if (!realmName) throw errors.invalidVar('realm_name', 'Organization name must not be empty');
+  if (realmName.length > MAX_REALM_NAME_LENGTH) {
+    throw errors.invalidVar('realm_name', `Organization name is too long (at most ${MAX_REALM_NAME_LENGTH} characters)`);
+  }
+  if (fullName.length > MAX_FULL_NAME_LENGTH) throw errors.invalidVar('full_name', 'Name too long!');
+  if (/[\u0000-\u001f\u007f]/.test(realmName + fullName)) throw errors.badRequest('Invalid characters in name!');
+  if (!isValidEmail(email)) throw errors.invalidVar('email', `Invalid email address '${email}'`);
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw errors.invalidVar('password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+  }
+
+  settingUp.add(app);
+  try {
+    const owner = await doCreateRealm(app, realmName, { email, password, fullName });
+    app.config.setupToken = null;
+    app.log.info('organization created through the setup page', { realm: realmName, owner: owner.id });
+    return { user_id: owner.id, email: owner.email, api_key: owner.api_key, lan_urls: serverLanUrls(req) };
+  } finally {
+    settingUp.delete(app);
+  }
+}

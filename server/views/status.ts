@@ -1,0 +1,32 @@
+import type { ApiRequest, ViewResult } from '../context.js';
+import { lanUrls } from '../lib/lan-urls.js';
+import { directorySize } from '../lib/backup.js';
+import { FEATURE_LEVEL, HEARTH_VERSION } from '../version.js';
+import { requireAdmin } from './common.js';
+
+/** LAN URLs of this server: from the address it listens on, else the port the request reached. */
+export function serverLanUrls(req: ApiRequest): string[] {
+  const listen = req.app.config.listenAddress;
+  if (listen) return lanUrls(listen.host, listen.port);
+  return lanUrls('0.0.0.0', req.koa.req.socket.localPort ?? 0);
+}
+
+/**
+ * GET /hearth/status (administrators): what the desktop status page and tray show.
+ * `connected_clients` counts live event queues (one per open app or browser tab);
+ * `connected_users` the distinct people behind them.
+ */
+export async function getStatus(req: ApiRequest): Promise<ViewResult> {
+  requireAdmin(req);
+  const { app } = req;
+  return {
+    lan_urls: serverLanUrls(req),
+    version: HEARTH_VERSION,
+    zulip_feature_level: FEATURE_LEVEL,
+    uptime_seconds: Math.max(0, Math.floor((app.clock.now() - app.config.startedAt) / 1000)),
+    data_dir: app.config.dataDir,
+    connected_clients: app.events.size,
+    connected_users: app.events.connectedUsers,
+    store_bytes: await directorySize(app.config.dataDir),
+  };
+}
