@@ -70,11 +70,13 @@ async function serve(args: string[]): Promise<number> {
   const host = flags.get('host') ?? process.env.HEARTH_HOST ?? DEFAULT_HOST;
   const portText = flags.get('port') ?? process.env.HEARTH_PORT ?? String(DEFAULT_PORT);
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`invalid port '${portText}'`);
-  const running = await startServer({ dataDir, host, port: Number(portText) });
+  const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true });
+  process.stdout.write(`listening on http://${host}:${running.port}\n`);
   if (running.store.realm.data.realm === null) {
     process.stderr.write(`No organization in ${dataDir} yet: run 'hearth init' or open the admin page to set one up.\n`);
+    // From another computer, the setup page asks for this token (on this computer it is not needed).
+    process.stdout.write(`setup token: ${running.setupToken}\n`);
   }
-  process.stdout.write(`listening on http://${host}:${running.port}\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`${signal}: stopping (finishing writes)\n`);

@@ -1,6 +1,7 @@
 import { createApp, type HearthServer } from './app.js';
 import type { ServerConfig } from './context.js';
 import { consoleLogger, type Logger } from './log.js';
+import { newSetupToken } from './lib/setup-token.js';
 import { Store } from './store/store.js';
 
 export interface StartOptions {
@@ -9,6 +10,11 @@ export interface StartOptions {
   port: number;
   log?: Logger;
   config?: Partial<ServerConfig>;
+  /**
+   * When the data dir has no organization yet, make a one-time setup token (the CLI prints it,
+   * the desktop window passes it) so first-run setup is possible from another machine.
+   */
+  setupToken?: boolean;
 }
 
 export interface RunningServer {
@@ -16,6 +22,8 @@ export interface RunningServer {
   store: Store;
   url: string;
   port: number;
+  /** The one-time setup token (null when there is an organization or none was asked for). */
+  setupToken: string | null;
   /** Stop accepting, finish in-flight writes, release the data dir. */
   stop(): Promise<void>;
 }
@@ -24,7 +32,8 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const log = opts.log ?? consoleLogger;
   const store = await Store.open(opts.dataDir);
-  const server = createApp({ store, log, config: opts.config });
+  const setupToken = opts.setupToken && store.realm.data.realm === null ? newSetupToken() : null;
+  const server = createApp({ store, log, config: { ...opts.config, ...(setupToken ? { setupToken } : {}) } });
   let bound: { port: number };
   try {
     bound = await server.listen(opts.port, opts.host);
@@ -37,6 +46,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     server,
     store,
     port: bound.port,
+    setupToken,
     url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${bound.port}`,
     stop() {
       stopping ??= (async () => {

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { isLoopbackAddress, lanUrls } from '../server/lib/lan-urls.js';
+import { silentLogger } from '../server/log.js';
+import { startServer, type RunningServer } from '../server/start.js';
+import { startServe } from './helpers/cli.js';
+import { Client, startTestServer } from './helpers/server.js';
+
+const SETUP = { realm_name: 'Acme Office', full_name: 'Ada Admin', email: 'ada@example.com', password: 'a good password' };
+
+/** A non-loopback IPv4 address of this machine (the LAN side of the setup check). */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+/** The stored organization (null when realm.json does not exist yet or holds none). */
+const readRealm = async (dataDir: string) => {
+  const text = await readFile(join(dataDir, 'realm.json'), 'utf8').catch(() => null);
+  return text === null ? null : JSON.parse(text).realm;
+};
+
+describe('first-run setup from loopback', () => {
+  it('creates the organization and its owner once, with a working API key', async () => {
+    const ts = await startTestServer({ withRealm: false });
+    try {
+      const before = await ts.anonymous.get('/hearth/setup');
+      assert.equal(before.status, 200);
+      assert.equal(before.body.needs_setup, true);
+      assert.equal(before.body.setup_token_required, false);
+
+      // Bad input creates nothing.
+      for (const [change, varName] of [
+        [{ password: 'short' }, 'password'],
+        [{ email: 'not-an-email' }, 'email'],
+        [{ realm_name: '   ' }, 'realm_name'],
+        [{ realm_name: 'x'.repeat(41) }, 'realm_name'],
+      ] as const) {
+        const bad = await ts.anonymous.post('/hearth/setup', { ...SETUP, ...change });
+        assert.equal(bad.status, 400, JSON.stringify(bad.body));
+        assert.equal(bad.body.var_name, varName);
+        assert.equal(ts.store.realm.data.realm, null);
+      }
+      const missing = await ts.anonymous.post('/hearth/setup', { realm_name: 'X', email: 'a@example.com' });
+      assert.equal(missing.body.code, 'REQUEST_VARIABLE_MISSING');
+
+      const res = await ts.anonymous.post('/hearth/setup', SETUP);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.email, 'ada@example.com');
+      assert.equal(typeof res.body.api_key, 'string');
+      assert.ok(Array.isArray(res.body.lan_urls) && res.body.lan_urls.length > 0);
+      for (const url of res.body.lan_urls) assert.match(url, /^http:\/\/[^/]+:\d+$/);
+
+      const stored = await readRealm(ts.dataDir);
+      assert.equal(stored.name, 'Acme Office');
+      const users = JSON.parse(await readFile(join(ts.dataDir, 'users.json'), 'utf8')).users;
+      assert.equal(users.length, 1);
+      assert.equal(users[0].role, 100);
+      assert.equal(users[0].full_name, 'Ada Admin');
+      assert.match(users[0].password_hash, /^scrypt\$/);
+
+      const owner = new Client(ts.url, { id: res.body.user_id, email: res.body.email, apiKey: res.body.api_key, password: '' });
+      const me = await owner.get('/users/me');
+      assert.equal(me.body.role, 100);
+      const login = await ts.anonymous.post('/fetch_api_key', { username: SETUP.email, password: SETUP.password });
+      assert.equal(login.body.api_key, res.body.api_key);
+
+      assert.equal((await ts.anonymous.get('/hearth/setup')).body.needs_setup, false);
+      const again = await ts.anonymous.post('/hearth/setup', { ...SETUP, email: 'mallory@example.com' });
+      assert.equal(again.status, 409);
+      assert.equal(again.body.code, 'REALM_ALREADY_SET_UP');
+      assert.equal(ts.store.users.all().length, 1);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('two racing setups: exactly one wins', async () => {
+    const ts = await startTestServer({ withRealm: false });
+    try {
+      const results = await Promise.all(
+        ['a', 'b', 'c'].map((x) => ts.anonymous.post('/hearth/setup', { ...SETUP, email: `${x}@example.com` })),
+      );
+      assert.deepEqual(results.map((r) => r.status).sort(), [200, 409, 409]);
+      assert.equal(ts.store.users.all().length, 1);
+    } finally {
+      await ts.stop();
+    }
+  });
+});
+
+describe('first-run setup from another machine', { skip: lanAddress ? false : 'no non-loopback interface' }, () => {
+  const dirs: string[] = [];
+  const servers: RunningServer[] = [];
+  after(async () => {
+    for (const s of servers) await s.stop();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  const start = async (setupToken: boolean) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-setup-'));
+    dirs.push(dataDir);
+    const s = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken });
+    servers.push(s);
+    return { s, dataDir, client: new Client(`http://${lanAddress}:${s.port}`, null) };
+  };
+
+  it('is refused without the token or with a wrong one, accepted with it, and the token is then spent', async () => {
+    const { s, dataDir, client } = await start(true);
+    assert.match(s.setupToken ?? '', /^[\w-]{20,}$/);
+    const info = await client.get('/hearth/setup');
+    assert.equal(info.body.needs_setup, true);
+    assert.equal(info.body.setup_token_required, true);
+
+    for (const token of [undefined, '', 'wrong-token', `${s.setupToken}x`]) {
+      const res = await client.post('/hearth/setup', { ...SETUP, setup_token: token });
+      assert.equal(res.status, 403, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'SETUP_TOKEN_REQUIRED');
+      assert.equal(s.store.realm.data.realm, null);
+      assert.equal(await readRealm(dataDir), null);
+    }
+    const ok = await client.post('/hearth/setup', { ...SETUP, setup_token: s.setupToken! });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.deepEqual(ok.body.lan_urls, [`http://${lanAddress}:${s.port}`]);
+    assert.equal(s.server.app.config.setupToken, null);
+    assert.equal((await readRealm(dataDir)).name, 'Acme Office');
+  });
+
+  it('without a configured token, only loopback may set up', async () => {
+    const { s, client } = await start(false);
+    assert.equal(s.setupToken, null);
+    const res = await client.post('/hearth/setup', { ...SETUP, setup_token: 'anything' });
+    assert.equal(res.status, 403);
+    assert.equal(s.store.realm.data.realm, null);
+  });
+
+  it('`hearth serve` prints a setup token that works from the LAN', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-setup-cli-'));
+    dirs.push(dataDir);
+    const p = await startServe(['--data-dir', dataDir, '--host', lanAddress!, '--port', '0']);
+    try {
+      const deadline = Date.now() + 5000;
+      while (!/setup token: /.test(p.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const token = /setup token: (\S+)/.exec(p.stdout())?.[1];
+      assert.ok(token, p.stdout());
+      const client = new Client(p.url, null);
+      assert.equal((await client.post('/hearth/setup', SETUP)).status, 403);
+      const ok = await client.post('/hearth/setup', { ...SETUP, setup_token: token });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    } finally {
+      p.child.kill('SIGTERM');
+      await p.exited;
+    }
+  });
+});
+
+describe('LAN URLs and loopback addresses', () => {
+  const ifaces = {
+    lo: [{ address: '127.0.0.1', family: 'IPv4', internal: true }],
+    eth0: [
+      { address: '192.168.1.20', family: 'IPv4', internal: false },
+      { address: 'fd00::2', family: 'IPv6', internal: false },
+      { address: 'fe80::1', family: 'IPv6', internal: false },
+    ],
+    wlan0: [{ address: '169.254.3.4', family: 'IPv4', internal: false }],
+  } as unknown as NodeJS.Dict<import('node:os').NetworkInterfaceInfo[]>;
+
+  it('lists the interface addresses for a wildcard bind, the address itself otherwise', () => {
+    assert.deepEqual(lanUrls('0.0.0.0', 9991, ifaces), ['http://192.168.1.20:9991']);
+    assert.deepEqual(lanUrls('::', 9991, ifaces), ['http://192.168.1.20:9991', 'http://[fd00::2]:9991']);
+    assert.deepEqual(lanUrls('10.0.0.5', 80, ifaces), ['http://10.0.0.5:80']);
+    assert.deepEqual(lanUrls('0.0.0.0', 9991, { lo: ifaces.lo }), ['http://127.0.0.1:9991']);
+  });
+
+  it('recognises loopback addresses in every form Node reports', () => {
+    for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) assert.equal(isLoopbackAddress(a), true, a);
+    for (const a of ['192.168.1.2', '::ffff:10.0.0.1', 'fd00::1', '', undefined, '1127.0.0.1', '127.0.0.1.evil']) {
+      assert.equal(isLoopbackAddress(a), false, String(a));
+    }
+  });
+});
