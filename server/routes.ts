@@ -32,6 +32,8 @@ import {
 } from './views/channel-folders.js';
 import { updateChannel } from './views/channel-update.js';
 import { sendMessage } from './views/messages-send.js';
+import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
+import { getTopics } from './views/messages-topics.js';
 import { updateSubscriptionProperties } from './views/subscription-properties.js';
 import { listSubscriptions, subscribe, unsubscribe } from './views/subscriptions.js';
 
@@ -103,6 +105,11 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/default_streams'), view: addDefaultStream, auth: 'required' },
   { method: 'DELETE', path: api('/default_streams'), view: removeDefaultStream, auth: 'required' },
   { method: 'POST', path: api('/messages'), view: sendMessage, auth: 'required' },
+  { method: 'GET', path: api('/messages'), view: getMessages, auth: 'required' },
+  { method: 'GET', path: api('/messages/matches_narrow'), view: matchesNarrow, auth: 'required' },
+  { method: 'GET', path: api('/messages/:message_id'), view: getMessage, auth: 'required' },
+  { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
+  { method: 'GET', path: api('/users/me/:stream_id/topics'), view: getTopics, auth: 'required' },
   { method: 'GET', path: api('/channel_folders'), view: listChannelFolders, auth: 'required' },
   { method: 'PATCH', path: api('/channel_folders'), view: reorderChannelFolders, auth: 'required' },
   { method: 'POST', path: api('/channel_folders/create'), view: createChannelFolder, auth: 'required' },

@@ -1,0 +1,143 @@
+/**
+ * GET /messages (Zulip's get_messages_backend with limit_query_to_range and
+ * post_process_limited_query): walk the narrow's smallest index from the
+ * anchor in both directions, keeping the messages the user may read that
+ * match every term.
+ */
+import type { App } from '../../context.js';
+import type { MessageRecord } from '../../store/message-records.js';
+import type { UserRecord } from '../../store/records.js';
+import { canReadMessage } from './access.js';
+import { formatForViewer, type FormatOptions } from './format.js';
+import { compileNarrow, withConversation, type CompiledNarrow, type NarrowTerm } from './narrow.js';
+import { highlightHtml, highlightText, wordsRegex } from './search.js';
+import { displayTopic } from './format.js';
+import { escapeHtml } from '../text.js';
+
+/** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+export interface RangeRequest {
+  /** null: the first unread message matching the narrow. */
+  anchor: number | null;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+}
+
+export interface PreparedNarrow {
+  compiled: CompiledNarrow;
+  /** Whether the user may see the message under this narrow (readable, and a row unless history is included). */
+  accept(m: MessageRecord): boolean;
+}
+
+export function prepareNarrow(app: App, user: UserRecord, terms: NarrowTerm[]): PreparedNarrow {
+  const cache = new Map<number, boolean>();
+  const readable = (m: MessageRecord) => canReadMessage(app, user, m, cache);
+  const compiled = compileNarrow(app, user, withConversation(app, terms, readable));
+  const store = app.store.messages;
+  return {
+    compiled,
+    accept(m) {
+      const flags = store.rowFlags(m, user.id);
+      if (flags === null && (!compiled.includeHistory || !readable(m))) return false;
+      return compiled.matches(m, flags);
+    },
+  };
+}
+
+function firstUnread(app: App, user: UserRecord, n: PreparedNarrow): number {
+  const store = app.store.messages;
+  for (const id of store.unread(user.id)) {
+    const m = store.get(id);
+    if (m && n.accept(m)) return id;
+  }
+  return LARGER_THAN_MAX_MESSAGE_ID;
+}
+
+/** Adds `match_content` / `match_subject` for search narrows. */
+export function withMatches(m: MessageRecord, dict: Record<string, unknown>, words: string[] | null, allowEmpty: boolean) {
+  const topic = displayTopic(m.topic, allowEmpty);
+  if (!words || words.length === 0) {
+    dict.match_content = m.rendered;
+    dict.match_subject = escapeHtml(topic);
+    return;
+  }
+  const re = wordsRegex(words);
+  dict.match_content = highlightHtml(m.rendered, re);
+  dict.match_subject = highlightText(topic, re);
+}
+
+export function fetchRange(
+  app: App,
+  user: UserRecord,
+  terms: NarrowTerm[],
+  r: RangeRequest,
+  format: FormatOptions,
+): Record<string, unknown> {
+  const store = app.store.messages;
+  const n = prepareNarrow(app, user, terms);
+  const anchor = r.anchor ?? firstUnread(app, user, n);
+  const anchoredLeft = anchor === 0;
+  const anchoredRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  const list = n.compiled.candidates;
+  const take = (id: number): MessageRecord | null => {
+    const m = store.get(id);
+    return m && n.accept(m) ? m : null;
+  };
+  const before: MessageRecord[] = [];
+  if (!anchoredLeft && r.numBefore > 0) {
+    for (let i = list.lowerBound(anchor) - 1; i >= 0 && before.length < r.numBefore; i--) {
+      const m = take(list.at(i));
+      if (m) before.push(m);
+    }
+  }
+  before.reverse();
+  let anchorRow: MessageRecord | null = null;
+  if (r.includeAnchor && !anchoredRight && list.has(anchor)) anchorRow = take(anchor);
+  const afterRows: MessageRecord[] = [];
+  if (!anchoredRight && r.numAfter > 0) {
+    for (let i = list.lowerBound(anchor + 1); i < list.length && afterRows.length < r.numAfter; i++) {
+      const m = take(list.at(i));
+      if (m) afterRows.push(m);
+    }
+  }
+  const rows = [...before, ...(anchorRow ? [anchorRow] : []), ...afterRows];
+  const words = n.compiled.searchWords;
+  const messages = rows.map((m) => {
+    const dict = formatForViewer(app, user, m, format);
+    if (words) withMatches(m, dict, words, format.allowEmptyTopicName);
+    return dict;
+  });
+  return {
+    anchor,
+    found_anchor: anchorRow !== null,
+    found_oldest: anchoredLeft || before.length < r.numBefore,
+    found_newest: anchoredRight || afterRows.length < r.numAfter,
+    history_limited: false,
+    messages,
+  };
+}
+
+/** `message_ids` fetches: the requested messages the user may see under the narrow, ascending. */
+export function fetchByIds(
+  app: App,
+  user: UserRecord,
+  terms: NarrowTerm[],
+  ids: number[],
+  format: FormatOptions,
+): Record<string, unknown> {
+  const n = prepareNarrow(app, user, terms);
+  const words = n.compiled.searchWords;
+  const messages = [...new Set(ids)]
+    .sort((a, b) => a - b)
+    .map((id) => app.store.messages.get(id))
+    .filter((m): m is MessageRecord => m !== undefined && n.accept(m))
+    .map((m) => {
+      const dict = formatForViewer(app, user, m, format);
+      if (words) withMatches(m, dict, words, format.allowEmptyTopicName);
+      return dict;
+    });
+  return { messages, history_limited: false };
+}

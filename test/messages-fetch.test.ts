@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assertError, createChannel, makeCast, type Cast } from './helpers/channels.js';
+import { fetchMessages, sendDirect, sendStream } from './helpers/messages.js';
+import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+
+const ids = (body: { messages: { id: number }[] }) => body.messages.map((m) => m.id);
+
+describe('GET /messages', () => {
+  let ts: TestServer;
+  let cast: Cast;
+  let owner: Client;
+  let member: Client;
+  let admin: Client;
+  let guest: Client;
+  let general: number;
+  const sent: number[] = [];
+  let dmId = 0;
+  let groupDm = 0;
+  let secretId = 0;
+
+  before(async () => {
+    ts = await startTestServer();
+    cast = await makeCast(ts);
+    owner = ts.ownerClient;
+    member = ts.client(cast.member);
+    admin = ts.client(cast.admin);
+    guest = ts.client(cast.guest);
+    general = await createChannel(ts, owner, 'general', { principals: JSON.stringify([cast.owner.id, cast.member.id]) });
+    for (let i = 0; i < 10; i++) sent.push(await sendStream(i % 2 ? member : owner, 'general', i < 5 ? 'alpha' : 'Beta', `message number ${i}`));
+    dmId = await sendDirect(member, [cast.owner.id], 'a private word');
+    groupDm = await sendDirect(member, [cast.owner.id, cast.admin.id], 'group chat');
+    await createChannel(ts, owner, 'secret', { invite_only: true, history_public_to_subscribers: false });
+    secretId = await sendStream(owner, 'secret', 'hidden', 'protected history');
+  });
+  after(() => ts.stop());
+
+  it('anchors at newest, oldest, an ID and the first unread, with the found_* flags', async () => {
+    const newest = await fetchMessages(owner, { narrow: [{ operator: 'channel', operand: 'general' }], num_before: 3 });
+    assert.deepEqual(ids(newest), sent.slice(7));
+    assert.equal(newest.anchor, 10_000_000_000_000_000);
+    assert.equal(newest.found_newest, true);
+    assert.equal(newest.found_oldest, false);
+    assert.equal(newest.found_anchor, false);
+    assert.equal(newest.history_limited, false);
+    const oldest = await fetchMessages(owner, { narrow: [['stream', 'general']], anchor: 'oldest', num_before: 0, num_after: 4 });
+    assert.deepEqual(ids(oldest), sent.slice(0, 4));
+    assert.equal(oldest.found_oldest, true);
+    assert.equal(oldest.found_newest, false);
+    const mid = await fetchMessages(owner, { narrow: [['stream', 'general']], anchor: String(sent[5]), num_before: 2, num_after: 2 });
+    assert.deepEqual(ids(mid), sent.slice(3, 8));
+    assert.equal(mid.found_anchor, true);
+    const excl = await fetchMessages(owner, {
+      narrow: [['stream', 'general']],
+      anchor: sent[5],
+      num_before: 2,
+      num_after: 2,
+      include_anchor: false,
+    });
+    assert.deepEqual(ids(excl), [sent[3], sent[4], sent[6], sent[7]]);
+    assert.equal(excl.found_anchor, false);
+    // The owner has not read member's messages: the first unread one is sent[1].
+    const unread = await fetchMessages(owner, { narrow: [['stream', 'general']], anchor: 'first_unread', num_before: 0, num_after: 1 });
+    assert.equal(unread.anchor, sent[1]);
+    assert.deepEqual(ids(unread), [sent[1], sent[2]]);
+    assert.equal(unread.found_anchor, true);
+    const legacy = await fetchMessages(owner, { narrow: [['stream', 'general']], use_first_unread_anchor: true, num_before: 0, num_after: 1 });
+    assert.equal(legacy.anchor, sent[1]);
+    const all = await fetchMessages(owner, { anchor: 'oldest', num_before: 0, num_after: 100 });
+    assert.deepEqual(ids(all), [...sent, dmId, groupDm, secretId]);
+    assert.equal(all.found_newest, true);
+  });
+
+  it('validates anchor, counts and message_ids', async () => {
+    assertError(await owner.get('/messages', { anchor: 'soon', num_before: 1, num_after: 1 }), 'Invalid anchor');
+    assertError(await owner.get('/messages', { num_before: 1, num_after: 1 }), "Missing 'anchor' argument.");
+    assertError(await owner.get('/messages', { anchor: 'newest', num_after: 1 }), "Missing 'num_before' argument", 'REQUEST_VARIABLE_MISSING');
+    assertError(await owner.get('/messages', { anchor: 'newest', num_before: 5000, num_after: 1 }), 'Too many messages requested (maximum 5000).');
+    const byIds = await owner.get('/messages', { message_ids: [sent[2], sent[0], 999999] });
+    assert.deepEqual(byIds.body.messages.map((m: { id: number }) => m.id), [sent[0], sent[2]]);
+    assert.equal(byIds.body.found_anchor, undefined);
+    assert.equal((await owner.get('/messages', { message_ids: [1], anchor: 'newest' })).status, 400);
+  });
+
+  it('narrows by topic, sender, dm, dm-including, is, has, id and search, in both forms and negated', async () => {
+    const n = async (narrow: object) => ids(await fetchMessages(owner, { narrow }));
+    assert.deepEqual(await n([{ operator: 'channel', operand: general }, { operator: 'topic', operand: 'beta' }]), sent.slice(5));
+    assert.deepEqual(await n([['stream', 'general'], ['subject', 'alpha']]), sent.slice(0, 5));
+    assert.deepEqual(
+      await n([{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'alpha', negated: true }]),
+      sent.slice(5),
+    );
+    assert.deepEqual(await n([{ operator: 'sender', operand: cast.member.id }, { operator: 'channel', operand: 'general' }]), [
+      sent[1], sent[3], sent[5], sent[7], sent[9],
+    ]);
+    assert.deepEqual(await n([['sender', cast.member.email], ['is', 'dm']]), [dmId, groupDm]);
+    assert.deepEqual(await n([{ operator: 'dm', operand: [cast.member.id] }]), [dmId]);
+    assert.deepEqual(await n([['pm-with', cast.member.email]]), [dmId]);
+    assert.deepEqual(await n([{ operator: 'dm', operand: [cast.member.id, cast.admin.id] }]), [groupDm]);
+    assert.deepEqual(await n([{ operator: 'dm-including', operand: cast.admin.id }]), [groupDm]);
+    assert.deepEqual(await n([['is', 'private']]), [dmId, groupDm]);
+    assert.deepEqual(await n([{ operator: 'is', operand: 'dm', negated: true }, { operator: 'channel', operand: 'general' }]), sent);
+    assert.deepEqual(await n([{ operator: 'id', operand: sent[4] }]), [sent[4]]);
+    assert.deepEqual(await n([['is', 'starred']]), []);
+    assert.deepEqual(await n([['has', 'reaction']]), []);
+    assert.deepEqual(await n([{ operator: 'search', operand: 'number 3' }]), [sent[3]]);
+    assert.deepEqual(await n([{ operator: 'search', operand: 'PRIV' }]), [dmId]);
+    assert.deepEqual(await n([['is', 'unread'], ['stream', 'general']]), [sent[1], sent[3], sent[5], sent[7], sent[9]]);
+    const near = await fetchMessages(owner, { narrow: [['stream', 'general'], ['near', String(sent[2])]], anchor: sent[2], num_before: 1, num_after: 1 });
+    assert.deepEqual(ids(near), sent.slice(1, 4));
+    const withOp = await n([{ operator: 'with', operand: sent[6] }]);
+    assert.deepEqual(withOp, sent.slice(5));
+  });
+
+  it('highlights search matches', async () => {
+    const body = await fetchMessages(owner, { narrow: [{ operator: 'search', operand: 'number' }, { operator: 'topic', operand: 'alpha' }], num_before: 1 });
+    const m = body.messages[0];
+    assert.match(m.match_content, /<span class="highlight">number<\/span>/);
+    assert.equal(m.match_subject, 'alpha');
+  });
+
+  it('answers BAD_NARROW for unknown operators, channels, users and operands', async () => {
+    const bad = async (narrow: object, msg: string) =>
+      assertError(await owner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), msg, 'BAD_NARROW');
+    await bad([{ operator: 'colour', operand: 'red' }], 'Invalid narrow operator: unknown operator colour');
+    await bad([['stream', 'nowhere']], 'Invalid narrow operator: unknown channel nowhere');
+    await bad([['sender', 'ghost@example.com']], 'Invalid narrow operator: unknown user ghost@example.com');
+    await bad([['is', 'shiny']], "Invalid narrow operator: unknown 'is' operand shiny");
+    await bad([['has', 'cats']], "Invalid narrow operator: unknown 'has' operand cats");
+    assertError(await owner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["a"]]' }), 'narrow[0] is not a string pair');
+  });
+
+  it('applies history rules: public history for channel narrows, protected history, guests', async () => {
+    // The admin never subscribed to general: a channel narrow shows its history, flagged historical.
+    const pub = await fetchMessages(admin, { narrow: [['stream', 'general']] });
+    assert.deepEqual(ids(pub), sent);
+    assert.deepEqual(pub.messages[0].flags, ['read', 'historical']);
+    // Without a channel narrow only received messages appear.
+    assert.deepEqual(ids(await fetchMessages(admin, {})), [groupDm]);
+    // channels:public includes history too.
+    assert.deepEqual(ids(await fetchMessages(admin, { narrow: [{ operator: 'channels', operand: 'public' }] })), sent);
+    // Protected history: a new subscriber does not see older messages.
+    await owner.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'secret' }]), principals: JSON.stringify([cast.member.id]) });
+    assert.deepEqual(ids(await fetchMessages(member, { narrow: [['stream', 'secret']] })), []);
+    assert.equal((await member.get(`/messages/${secretId}`)).status, 400);
+    // Guests: no public history without a subscription.
+    assert.deepEqual(ids(await fetchMessages(guest, { narrow: [['stream', 'general']] })), []);
+    assertError(await guest.get(`/messages/${sent[0]}`), 'Invalid message(s)');
+    assert.deepEqual(ids(await fetchMessages(guest, { narrow: [{ operator: 'channels', operand: 'public' }] })), []);
+  });
+
+  it('GET /messages/{id}, its history and raw content', async () => {
+    const res = await member.get(`/messages/${sent[1]}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.raw_content, 'message number 1');
+    assert.equal(res.body.message.id, sent[1]);
+    assert.equal(res.body.message.content_type, 'text/html');
+    const raw = await member.get(`/messages/${sent[1]}`, { apply_markdown: false });
+    assert.equal(raw.body.message.content, 'message number 1');
+    const hist = await member.get(`/messages/${sent[1]}/history`);
+    assert.equal(hist.body.message_history.length, 1);
+    assert.equal(hist.body.message_history[0].content, 'message number 1');
+    assert.equal(hist.body.message_history[0].user_id, cast.member.id);
+    assertError(await member.get('/messages/999999'), 'Invalid message(s)');
+  });
+
+  it('GET /messages/matches_narrow answers only the matching received IDs', async () => {
+    const res = await owner.get('/messages/matches_narrow', {
+      msg_ids: [sent[0], sent[6], dmId],
+      narrow: [{ operator: 'topic', operand: 'beta' }],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(Object.keys(res.body.messages), [String(sent[6])]);
+    assert.equal(res.body.messages[String(sent[6])].match_subject, 'Beta');
+    const search = await owner.get('/messages/matches_narrow', { msg_ids: [dmId], narrow: [{ operator: 'search', operand: 'word' }] });
+    assert.match(search.body.messages[String(dmId)].match_content, /highlight">word</);
+    // The admin never received general's messages.
+    const none = await admin.get('/messages/matches_narrow', { msg_ids: [sent[0]], narrow: [] });
+    assert.deepEqual(none.body.messages, {});
+  });
+
+  it('GET /users/me/{stream_id}/topics lists topics newest first', async () => {
+    const res = await member.get(`/users/me/${general}/topics`);
+    assert.deepEqual(res.body.topics, [
+      { name: 'Beta', max_id: sent[9] },
+      { name: 'alpha', max_id: sent[4] },
+    ]);
+    assertError(await guest.get(`/users/me/${general}/topics`), 'Invalid channel ID');
+    const empty = await sendStream(member, 'general', '', 'no topic');
+    const t1 = await member.get(`/users/me/${general}/topics`);
+    assert.deepEqual(t1.body.topics[0], { name: 'general chat', max_id: empty });
+    const t2 = await member.get(`/users/me/${general}/topics`, { allow_empty_topic_name: true });
+    assert.deepEqual(t2.body.topics[0], { name: '', max_id: empty });
+  });
+});
