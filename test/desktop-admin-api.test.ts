@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { verifyPassword } from '../server/auth/secrets.js';
+import { backupRunner, listDataFiles } from '../server/lib/backup.js';
+import { FEATURE_LEVEL, HEARTH_VERSION } from '../server/version.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      if (e.isDirectory()) await walk(join(d, e.name));
+      else out.push(relative(dir, join(d, e.name)));
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
+describe('desktop admin API: status, backup, password reset', () => {
+  let ts: TestServer;
+  let backupRoot: string;
+  before(async () => {
+    ts = await startTestServer();
+    backupRoot = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
+  });
+  after(async () => {
+    await ts.stop();
+    await rm(backupRoot, { recursive: true, force: true });
+  });
+
+  it('status: administrators only, with live figures', async () => {
+    const member = ts.client(await ts.addUser('Mia'));
+    const denied = await member.get('/hearth/status');
+    assert.equal(denied.status, 400);
+    assert.equal(denied.body.code, 'UNAUTHORIZED_PRINCIPAL');
+    assert.equal((await ts.anonymous.get('/hearth/status')).status, 401);
+
+    const before = await ts.ownerClient.get('/hearth/status');
+    assert.equal(before.status, 200, JSON.stringify(before.body));
+    assert.deepEqual(before.body.lan_urls, [ts.url]);
+    assert.equal(before.body.version, HEARTH_VERSION);
+    assert.equal(before.body.zulip_feature_level, FEATURE_LEVEL);
+    assert.equal(before.body.data_dir, ts.dataDir);
+    assert.ok(Number.isInteger(before.body.uptime_seconds) && before.body.uptime_seconds >= 0);
+    const onDisk = (await listDataFiles(ts.dataDir)).reduce((n, f) => n + f.size, 0);
+    assert.equal(before.body.store_bytes, onDisk);
+    assert.ok(onDisk > 0);
+
+    // Two queues of one user and one of another: three clients, two people.
+    await ts.ownerClient.post('/register');
+    await ts.ownerClient.post('/register');
+    await member.post('/register');
+    const after = await ts.ownerClient.get('/hearth/status');
+    assert.equal(after.body.connected_clients, before.body.connected_clients + 3);
+    assert.equal(after.body.connected_users, before.body.connected_users + 2);
+  });
+
+  it('backup: refuses bad destinations, then copies the data dir with progress', async () => {
+    const member = ts.client(await ts.addUser('Max'));
+    assert.equal((await member.post('/hearth/backup', { destination: backupRoot })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+    const idle = await ts.ownerClient.get('/hearth/backup');
+    assert.equal(idle.body.state, 'idle');
+    for (const destination of ['relative/path', join(ts.dataDir, 'inside'), ts.dataDir, join(backupRoot, 'missing')]) {
+      const res = await ts.ownerClient.post('/hearth/backup', { destination });
+      assert.equal(res.status, 400, destination);
+      assert.equal(res.body.var_name, 'destination');
+    }
+    assert.deepEqual(await readdir(backupRoot), []);
+
+    // Nested data files are copied; spooled uploads in uploads/tmp are not data.
+    await mkdir(join(ts.dataDir, 'uploads', '1', 'ab'), { recursive: true });
+    await writeFile(join(ts.dataDir, 'uploads', '1', 'ab', 'report.pdf'), Buffer.alloc(70_000, 7));
+    await writeFile(join(ts.dataDir, 'uploads', 'tmp', 'spooled-part'), 'partial');
+
+    const started = await ts.ownerClient.post('/hearth/backup', { destination: backupRoot });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.equal(started.body.state, 'running');
+    assert.ok(started.body.destination.startsWith(join(backupRoot, 'hearth-backup-')));
+    const busy = await ts.ownerClient.post('/hearth/backup', { destination: backupRoot });
+    assert.equal(busy.status, 400);
+    await backupRunner(ts.app).finished();
+
+    const done = await ts.ownerClient.get('/hearth/backup');
+    assert.equal(done.body.state, 'done', JSON.stringify(done.body));
+    assert.equal(done.body.error, null);
+    assert.equal(done.body.copied_bytes, done.body.total_bytes);
+    assert.ok(done.body.total_bytes > 0);
+
+    const copy = done.body.destination as string;
+    const copied = await filesUnder(copy);
+    // Every data file, plus every collection (written from memory even before its first save).
+    const collections = ts.store.collections().map((c) => relative(ts.dataDir, c.file));
+    const expected = [...new Set([...(await listDataFiles(ts.dataDir)).map((f) => f.rel), ...collections])].sort();
+    assert.deepEqual(copied, expected);
+    assert.ok(!copied.includes('hearth.lock'));
+    assert.ok(copied.includes(join('uploads', '1', 'ab', 'report.pdf')));
+    assert.ok(!copied.some((f) => f.startsWith(join('uploads', 'tmp'))));
+    assert.deepEqual(await readFile(join(copy, 'uploads', '1', 'ab', 'report.pdf')), Buffer.alloc(70_000, 7));
+    for (const rel of ['realm.json', 'users.json']) {
+      assert.deepEqual(JSON.parse(await readFile(join(copy, rel), 'utf8')), JSON.parse(await readFile(join(ts.dataDir, rel), 'utf8')));
+    }
+    assert.equal((await stat(copy)).isDirectory(), true);
+  });
+
+  it('password reset: administrators, owners only for owners, scrypt-hashed', async () => {
+    const admin = await ts.addUser('Ann', 200);
+    const member = await ts.addUser('Mo');
+    const adminClient = ts.client(admin);
+
+    const res = await adminClient.post(`/hearth/users/${member.id}/password`, { new_password: 'new secret pass' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const stored = JSON.parse(await readFile(join(ts.dataDir, 'users.json'), 'utf8')).users.find(
+      (u: { id: number }) => u.id === member.id,
+    );
+    assert.match(stored.password_hash, /^scrypt\$/);
+    assert.equal(await verifyPassword('new secret pass', stored.password_hash), true);
+    const login = await ts.anonymous.post('/fetch_api_key', { username: member.email, password: 'new secret pass' });
+    assert.equal(login.status, 200);
+    const oldLogin = await ts.anonymous.post('/fetch_api_key', { username: member.email, password: member.password });
+    assert.equal(oldLogin.status, 401);
+
+    const ownerHash = ts.store.users.get(ts.owner.id)!.password_hash;
+    const onOwner = await adminClient.post(`/hearth/users/${ts.owner.id}/password`, { new_password: 'taken over!' });
+    assert.equal(onOwner.status, 400);
+    assert.equal(onOwner.body.msg, 'Must be an organization owner');
+    assert.equal(ts.store.users.get(ts.owner.id)!.password_hash, ownerHash);
+
+    const byMember = await ts.client(member).post(`/hearth/users/${admin.id}/password`, { new_password: 'whatever123' });
+    assert.equal(byMember.body.code, 'UNAUTHORIZED_PRINCIPAL');
+    const short = await adminClient.post(`/hearth/users/${member.id}/password`, { new_password: 'short' });
+    assert.equal(short.status, 400);
+    assert.equal(short.body.var_name, 'new_password');
+    assert.equal((await adminClient.post('/hearth/users/9999/password', { new_password: 'long enough' })).status, 400);
+    assert.equal((await adminClient.post('/hearth/users/abc/password', { new_password: 'long enough' })).status, 400);
+    assert.equal((await ts.ownerClient.post(`/hearth/users/${ts.owner.id}/password`, { new_password: 'owner new pw' })).status, 200);
+  });
+});
