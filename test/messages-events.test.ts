@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { renderMessage } from '../server/markdown/index.js';
+import { messageRenderContext } from '../server/lib/messages/render.js';
+import { FLAG } from '../server/store/message-records.js';
+import { createChannel, makeCast, type Cast } from './helpers/channels.js';
+import { sendDirect, sendStream } from './helpers/messages.js';
+import { startTestServer, type Client, type ParamValue, type TestServer } from './helpers/server.js';
+import { drain, verifyAction } from './helpers/verify-action.js';
+
+describe('message events and register', () => {
+  let ts: TestServer;
+  let cast: Cast;
+  let owner: Client;
+  let member: Client;
+  let admin: Client;
+  let guest: Client;
+
+  before(async () => {
+    ts = await startTestServer();
+    cast = await makeCast(ts);
+    owner = ts.ownerClient;
+    member = ts.client(cast.member);
+    admin = ts.client(cast.admin);
+    guest = ts.client(cast.guest);
+    await createChannel(ts, owner, 'general', { principals: JSON.stringify([cast.owner.id, cast.member.id]) });
+    await createChannel(ts, owner, 'other', { principals: JSON.stringify([cast.owner.id, cast.member.id]) });
+    await createChannel(ts, owner, 'private', { invite_only: true, principals: JSON.stringify([cast.owner.id]) });
+  });
+  after(() => ts.stop());
+
+  async function queue(client: Client, params: Record<string, ParamValue> = {}) {
+    const reg = await client.post('/register', { event_types: ['message'], ...params });
+    assert.equal(reg.status, 200, JSON.stringify(reg.body));
+    return async () => (await drain(client, reg.body.queue_id, -1)).filter((e) => e.type === 'message');
+  }
+
+  it('honours the queue narrow', async () => {
+    const q = await queue(member, { narrow: [['stream', 'general']] });
+    const qt = await queue(member, { narrow: JSON.stringify([{ operator: 'topic', operand: 'b' }]) });
+    const qdm = await queue(member, { narrow: [['is', 'dm']] });
+    const a = await sendStream(owner, 'general', 'a', 'in general');
+    const b = await sendStream(owner, 'other', 'b', 'in other');
+    const d = await sendDirect(owner, [cast.member.id], 'direct');
+    assert.deepEqual((await q()).map((e) => (e.message as { id: number }).id), [a]);
+    assert.deepEqual((await qt()).map((e) => (e.message as { id: number }).id), [b]);
+    assert.deepEqual((await qdm()).map((e) => (e.message as { id: number }).id), [d]);
+  });
+
+  it('all_public_streams reaches non-subscribers for public channels only, never guests', async () => {
+    const qa = await queue(admin, { all_public_streams: true });
+    const qplain = await queue(admin);
+    const qg = await queue(guest, { all_public_streams: true });
+    const pub = await sendStream(owner, 'general', 'x', 'public');
+    await sendStream(owner, 'private', 'x', 'private');
+    const got = await qa();
+    assert.deepEqual(got.map((e) => (e.message as { id: number }).id), [pub]);
+    assert.deepEqual(got[0]!.flags, []);
+    assert.deepEqual(await qplain(), []);
+    assert.deepEqual(await qg(), []);
+  });
+
+  it('applies apply_markdown, event_types and the empty-topic capability', async () => {
+    const md = await queue(member, { apply_markdown: true });
+    const raw = await queue(member, { apply_markdown: false });
+    const capable = await queue(member, { client_capabilities: { empty_topic_name: true } });
+    const noMessages = await queue(member, { event_types: ['stream'] });
+    await sendStream(owner, 'general', '', 'x < y');
+    const [m1] = await md();
+    const [m2] = await raw();
+    const [m3] = await capable();
+    assert.equal((m1!.message as Record<string, unknown>).content_type, 'text/html');
+    assert.match(String((m1!.message as Record<string, unknown>).content), /x &lt; y/);
+    assert.equal((m2!.message as Record<string, unknown>).content, 'x < y');
+    assert.equal((m2!.message as Record<string, unknown>).content_type, 'text/x-markdown');
+    assert.equal((m1!.message as Record<string, unknown>).subject, 'general chat');
+    assert.equal((m3!.message as Record<string, unknown>).subject, '');
+    assert.deepEqual(await noMessages(), []);
+  });
+
+  it('verifyAction: unread_msgs, recent_private_conversations and max_message_id follow sends', async () => {
+    const params = { fetch_event_types: undefined };
+    await verifyAction(member, () => sendStream(owner, 'general', 'news', 'one'), params);
+    await verifyAction(member, () => sendDirect(owner, [cast.member.id], 'two'), params);
+    await verifyAction(member, () => sendDirect(owner, [cast.member.id, cast.admin.id], 'three'), params);
+    await verifyAction(member, () => sendDirect(member, [cast.member.id], 'self'), params);
+    await verifyAction(member, () => sendStream(owner, 'general', '', 'empty topic'), {
+      client_capabilities: { empty_topic_name: true },
+    });
+    const reg = await member.post('/register', {});
+    const u = reg.body.unread_msgs;
+    assert.ok(u.count >= 3);
+    assert.ok(u.pms.some((p: { other_user_id: number }) => p.other_user_id === cast.owner.id));
+    assert.equal(u.huddles[0].user_ids_string, [cast.owner.id, cast.member.id, cast.admin.id].sort((a, b) => a - b).join(','));
+    assert.deepEqual(reg.body.recent_private_conversations[0].user_ids, []);
+    assert.equal(reg.body.max_message_id, ts.store.messages.maxId);
+  });
+
+  it('unread count leaves out muted channels but lists them', async () => {
+    const other = ts.store.channels.data.channels.find((c) => c.name === 'other')!.id;
+    const sub = ts.store.subscriptions.data.subscriptions.find((s) => s.user_id === cast.member.id && s.stream_id === other)!;
+    sub.is_muted = true;
+    const reg0 = await member.post('/register', {});
+    const id = await sendStream(owner, 'other', 'muted', 'quiet');
+    const reg = await member.post('/register', {});
+    assert.equal(reg.body.unread_msgs.count, reg0.body.unread_msgs.count);
+    assert.ok(reg.body.unread_msgs.streams.some((s: { unread_message_ids: number[] }) => s.unread_message_ids.includes(id)));
+    sub.is_muted = false;
+  });
+
+  const ctx = () => messageRenderContext(ts.app, cast.owner.id);
+  const renderer = () => renderMessage('@**all** @**Mel**', ctx());
+  it('mentions set mentioned and wildcard_mentioned flags', async (t) => {
+    if (!renderer().channelWildcard) return t.skip('the Markdown renderer does not report mentions yet');
+    const id = await sendStream(owner, 'general', 'hello', '@**Mel** hi');
+    const m = ts.store.messages.get(id)!;
+    assert.equal(ts.store.messages.rowFlags(m, cast.member.id)! & FLAG.mentioned, FLAG.mentioned);
+    assert.equal(ts.store.messages.rowFlags(m, cast.owner.id)! & FLAG.mentioned, 0);
+    const all = await sendStream(owner, 'general', 'hello', '@**all** look');
+    const w = ts.store.messages.get(all)!;
+    assert.equal(ts.store.messages.rowFlags(w, cast.member.id)! & FLAG.stream_wildcard_mentioned, FLAG.stream_wildcard_mentioned);
+    const reg = await member.post('/register', {});
+    assert.ok(reg.body.unread_msgs.mentions.includes(id));
+    assert.ok(reg.body.unread_msgs.mentions.includes(all));
+  });
+});
