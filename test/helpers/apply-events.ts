@@ -4,6 +4,7 @@
  * register, so every event type an action emits needs a case here; an
  * unknown type throws, so a new event cannot go untested.
  */
+import { applyRealmEvent } from './apply-realm-events.js';
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
 import { applyMessageEvent } from './apply-message-events.js';
 
@@ -31,7 +32,12 @@ function applyRealmUser(state: State, e: Event): void {
   if (e.op === 'add') state.realm_users.push(e.person);
   else if (e.op === 'update') {
     const u = state.realm_users.find((p: Event) => p.user_id === e.person.user_id);
-    if (u) Object.assign(u, e.person);
+    if (u) {
+      // An API-address change arrives as `new_email` (Zulip's shape); everything else merges as sent.
+      const { new_email: newEmail, ...rest } = e.person;
+      Object.assign(u, rest);
+      if (newEmail !== undefined) u.email = newEmail;
+    }
   } else if (e.op === 'remove') {
     state.realm_users = state.realm_users.filter((p: Event) => p.user_id !== e.person.user_id);
   } else throw new Error(`unknown realm_user op ${e.op}`);
@@ -75,6 +81,7 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
   const out = structuredClone(state);
   for (const e of events) {
     if (applyChannelEvent(out, e, opts)) continue;
+    if (applyRealmEvent(out, e)) continue;
     switch (e.type) {
       case 'heartbeat':
         break;

@@ -1,0 +1,32 @@
+/**
+ * Client-side reducer for organization-settings events (`realm` update / update_dict and
+ * `realm_user_settings_defaults` update), as Zulip clients apply them to register state.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type State = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Event = Record<string, any>;
+
+const setIfPresent = (state: State, key: string, value: unknown) => {
+  if (key in state) state[key] = value;
+};
+
+/** Returns whether the event was one of these types. */
+export function applyRealmEvent(state: State, e: Event): boolean {
+  if (e.type === 'realm_user_settings_defaults') {
+    if (e.op !== 'update') throw new Error(`unknown realm_user_settings_defaults op ${e.op}`);
+    if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[e.property] = e.value;
+    return true;
+  }
+  if (e.type !== 'realm') return false;
+  if (e.op === 'update') setIfPresent(state, `realm_${e.property}`, e.value);
+  else if (e.op === 'update_dict') {
+    if (e.property === 'icon') {
+      setIfPresent(state, 'realm_icon_url', e.data.icon_url);
+      setIfPresent(state, 'realm_icon_source', e.data.icon_source);
+    } else {
+      for (const [k, v] of Object.entries(e.data as Record<string, unknown>)) setIfPresent(state, `realm_${k}`, v);
+    }
+  } else throw new Error(`unknown realm op ${e.op}`);
+  return true;
+}
