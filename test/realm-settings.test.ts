@@ -17,7 +17,7 @@ const PNG = Buffer.from(
 
 async function uploadIcon(client: Client, files: { name: string; data: Buffer; type: string }[]) {
   const form = new FormData();
-  files.forEach((f, i) => form.append(`file-${i}`, new Blob([f.data], { type: f.type }), f.name));
+  files.forEach((f, i) => form.append(`file-${i}`, new Blob([new Uint8Array(f.data)], { type: f.type }), f.name));
   const res = await fetch(`${client.baseUrl}/api/v1/realm/icon`, { method: 'POST', headers: client.authHeader, body: form });
   return { status: res.status, body: await res.json() };
 }
