@@ -1,6 +1,13 @@
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
-import { ensureSystemGroups, groupSettingForApi, SYSTEM_GROUP_NAMES, type UserGroupSettingName } from '../lib/groups.js';
+import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channel-access-diff.js';
+import {
+  ensureSystemGroups,
+  groupMemberIds,
+  groupSettingForApi,
+  SYSTEM_GROUP_NAMES,
+  type UserGroupSettingName,
+} from '../lib/groups.js';
 import { formatUserGroup, groupEventRecipients } from '../lib/user-group-format.js';
 import type { GroupSettingValue, UserGroupRecord } from '../store/channel-records.js';
 import { commit, type Transaction } from './commit.js';
@@ -113,9 +120,21 @@ export interface MembershipChanges {
   removeSubgroups: number[];
 }
 
-/** Members and subgroups in and out, in that order, one event per non-empty part. */
+/** The users whose membership of some group moves: those added or removed, and the members of subgroups added or removed. */
+function affectedUsers(app: App, ch: MembershipChanges): Set<number> {
+  const ids = new Set([...ch.addMembers, ...ch.removeMembers]);
+  for (const g of [...ch.addSubgroups, ...ch.removeSubgroups]) for (const id of groupMemberIds(app, g)) ids.add(id);
+  return ids;
+}
+
+/**
+ * Members and subgroups in and out, in that order, one event per non-empty
+ * part; then the channel visibility this moved (a group used in a channel's
+ * `can_*` settings): `stream` create/delete to the users who gained or lost it.
+ */
 export async function doUpdateGroupMembership(app: App, group: UserGroupRecord, ch: MembershipChanges): Promise<void> {
   await commit(app, (tx) => {
+    const access = snapshotChannelAccess(app, affectedUsers(app, ch));
     tx.touch(app.store.groups);
     const add = [...new Set(ch.addMembers)].sort(byId);
     if (add.length) {
@@ -137,5 +156,6 @@ export async function doUpdateGroupMembership(app: App, group: UserGroupRecord, 
       group.subgroups = group.subgroups.filter((id) => !removeSub.includes(id));
       emit(app, tx, { op: 'remove_subgroups', group_id: group.id, direct_subgroup_ids: removeSub });
     }
+    emitChannelAccessDiff(app, tx, access);
   });
 }
