@@ -94,6 +94,11 @@ export const errors = {
       'First-run setup is only accepted on the server computer itself, or with the setup token that `hearth serve` printed.',
       { code: 'SETUP_TOKEN_REQUIRED', status: 403 },
     ),
+  systemGroupMissing: (name: string) =>
+    new HearthError(
+      `The organization's system group ${name} is missing from the data folder; restart the server to recreate it.`,
+      { code: 'SYSTEM_GROUP_MISSING', status: 503 },
+    ),
   noOrganization: () =>
     new HearthError(
       'This Hearth server has no organization yet. Finish setup in the Hearth window, or run `hearth init`.',

@@ -14,6 +14,7 @@ import {
   parseGroupSettingUpdate,
   systemGroupId,
   validateGroupSettingValue,
+  type SystemGroupName,
 } from '../server/lib/groups.js';
 import { silentLogger } from '../server/log.js';
 import { DEFAULT_REALM_SETTINGS } from '../server/store/records.js';
@@ -51,7 +52,7 @@ describe('group-setting values (server/lib/groups.ts)', () => {
 
   it('derives system-group membership from roles; deactivated users are never members', () => {
     const app = ts.app;
-    const id = (n: string) => systemGroupId(app, n);
+    const id = (n: SystemGroupName) => systemGroupId(app, n);
     assert.equal(isUserInGroup(app, id('role:everyone'), guest.id), true);
     assert.equal(isUserInGroup(app, id('role:members'), guest.id), false);
     assert.equal(isUserInGroup(app, id('role:fullmembers'), member.id), true);
@@ -142,19 +143,24 @@ describe('group-setting values (server/lib/groups.ts)', () => {
     throwsMsg(() => parseGroupSettingUpdate(app, { new: 6, older: 1 }, current, 's'), 'Unexpected arguments: older');
   });
 
-  it('lets can_manage_all_groups decide whether administrators manage every group', async () => {
+  it('lets can_manage_all_groups decide who manages every group: owners by default, as Zulip', async () => {
     const created = await ts.client(member).post('/user_groups/create', { name: 'mine', description: '', members: [] });
     const id = created.body.group_id as number;
     const realm = ts.store.realm.data.realm!;
     const reg = await ts.client(member).post('/register', { fetch_event_types: ['realm'] });
     assert.equal(reg.body.realm_can_create_groups, systemGroupId(ts.app, 'role:members'));
-    assert.equal(reg.body.realm_can_manage_all_groups, systemGroupId(ts.app, 'role:administrators'));
-    assert.equal((await ts.client(admin).patch(`/user_groups/${id}`, { description: 'admin' })).status, 200);
-    realm.settings.can_manage_all_groups = systemGroupId(ts.app, 'role:owners');
+    assert.equal(reg.body.realm_can_manage_all_groups, systemGroupId(ts.app, 'role:owners'));
+    const stored = () => ts.store.groups.data.groups.find((g) => g.id === id)!.description;
+    const refused = await ts.client(admin).patch(`/user_groups/${id}`, { description: 'admin' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.msg, 'Insufficient permission');
+    assert.equal(stored(), '');
+    assert.equal((await ts.ownerClient.patch(`/user_groups/${id}`, { description: 'owner' })).status, 200);
+    assert.equal(stored(), 'owner');
+    realm.settings.can_manage_all_groups = systemGroupId(ts.app, 'role:administrators');
     try {
-      const refused = await ts.client(admin).patch(`/user_groups/${id}`, { description: 'again' });
-      assert.equal(refused.body.msg, 'Insufficient permission');
-      assert.equal((await ts.ownerClient.patch(`/user_groups/${id}`, { description: 'owner' })).status, 200);
+      assert.equal((await ts.client(admin).patch(`/user_groups/${id}`, { description: 'admin' })).status, 200);
+      assert.equal(stored(), 'admin');
     } finally {
       delete realm.settings.can_manage_all_groups;
     }

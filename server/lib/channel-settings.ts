@@ -6,12 +6,12 @@
 import type { App } from '../context.js';
 import type { GroupSettingValue } from '../store/channel-records.js';
 import type { RealmSettings, UserRecord } from '../store/records.js';
-import { isUserInGroupSetting, systemGroupId } from './groups.js';
+import { isUserInGroupSetting, systemGroupId, type SystemGroupName } from './groups.js';
 import { isAdmin, isGuest } from './people.js';
 
 export interface ChannelSettingSpec {
   /** System group name of the default; `channel_creator` is an anonymous group of the creator. */
-  defaultGroup: string;
+  defaultGroup: SystemGroupName | 'channel_creator';
   /** Whether `role:everyone` (which includes guests) is an allowed value. */
   allowEveryone: boolean;
 }

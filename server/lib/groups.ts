@@ -17,6 +17,7 @@
  * - Cycles cannot be created through the API, but every walk is cycle-safe.
  */
 import type { App } from '../context.js';
+import { errors } from '../errors.js';
 import type { Transaction } from '../actions/commit.js';
 import type { GroupSettingValue, UserGroupRecord } from '../store/channel-records.js';
 import { ROLE, type Role, type UserRecord } from '../store/records.js';
@@ -134,10 +135,15 @@ export function ensureSystemGroups(app: App, tx: Transaction): boolean {
   return true;
 }
 
-/** The ID of a system group, e.g. `systemGroupId(app, 'role:everyone')`. */
-export function systemGroupId(app: App, name: string): number {
+/**
+ * The ID of a system group, e.g. `systemGroupId(app, 'role:everyone')`. They
+ * always exist once there is an organization (doCreateRealm makes them,
+ * startup repairs older stores); should the groups file have lost one while
+ * the server runs, the request answers a clear 503, never a 500.
+ */
+export function systemGroupId(app: App, name: SystemGroupName): number {
   const g = app.store.groups.data.groups.find((x) => x.is_system_group && x.name === name);
-  if (!g) throw new Error(`system group ${name} is missing (the organization's groups were not set up)`);
+  if (!g) throw app.store.realm.data.realm === null ? errors.noOrganization() : errors.systemGroupMissing(name);
   return g.id;
 }
 
@@ -153,8 +159,8 @@ export function roleGroupIds(app: App, role: Role): number[] {
 /** Organization-level user-group permissions (stored in RealmSettings; absent = the default system group). */
 export const REALM_GROUP_SETTING_DEFAULTS = {
   can_create_groups: 'role:members',
-  /** Zulip's default is role:owners; Hearth's is administrators (owners included), as its project brief states. */
-  can_manage_all_groups: 'role:administrators',
+  /** Zulip's default (Realm.REALM_PERMISSION_GROUP_SETTINGS): owners only; others through a group's can_manage_group. */
+  can_manage_all_groups: 'role:owners',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 
