@@ -1,0 +1,40 @@
+import { ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
+import { HEARTH_VERSION } from '../server/version.js';
+import type { EmbeddedServer } from './lib/embedded-server.js';
+import { IPC, isTrustedSender, type ServerInfo } from './lib/ipc.js';
+import { isAllowedExternalUrl, originOf } from './lib/url-policy.js';
+
+/** Registers the three IPC handlers; each refuses senders that are not our admin page. */
+export function registerIpc(getServer: () => EmbeddedServer | null, dataDir: string): void {
+  const guard = (event: IpcMainInvokeEvent): EmbeddedServer => {
+    const server = getServer();
+    const frame = event.senderFrame;
+    if (!server || !frame || !isTrustedSender(frame.url, frame.parent === null, originOf(server.url))) {
+      throw new Error('refused: not the Hearth admin page');
+    }
+    return server;
+  };
+  ipcMain.handle(IPC.serverInfo, (event): ServerInfo => {
+    const s = guard(event);
+    return {
+      url: s.url,
+      lanUrls: s.lanUrls,
+      dataDir,
+      port: s.port,
+      requestedPort: s.requestedPort,
+      setupToken: s.setupToken,
+      version: HEARTH_VERSION,
+    };
+  });
+  ipcMain.handle(IPC.openDataFolder, async (event) => {
+    guard(event);
+    const err = await shell.openPath(dataDir);
+    if (err) throw new Error(err);
+  });
+  ipcMain.handle(IPC.openExternal, async (event, url: unknown) => {
+    const s = guard(event);
+    if (typeof url !== 'string' || !isAllowedExternalUrl(url, s.lanUrls.map(originOf))) return false;
+    await shell.openExternal(url);
+    return true;
+  });
+}

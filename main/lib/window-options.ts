@@ -1,0 +1,102 @@
+/**
+ * The admin window's options, in one place: every window Hearth opens is built from
+ * `secureWebPreferences`, so isolation cannot be forgotten on one of them. Plain data (no
+ * Electron import) so it is tested under Node.
+ */
+
+export interface SecureWebPreferences {
+  contextIsolation: true;
+  sandbox: true;
+  nodeIntegration: false;
+  nodeIntegrationInWorker: false;
+  nodeIntegrationInSubFrames: false;
+  webSecurity: true;
+  allowRunningInsecureContent: false;
+  webviewTag: false;
+  experimentalFeatures: false;
+  navigateOnDragDrop: false;
+  spellcheck: boolean;
+  preload: string;
+}
+
+export function secureWebPreferences(preloadPath: string): SecureWebPreferences {
+  return {
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: true,
+    preload: preloadPath,
+  };
+}
+
+export interface AdminWindowOptions {
+  width: number;
+  height: number;
+  minWidth: number;
+  minHeight: number;
+  title: string;
+  show: boolean;
+  icon?: string;
+  autoHideMenuBar: boolean;
+  backgroundColor: string;
+  webPreferences: SecureWebPreferences;
+}
+
+/** The admin window: 1024×768 at least (what the admin UI is built for). */
+export function adminWindowOptions(preloadPath: string, iconPath?: string): AdminWindowOptions {
+  return {
+    width: 1200,
+    height: 820,
+    minWidth: 1024,
+    minHeight: 768,
+    title: 'Hearth',
+    show: false,
+    ...(iconPath ? { icon: iconPath } : {}),
+    autoHideMenuBar: true,
+    backgroundColor: '#ffffff',
+    webPreferences: secureWebPreferences(preloadPath),
+  };
+}
+
+/**
+ * Content-Security-Policy added to every response the window loads from the embedded server:
+ * only the server's own scripts, styles, images and API; no plugins, no framing, no inline script.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "frame-src 'none'",
+].join('; ');
+
+/** Permissions the page may ask for (none: the admin UI needs no camera, notifications or location). */
+export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write'];
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A self-contained page explaining that the server could not start (shown in the window, never swallowed). */
+export function errorPageUrl(title: string, detail: string): string {
+  const html = `<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Hearth: ${escapeHtml(title)}</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;margin:3em auto;max-width:40em;color:#222}
+h1{font-size:1.4em;color:#a40000}pre{white-space:pre-wrap;background:#f5f5f5;padding:1em;border-radius:6px}</style>
+</head><body><h1>${escapeHtml(title)}</h1><pre>${escapeHtml(detail)}</pre>
+<p>Fix the problem and start Hearth again. The data folder is not changed.</p></body></html>`;
+  return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;
+}

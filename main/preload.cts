@@ -1,0 +1,29 @@
+/**
+ * The admin window's preload (sandboxed, so CommonJS and only `electron`): exposes
+ * `window.hearth` with three calls and nothing else. Channel names match main/lib/ipc.ts
+ * (checked by test/desktop-main.test.ts); the main side checks each sender's origin.
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+
+const PREFIX = 'hearth:';
+
+interface ServerInfo {
+  url: string;
+  lanUrls: string[];
+  dataDir: string;
+  port: number;
+  requestedPort: number;
+  setupToken: string | null;
+  version: string;
+}
+
+const api = {
+  /** Where the server runs (URLs, port, data folder) and the setup token while setup is pending. */
+  serverInfo: (): Promise<ServerInfo> => ipcRenderer.invoke(`${PREFIX}server-info`),
+  /** Opens the data folder in the file manager. */
+  openDataFolder: (): Promise<void> => ipcRenderer.invoke(`${PREFIX}open-data-folder`),
+  /** Opens an allow-listed https URL (or the server's own LAN address) in the system browser. */
+  openExternal: (url: string): Promise<boolean> => ipcRenderer.invoke(`${PREFIX}open-external`, String(url)),
+};
+
+contextBridge.exposeInMainWorld('hearth', Object.freeze(api));

@@ -1,0 +1,51 @@
+import { BrowserWindow, session, shell } from 'electron';
+import { ALLOWED_PERMISSIONS, CONTENT_SECURITY_POLICY, adminWindowOptions } from './lib/window-options.js';
+import { isAllowedExternalUrl, isServerUrl } from './lib/url-policy.js';
+
+/**
+ * Guards every web contents of the app: the CSP header on the server's responses, no
+ * permissions beyond the allow-list, navigation only within the server's origin, and new
+ * windows never opened (allow-listed links go to the system browser).
+ */
+export function installGuards(getOrigin: () => string | null): void {
+  const ses = session.defaultSession;
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const origin = getOrigin();
+    const headers = { ...details.responseHeaders };
+    if (origin && isServerUrl(details.url, origin)) headers['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+    callback({ responseHeaders: headers });
+  });
+  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(ALLOWED_PERMISSIONS.includes(permission)));
+  ses.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.includes(permission));
+}
+
+export function guardContents(win: BrowserWindow, getOrigin: () => string | null, getLanOrigins: () => string[]): void {
+  const wc = win.webContents;
+  const allowed = (url: string) => {
+    const origin = getOrigin();
+    return origin !== null && isServerUrl(url, origin);
+  };
+  wc.on('will-navigate', (event, url) => {
+    if (!allowed(url)) event.preventDefault();
+  });
+  wc.on('will-redirect', (event, url) => {
+    if (!allowed(url)) event.preventDefault();
+  });
+  wc.on('will-attach-webview', (event) => event.preventDefault());
+  wc.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternalUrl(url, getLanOrigins())) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+export function createAdminWindow(
+  preloadPath: string,
+  iconPath: string | undefined,
+  getOrigin: () => string | null,
+  getLanOrigins: () => string[],
+): BrowserWindow {
+  const win = new BrowserWindow(adminWindowOptions(preloadPath, iconPath));
+  guardContents(win, getOrigin, getLanOrigins);
+  win.once('ready-to-show', () => win.show());
+  return win;
+}
