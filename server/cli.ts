@@ -9,14 +9,16 @@ import { Store } from './store/store.js';
 
 const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
-  hearth serve [--data-dir DIR] [--host H] [--port P]
+  hearth serve [--data-dir DIR] [--host H] [--port P] [--web-public-streams[=true|false]]
 
 Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT override the defaults
-(data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT}).`;
+(data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT});
+HEARTH_WEB_PUBLIC_STREAMS=true allows web-public channels (off by default).`;
 
 class UsageError extends Error {}
 
-function parseFlags(args: string[], known: string[]): Map<string, string> {
+/** `booleans` may be given bare (`--flag`, meaning true) or as `--flag=value`. */
+function parseFlags(args: string[], known: string[], booleans: string[] = []): Map<string, string> {
   const flags = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -26,6 +28,7 @@ function parseFlags(args: string[], known: string[]): Map<string, string> {
     if (!known.includes(name)) throw new UsageError(`unknown option --${name}`);
     let value: string | undefined;
     if (eq > 0) value = arg.slice(eq + 1);
+    else if (booleans.includes(name)) value = 'true';
     else {
       value = args[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
@@ -33,6 +36,14 @@ function parseFlags(args: string[], known: string[]): Map<string, string> {
     flags.set(name, value);
   }
   return flags;
+}
+
+/** Zulip-style settings switches: true/false, 1/0, yes/no, on/off (empty: false). */
+function parseBoolean(text: string, what: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(t)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(t)) return false;
+  throw new UsageError(`${what} must be true or false, not '${text}'`);
 }
 
 async function init(args: string[]): Promise<number> {
@@ -65,12 +76,16 @@ async function init(args: string[]): Promise<number> {
 }
 
 async function serve(args: string[]): Promise<number> {
-  const flags = parseFlags(args, ['data-dir', 'host', 'port']);
+  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'web-public-streams'], ['web-public-streams']);
   const dataDir = flags.get('data-dir') ?? defaultDataDir();
   const host = flags.get('host') ?? process.env.HEARTH_HOST ?? DEFAULT_HOST;
   const portText = flags.get('port') ?? process.env.HEARTH_PORT ?? String(DEFAULT_PORT);
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`invalid port '${portText}'`);
-  const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true });
+  const webPublic = flags.has('web-public-streams')
+    ? parseBoolean(flags.get('web-public-streams')!, '--web-public-streams')
+    : parseBoolean(process.env.HEARTH_WEB_PUBLIC_STREAMS ?? 'false', 'HEARTH_WEB_PUBLIC_STREAMS');
+  const config = { webPublicStreamsEnabled: webPublic };
+  const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config });
   process.stdout.write(`listening on http://${host}:${running.port}\n`);
   if (running.store.realm.data.realm === null) {
     process.stderr.write(`No organization in ${dataDir} yet: run 'hearth init' or open the admin page to set one up.\n`);

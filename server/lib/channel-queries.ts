@@ -14,6 +14,7 @@ import {
   isPublic,
   subscriberMap,
 } from './channels.js';
+import { webPublicChannelsEnabled } from './channel-settings.js';
 import { isGuest } from './people.js';
 
 export type IncludeSubscribers = 'true' | 'false' | 'partial';
@@ -111,8 +112,15 @@ export function subscriptionLists(
   return out;
 }
 
+/**
+ * The active web-public channels spectators may read: none unless web-public
+ * channels are enabled (server setting and spectator access; Zulip's
+ * allow_web_public_streams_access), even if some were made while they were.
+ */
 export const webPublicChannels = (app: App): ChannelRecord[] =>
-  app.store.channels.data.channels.filter((c) => c.is_web_public && !c.invite_only && !c.is_archived);
+  webPublicChannelsEnabled(app)
+    ? app.store.channels.data.channels.filter((c) => c.is_web_public && !c.invite_only && !c.is_archived)
+    : [];
 
 /**
  * What a spectator's register holds (Zulip's get_web_public_subs): every

@@ -3,6 +3,7 @@ import { versionFields } from '../version.js';
 import { baseUrl } from './common.js';
 import { renderPlainDescription } from '../lib/text.js';
 import { DEFAULT_ICON_URL, realmIconFields } from '../lib/realm-icon.js';
+import { webPublicChannels } from '../lib/channel-queries.js';
 
 /** GET /server_settings: unauthenticated; answers whatever Authorization header is sent. */
 export function serverSettings(req: ApiRequest): ViewResult {
@@ -35,7 +36,8 @@ export function serverSettings(req: ApiRequest): ViewResult {
     realm_name: realm?.name ?? '',
     realm_icon: `${url}${realm ? realmIconFields(realm).icon_url : DEFAULT_ICON_URL}`,
     realm_description: renderPlainDescription(realm?.description ?? ''),
-    realm_web_public_access_enabled: false,
+    // Zulip's allow_web_public_streams_access: the server setting, spectator access and a web-public channel.
+    realm_web_public_access_enabled: realm !== null && webPublicChannels(req.app).length > 0,
     realm_setup_required: realm === null,
   };
 }
