@@ -36,12 +36,16 @@ export interface MessageRecord {
   dm?: number[];
   /** Markdown source. */
   content: string;
-  /** Sanitised HTML rendered at send (or edit) time. */
-  rendered: string;
+  /**
+   * Sanitised HTML rendered at send (or edit) time. Absent when it is exactly
+   * the content as one escaped paragraph (most chat messages), which keeps a
+   * million records lean; read it through `renderedOf`.
+   */
+  rendered?: string;
   /** Unix seconds. */
   timestamp: number;
-  /** MSG_BIT flags of the message itself. */
-  bits: number;
+  /** MSG_BIT flags of the message itself (absent: none). */
+  bits?: number;
   /** UserMessage rows: `[userId, flags, ...]` ascending by user ID (flags: FLAG bits). */
   um: number[];
   /** Name of the sending client (`sending_client`), when not the default. */
@@ -97,6 +101,21 @@ export function flagNames(flags: number): ApiFlag[] {
 /** The bit of an API flag name (`wildcard_mentioned` maps to the channel-wildcard bit). */
 export function flagBit(name: ApiFlag): number {
   return name === 'wildcard_mentioned' ? FLAG.stream_wildcard_mentioned : FLAG[name];
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The HTML of plain one-paragraph content (what an absent `rendered` stands for). */
+export const plainRendering = (content: string): string =>
+  `<p>${content.replace(/[&<>"']/g, (c) => ESCAPES[c]!)}</p>`;
+
+export const renderedOf = (m: MessageRecord): string => m.rendered ?? plainRendering(m.content);
+
+/** Sets content and HTML, leaving `rendered` out when it adds nothing. */
+export function assignContent(m: Pick<MessageRecord, 'content' | 'rendered'>, content: string, rendered: string): void {
+  m.content = content;
+  if (rendered === plainRendering(content)) delete m.rendered;
+  else m.rendered = rendered;
 }
 
 /** Key of a direct conversation: its participants (ascending, joined by commas). */

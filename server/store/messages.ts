@@ -19,7 +19,7 @@
  */
 import { SegmentedCollection } from './segmented.js';
 import { IdList } from './message-ids.js';
-import { FLAG, conversationKey, type MessageRecord } from './message-records.js';
+import { FLAG, assignContent, conversationKey, type MessageRecord } from './message-records.js';
 
 export interface TopicEntry {
   ids: IdList;
@@ -31,18 +31,25 @@ const list = <K>(map: Map<K, IdList>, key: K): IdList => {
   return l;
 };
 
+/** Per-user lists in an array indexed by user ID (user IDs are small integers; faster than a Map at load). */
+const userList = (arr: (IdList | undefined)[], userId: number): IdList => (arr[userId] ??= new IdList());
+
 const EMPTY = new IdList(0);
 export const topicKey = (topic: string) => topic.toLowerCase();
 
 export class MessageStore {
+  /** Every message ID, ascending. */
+  readonly allIds = new IdList(1024);
   private readonly byChannel = new Map<number, IdList>();
   private readonly byTopic = new Map<number, Map<string, TopicEntry>>();
+  /** Lower-cased topic names, by topic name (topics repeat: one key string each). */
+  private readonly topicKeys = new Map<string, string>();
   private readonly byConversation = new Map<string, IdList>();
   private readonly bySender = new Map<number, IdList>();
-  private readonly byUser = new Map<number, IdList>();
-  private readonly unreadByUser = new Map<number, IdList>();
-  private readonly starredByUser = new Map<number, IdList>();
-  private readonly directByUser = new Map<number, IdList>();
+  private readonly byUser: (IdList | undefined)[] = [];
+  private readonly unreadByUser: (IdList | undefined)[] = [];
+  private readonly starredByUser: (IdList | undefined)[] = [];
+  private readonly directByUser: (IdList | undefined)[] = [];
 
   private constructor(readonly items: SegmentedCollection<MessageRecord>) {}
 
@@ -77,6 +84,8 @@ export class MessageStore {
 
   /** Adds a message in memory (the ID is assigned here) and indexes it; `save(id)` makes it durable. */
   add(fields: Omit<MessageRecord, 'id'>): MessageRecord {
+    if (fields.rendered !== undefined) assignContent(fields, fields.content, fields.rendered);
+    if (fields.bits === 0) delete fields.bits;
     const m = this.items.append(fields);
     this.index(m);
     return m;
@@ -152,34 +161,34 @@ export class MessageStore {
 
   private updateFlagIndexes(id: number, userId: number, old: number, flags: number): void {
     if ((old ^ flags) & FLAG.read) {
-      if (flags & FLAG.read) this.unreadByUser.get(userId)?.remove(id);
-      else list(this.unreadByUser, userId).insert(id);
+      if (flags & FLAG.read) this.unreadByUser[userId]?.remove(id);
+      else userList(this.unreadByUser, userId).insert(id);
     }
     if ((old ^ flags) & FLAG.starred) {
-      if (flags & FLAG.starred) list(this.starredByUser, userId).insert(id);
-      else this.starredByUser.get(userId)?.remove(id);
+      if (flags & FLAG.starred) userList(this.starredByUser, userId).insert(id);
+      else this.starredByUser[userId]?.remove(id);
     }
   }
 
   private indexRow(m: MessageRecord, userId: number, flags: number): void {
-    list(this.byUser, userId).insert(m.id);
-    if (m.dm) list(this.directByUser, userId).insert(m.id);
+    userList(this.byUser, userId).insert(m.id);
+    if (m.dm) userList(this.directByUser, userId).insert(m.id);
     this.updateFlagIndexes(m.id, userId, FLAG.read, flags);
   }
 
   private unindexRow(m: MessageRecord, userId: number): void {
-    this.byUser.get(userId)?.remove(m.id);
-    this.directByUser.get(userId)?.remove(m.id);
-    this.unreadByUser.get(userId)?.remove(m.id);
-    this.starredByUser.get(userId)?.remove(m.id);
+    this.byUser[userId]?.remove(m.id);
+    this.directByUser[userId]?.remove(m.id);
+    this.unreadByUser[userId]?.remove(m.id);
+    this.starredByUser[userId]?.remove(m.id);
   }
 
   // ------------------------------------------------------------ content and place
 
   setContent(m: MessageRecord, content: string, rendered: string, bits: number): void {
-    m.content = content;
-    m.rendered = rendered;
-    m.bits = bits;
+    assignContent(m, content, rendered);
+    if (bits) m.bits = bits;
+    else delete m.bits;
   }
 
   /** Moves a channel message to another channel and/or topic, keeping the indexes. */
@@ -190,6 +199,15 @@ export class MessageStore {
     this.indexPlace(m);
   }
 
+  private keyOf(topic: string): string {
+    let key = this.topicKeys.get(topic);
+    if (key === undefined) {
+      key = topicKey(topic);
+      if (this.topicKeys.size < 1_000_000) this.topicKeys.set(topic, key);
+    }
+    return key;
+  }
+
   private indexPlace(m: MessageRecord): void {
     if (m.stream_id === null) {
       list(this.byConversation, conversationKey(m.dm ?? [])).insert(m.id);
@@ -198,7 +216,7 @@ export class MessageStore {
     list(this.byChannel, m.stream_id).insert(m.id);
     let topics = this.byTopic.get(m.stream_id);
     if (!topics) this.byTopic.set(m.stream_id, (topics = new Map()));
-    const key = topicKey(m.topic);
+    const key = this.keyOf(m.topic);
     let entry = topics.get(key);
     if (!entry) topics.set(key, (entry = { ids: new IdList(4) }));
     entry.ids.insert(m.id);
@@ -211,7 +229,7 @@ export class MessageStore {
     }
     this.byChannel.get(m.stream_id)?.remove(m.id);
     const topics = this.byTopic.get(m.stream_id);
-    const key = topicKey(m.topic);
+    const key = this.keyOf(m.topic);
     const entry = topics?.get(key);
     if (entry) {
       entry.ids.remove(m.id);
@@ -220,12 +238,14 @@ export class MessageStore {
   }
 
   private index(m: MessageRecord): void {
+    this.allIds.insert(m.id);
     this.indexPlace(m);
     list(this.bySender, m.sender_id).insert(m.id);
     for (let i = 0; i < m.um.length; i += 2) this.indexRow(m, m.um[i]!, m.um[i + 1]!);
   }
 
   private unindex(m: MessageRecord): void {
+    this.allIds.remove(m.id);
     this.unindexPlace(m);
     this.bySender.get(m.sender_id)?.remove(m.id);
     for (let i = 0; i < m.um.length; i += 2) this.unindexRow(m, m.um[i]!);
@@ -233,16 +253,22 @@ export class MessageStore {
 
   // ------------------------------------------------------------ index reads (ascending IdLists; do not mutate)
 
-  userMessages = (userId: number): IdList => this.byUser.get(userId) ?? EMPTY;
-  unread = (userId: number): IdList => this.unreadByUser.get(userId) ?? EMPTY;
-  starred = (userId: number): IdList => this.starredByUser.get(userId) ?? EMPTY;
-  directOf = (userId: number): IdList => this.directByUser.get(userId) ?? EMPTY;
+  userMessages = (userId: number): IdList => this.byUser[userId] ?? EMPTY;
+  unread = (userId: number): IdList => this.unreadByUser[userId] ?? EMPTY;
+  starred = (userId: number): IdList => this.starredByUser[userId] ?? EMPTY;
+  directOf = (userId: number): IdList => this.directByUser[userId] ?? EMPTY;
   channel = (streamId: number): IdList => this.byChannel.get(streamId) ?? EMPTY;
   conversation = (key: string): IdList => this.byConversation.get(key) ?? EMPTY;
   sender = (userId: number): IdList => this.bySender.get(userId) ?? EMPTY;
 
   topic(streamId: number, name: string): IdList {
     return this.byTopic.get(streamId)?.get(topicKey(name))?.ids ?? EMPTY;
+  }
+
+  /** Whether any message of the channel is in a named (non-empty) topic. */
+  hasNamedTopics(streamId: number): boolean {
+    for (const [key, e] of this.byTopic.get(streamId) ?? []) if (key !== '' && e.ids.length) return true;
+    return false;
   }
 
   /** The channel's topics: for each, the newest message ID (its topic spelling is the topic's name). */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
@@ -11,6 +12,15 @@ interface Segment<T> {
   first: number; // first id this segment may hold
   db: Low<T[]>;
   adapter: DurableJSONFile<T[]>;
+}
+
+function parseSegment(file: string): unknown[] {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as unknown[];
+  } catch (err) {
+    throw new CorruptFileError(file, text.length === 0 ? 'empty file' : (err as Error).message);
+  }
 }
 
 const SEGMENT_RE = /^seg-(\d{12})\.json$/;
@@ -47,7 +57,9 @@ export class SegmentedCollection<T extends Identified> {
       const file = join(dir, name);
       await removeStaleTemp(file);
       const seg = c.makeSegment(first);
-      await seg.db.read();
+      // Read synchronously: opening is all this process does yet, and with a million items the
+      // promise-based read costs more than twice as much (measured by `npm run bench -- p8`).
+      seg.db.data = parseSegment(file) as T[];
       if (!Array.isArray(seg.db.data)) throw new CorruptFileError(file, 'not a JSON array');
       for (const item of seg.db.data) {
         if (typeof item?.id !== 'number' || item.id < first || item.id >= first + segmentSize || item.id <= c.lastId) {

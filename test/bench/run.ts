@@ -12,6 +12,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'RSS per parked long-poll (10,000) vs bare Koa, and wake-up time of all of them by one event',
     load: () => import('./parked.js'),
   },
+  p8: {
+    about: 'cold start with 1M messages: time to open and RSS (baseline: 10k messages)',
+    load: () => import('./p8.js'),
+  },
   store: {
     about: 'durable append+save latency in a SegmentedCollection at 10k vs 1M items, event-loop delay',
     load: () => import('./store.js'),

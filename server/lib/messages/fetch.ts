@@ -5,7 +5,7 @@
  * match every term.
  */
 import type { App } from '../../context.js';
-import type { MessageRecord } from '../../store/message-records.js';
+import { renderedOf, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { canReadMessage } from './access.js';
 import { formatForViewer, type FormatOptions } from './format.js';
@@ -60,12 +60,12 @@ function firstUnread(app: App, user: UserRecord, n: PreparedNarrow): number {
 export function withMatches(m: MessageRecord, dict: Record<string, unknown>, words: string[] | null, allowEmpty: boolean) {
   const topic = displayTopic(m.topic, allowEmpty);
   if (!words || words.length === 0) {
-    dict.match_content = m.rendered;
+    dict.match_content = renderedOf(m);
     dict.match_subject = escapeHtml(topic);
     return;
   }
   const re = wordsRegex(words);
-  dict.match_content = highlightHtml(m.rendered, re);
+  dict.match_content = highlightHtml(renderedOf(m), re);
   dict.match_subject = highlightText(topic, re);
 }
 

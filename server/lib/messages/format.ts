@@ -4,7 +4,7 @@
  * `client_gravatar`, the empty-topic capability).
  */
 import type { App } from '../../context.js';
-import { flagNames, MSG_BIT, type MessageRecord } from '../../store/message-records.js';
+import { flagNames, MSG_BIT, renderedOf, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { channelById } from '../channels.js';
 import { apiEmail, avatarUrl } from '../people.js';
@@ -64,14 +64,14 @@ export function formatMessage(
   const out: Record<string, unknown> = {
     id: m.id,
     sender_id: m.sender_id,
-    content: o.applyMarkdown ? m.rendered : m.content,
+    content: o.applyMarkdown ? renderedOf(m) : m.content,
     content_type: o.applyMarkdown ? 'text/html' : 'text/x-markdown',
     recipient_id: recipientId(m),
     timestamp: m.timestamp,
     client: m.client ?? DEFAULT_CLIENT,
     subject: displayTopic(m.topic, o.allowEmptyTopicName),
     topic_links: [],
-    is_me_message: (m.bits & MSG_BIT.is_me_message) !== 0,
+    is_me_message: ((m.bits ?? 0) & MSG_BIT.is_me_message) !== 0,
     reactions: (m.reactions ?? []).map((r) => ({
       emoji_name: r.emoji_name,
       emoji_code: r.emoji_code,

@@ -3,12 +3,12 @@
  * message's states oldest first, rebuilt backwards from its current state
  * through `edits` (oldest first in the record).
  */
-import type { MessageRecord } from '../../store/message-records.js';
+import { renderedOf, type MessageRecord } from '../../store/message-records.js';
 import { displayTopic } from './format.js';
 
 export function messageHistory(m: MessageRecord, allowEmpty: boolean): Record<string, unknown>[] {
   let content = m.content;
-  let rendered = m.rendered;
+  let rendered = renderedOf(m);
   let topic = m.topic;
   let stream = m.stream_id;
   const out: Record<string, unknown>[] = [];

@@ -203,7 +203,7 @@ export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): 
       case 'has': {
         const s = operandString(t);
         const bit = { link: MSG_BIT.has_link, image: MSG_BIT.has_image, attachment: MSG_BIT.has_attachment }[s];
-        if (bit !== undefined) pred = (m) => (m.bits & bit) !== 0;
+        if (bit !== undefined) pred = (m) => ((m.bits ?? 0) & bit) !== 0;
         else if (s === 'reaction') pred = (m) => (m.reactions?.length ?? 0) > 0;
         else throw badNarrow(`unknown 'has' operand ${s}`);
         break;

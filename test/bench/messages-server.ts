@@ -1,0 +1,58 @@
+/**
+ * Child process of the message benchmarks: opens a data dir as a Hearth
+ * server and reports how long opening took (`openMs`: Store.open with every
+ * message, the indexes and listen), its RSS, and the port. Answers `gc`,
+ * `mem`, `loopStart`/`loopStop` (event-loop delay) over IPC.
+ */
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { silentLogger } from '../../server/log.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { childMain, rssKB } from './lib.js';
+
+const dataDir = process.argv[2]!;
+let running: RunningServer | null = null;
+let hist: IntervalHistogram | null = null;
+let gapTimer: NodeJS.Timeout | null = null;
+let maxGap = 0;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+childMain(
+  async () => {
+    const t0 = performance.now();
+    running = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: silentLogger, config: { heartbeatMs: 600_000 } });
+    const openMs = performance.now() - t0;
+    return {
+      port: running.port,
+      openMs,
+      uptimeMs: process.uptime() * 1000,
+      rssKB: rssKB(),
+      messages: running.store.messages.size,
+    };
+  },
+  {
+    gc() {
+      gc?.();
+      gc?.();
+      return { rssKB: rssKB(), heapUsed: process.memoryUsage().heapUsed };
+    },
+    mem: () => ({ rssKB: rssKB(), ...process.memoryUsage() }),
+    loopStart() {
+      hist = monitorEventLoopDelay({ resolution: 5 });
+      hist.enable();
+      maxGap = 0;
+      let prev = performance.now();
+      gapTimer = setInterval(() => {
+        const now = performance.now();
+        maxGap = Math.max(maxGap, now - prev);
+        prev = now;
+      }, 5);
+    },
+    loopStop() {
+      hist?.disable();
+      if (gapTimer) clearInterval(gapTimer);
+      const out = { maxMs: (hist?.max ?? 0) / 1e6, p99Ms: (hist?.percentile(99) ?? 0) / 1e6, maxGapMs: maxGap };
+      hist = null;
+      return out;
+    },
+  },
+);
