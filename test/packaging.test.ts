@@ -1,0 +1,118 @@
+/**
+ * The installer configuration (electron-builder.yml) and the build that feeds it: the YAML
+ * parses, has every required key, validates against electron-builder's own JSON schema, names
+ * files that exist, and `npm run build`'s output runs under plain Node (no tsx).
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Ajv } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { copyAssets } from '../build-resources/scripts/copy-assets.js';
+import { LINUX_SIZES, encodePng, renderIcon } from '../build-resources/scripts/generate-icons.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+const readJson = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8'));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const config: any = parseYaml(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8'));
+const pkg = readJson('package.json');
+
+/** Width and height of a PNG file (from its IHDR), after checking the signature. */
+function pngSize(file: string): { width: number; height: number } {
+  const b = readFileSync(file);
+  assert.ok(b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), `${file} is not a PNG`);
+  assert.equal(b.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}
+
+describe('electron-builder.yml', () => {
+  it('has the required keys and targets', () => {
+    assert.match(config.appId, /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i);
+    assert.equal(config.productName, 'Hearth');
+    assert.equal(config.asar, true);
+    assert.deepEqual(config.linux.target, ['AppImage', 'deb']);
+    assert.deepEqual(config.win.target, ['nsis']);
+    assert.deepEqual(config.mac.target, ['dmg']);
+    assert.ok(config.linux.maintainer, 'deb packages need a maintainer');
+    for (const part of ['main', 'server', 'renderer']) {
+      assert.ok(config.files.includes(`dist/app/${part}/**/*`), `files must include the compiled ${part}/`);
+    }
+    assert.ok(config.files.includes('package.json'));
+  });
+
+  it('validates against electron-builder’s own schema (and that check rejects a broken config)', () => {
+    const schemaFile = createRequire(import.meta.url).resolve('app-builder-lib/scheme.json');
+    const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    assert.equal(validate(config), true, JSON.stringify(validate.errors, null, 1));
+    assert.equal(validate({ ...config, asar: 'yes', notAnOption: 1 }), false);
+  });
+
+  it('names files that exist: build resources and icons of the sizes each platform needs', () => {
+    assert.ok(existsSync(join(ROOT, config.directories.buildResources)));
+    const big = pngSize(join(ROOT, config.mac.icon));
+    assert.ok(big.width >= 512 && big.width === big.height, 'macOS needs a square icon of at least 512 px');
+    const win = pngSize(join(ROOT, config.win.icon));
+    assert.ok(win.width >= 256 && win.width === win.height, 'Windows needs a square icon of at least 256 px');
+    for (const n of LINUX_SIZES) assert.deepEqual(pngSize(join(ROOT, config.linux.icon, `${n}x${n}.png`)), { width: n, height: n });
+  });
+
+  it('the committed icons are what the generator draws', () => {
+    for (const n of [16, 32, 48]) {
+      assert.ok(encodePng(n, renderIcon(n)).equals(readFileSync(join(ROOT, 'build-resources', 'icons', `${n}x${n}.png`))), `${n}px`);
+    }
+  });
+
+  it('the app entry point is the compiled main/index.ts, and the scripts build then pack', () => {
+    assert.equal(config.extraMetadata.main, 'dist/app/main/index.js');
+    assert.equal(pkg.main, config.extraMetadata.main);
+    const build = readJson('tsconfig.build.json');
+    assert.equal(build.compilerOptions.outDir, 'dist/app');
+    assert.equal(build.compilerOptions.rootDir, '.');
+    assert.ok(existsSync(join(ROOT, 'main', 'index.ts')));
+    assert.match(pkg.scripts.build, /tsc -p tsconfig\.build\.json/);
+    assert.match(pkg.scripts.dist, /^npm run build && electron-builder --config electron-builder\.yml$/);
+  });
+});
+
+describe('npm run build output', { timeout: 180_000 }, () => {
+  it('compiles main/ and server/ to JS that runs under plain Node', async () => {
+    // Inside the repo (dist/ is git-ignored) so the compiled code finds node_modules, as when packed.
+    await mkdir(join(ROOT, 'dist'), { recursive: true });
+    const out = await mkdtemp(join(ROOT, 'dist', 'build-test-'));
+    try {
+      await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', out], {
+        cwd: ROOT,
+      });
+      copyAssets(out);
+      for (const f of ['main/index.js', 'main/preload.cjs', 'main/lib/url-policy.js', 'server/start.js', 'server/static/hearth-icon.png']) {
+        assert.ok(existsSync(join(out, f)), f);
+      }
+      // The sandboxed preload must be CommonJS.
+      assert.match(readFileSync(join(out, 'main', 'preload.cjs'), 'utf8'), /require\("electron"\)/);
+      // The compiled server starts and answers without tsx (what the packaged app runs).
+      const script = `
+        const { startServer } = await import(${JSON.stringify(join(out, 'server', 'start.js'))});
+        const { mkdtempSync, rmSync } = await import('node:fs');
+        const dir = mkdtempSync(${JSON.stringify(join(tmpdir(), 'hearth-built-'))});
+        const quiet = { info() {}, warn() {}, error() {} };
+        const s = await startServer({ dataDir: dir, host: '127.0.0.1', port: 0, log: quiet, setupToken: true });
+        const body = await fetch(s.url + '/api/v1/hearth/setup').then((r) => r.json());
+        await s.stop();
+        rmSync(dir, { recursive: true, force: true });
+        process.stdout.write(JSON.stringify(body));`;
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir() });
+      assert.equal(JSON.parse(stdout).needs_setup, true);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});
