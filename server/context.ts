@@ -47,6 +47,17 @@ export interface ChannelMessageStats {
   hasNamedTopics(streamId: number): boolean;
   /** Average messages per week, rounded; null when there is too little data. */
   weeklyTraffic(streamId: number): number | null;
+  /**
+   * The channel's oldest message ID, null without history (channel objects'
+   * `first_message_id`). Absent: the channel record's stored `first_message_id`.
+   */
+  firstMessageId?(streamId: number): number | null;
+  /**
+   * Whether the channel had a message in the last 180 days (Zulip's
+   * LAST_ACTIVITY_DAYS_BEFORE_FOR_ACTIVE; channel objects' `is_recently_active`).
+   * Absent: the channel record's stored `is_recently_active`.
+   */
+  isRecentlyActive?(streamId: number): boolean;
 }
 
 /**

@@ -71,23 +71,23 @@ describe('register: channels sections', () => {
     assert.deepEqual(small.subscribers, [cast.owner.id], 'under 250 subscribers: the full list');
     assert.equal('partial_subscribers' in small, false);
 
-    // A channel with 250 subscribers: partial_subscribers instead (every subscriber, since Hearth
-    // cannot yet tell who was active lately).
+    // A channel with 250 subscribers: partial_subscribers instead, holding every bot, the requester and
+    // whoever was active in the last 14 days (joined, or sent a message); the others are left out.
     const ids: number[] = [];
     for (let i = 0; i < 250; i++) {
       const u = ts.store.users.add({
-        email: `crowd${i}@example.com`, full_name: `Crowd ${i}`, role: 400, is_active: true, is_bot: false,
-        bot_type: null, bot_owner_id: null, api_key: `k${i}`.padEnd(32, 'x'), password_hash: null,
-        date_joined: new Date().toISOString(), timezone: '', avatar_version: 1, is_imported_stub: false,
+        email: `crowd${i}@example.com`, full_name: `Crowd ${i}`, role: 400, is_active: true, is_bot: i === 0,
+        bot_type: i === 0 ? 1 : null, bot_owner_id: i === 0 ? cast.owner.id : null, api_key: `k${i}`.padEnd(32, 'x'),
+        password_hash: null, date_joined: new Date().toISOString(), timezone: '', avatar_version: 1,
+        is_imported_stub: false,
       });
       ids.push(u.id);
     }
     await createChannel(ts, ts.ownerClient, 'crowd', { principals: ids });
-    const big = await register('owner', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
-    const crowd = big.body.never_subscribed.find((s: Dict) => s.name === 'crowd');
-    assert.equal('subscribers' in crowd, false);
-    assert.equal((crowd.partial_subscribers as number[]).length, 250);
-    assert.equal(crowd.subscriber_count, 250);
+    const fresh = await register('owner', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
+    const all = fresh.body.never_subscribed.find((s: Dict) => s.name === 'crowd');
+    assert.equal('subscribers' in all, false);
+    assert.deepEqual(all.partial_subscribers, ids, 'everyone joined just now: all are recent');
     const events = await verifyAction(
       as('owner'),
       async () => {
@@ -97,6 +97,22 @@ describe('register: channels sections', () => {
       { fetch_event_types: ['subscription', 'stream'], include_subscribers: 'partial' },
     );
     assert.equal(events.length, 1);
+
+    // Weeks later: only the bot, the one who posted, the newcomer and the requester remain.
+    for (const id of ids.slice(1)) ts.store.users.get(id)!.date_joined = '2020-01-01T00:00:00+00:00';
+    ts.store.users.get(ids[2]!)!.date_joined = new Date().toISOString();
+    const poster = { id: ids[1]!, email: 'crowd1@example.com', apiKey: 'k1'.padEnd(32, 'x'), password: '' };
+    const sent = await ts.client(poster).post('/messages', { type: 'stream', to: 'crowd', topic: 'hi', content: 'hello' });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const big = await register('member', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
+    const crowd = big.body.never_subscribed.find((s: Dict) => s.name === 'crowd');
+    assert.equal('subscribers' in crowd, false);
+    assert.deepEqual(crowd.partial_subscribers, [cast.owner.id, ids[0], ids[1], ids[2]].sort((a, b) => a! - b!));
+    assert.equal(crowd.subscriber_count, 251);
+    const fifth = { ...poster, id: ids[5]!, email: 'crowd5@example.com', apiKey: 'k5'.padEnd(32, 'x') };
+    const asCrowd = await ts.client(fifth).post('/register', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
+    const mine = asCrowd.body.subscriptions.find((s: Dict) => s.name === 'crowd');
+    assert.deepEqual(mine.partial_subscribers, [cast.owner.id, ids[0], ids[1], ids[2], ids[5]].sort((a, b) => a! - b!), 'the requester is kept');
   });
 
   it('gives booleans for null notification settings without notification_settings_null', async () => {
@@ -147,5 +163,29 @@ describe('register: channels sections', () => {
     assert.deepEqual([reg.body.unsubscribed, reg.body.never_subscribed, reg.body.realm_default_streams], [[], [], []]);
     assert.deepEqual(reg.body.streams.map((s: Dict) => s.name), ['window']);
     ts.store.realm.data.realm!.settings.enable_spectator_access = false;
+  });
+
+  it('reads first_message_id, is_recently_active and stream_weekly_traffic through app.channelMessages', async () => {
+    const id = ts.store.channels.data.channels.find((c) => c.name === 'alpha')!.id;
+    const real = ts.app.channelMessages;
+    ts.app.channelMessages = {
+      ...real,
+      firstMessageId: (s) => (s === id ? 4242 : null),
+      isRecentlyActive: (s) => s !== id,
+      weeklyTraffic: (s) => (s === id ? 17 : null),
+    };
+    try {
+      const one = await as('owner').get(`/streams/${id}`);
+      assert.equal(one.status, 200, JSON.stringify(one.body));
+      const got = one.body.stream as Dict;
+      assert.deepEqual([got.first_message_id, got.is_recently_active, got.stream_weekly_traffic], [4242, false, 17]);
+      const reg = await register('owner', { fetch_event_types: ['subscription', 'stream'] });
+      const sub = reg.body.subscriptions.find((s: Dict) => s.name === 'alpha');
+      assert.deepEqual([sub.first_message_id, sub.is_recently_active, sub.stream_weekly_traffic], [4242, false, 17]);
+      const listed = reg.body.streams.find((s: Dict) => s.name === 'alpha');
+      assert.deepEqual([listed.first_message_id, listed.is_recently_active, listed.stream_weekly_traffic], [4242, false, 17]);
+    } finally {
+      ts.app.channelMessages = real;
+    }
   });
 });

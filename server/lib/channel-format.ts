@@ -29,6 +29,8 @@ function streamPostPolicy(app: App, channel: ChannelRecord): number {
  */
 export function formatChannel(app: App, c: ChannelRecord, subscriberCount?: number): Record<string, unknown> {
   const postPolicy = streamPostPolicy(app, c);
+  // The history-derived fields come from the messages area (app.channelMessages), falling back to the record.
+  const hooks = app.channelMessages;
   const out: Record<string, unknown> = {
     stream_id: c.id,
     name: c.name,
@@ -41,11 +43,11 @@ export function formatChannel(app: App, c: ChannelRecord, subscriberCount?: numb
     is_web_public: c.is_web_public,
     history_public_to_subscribers: c.history_public_to_subscribers,
     message_retention_days: c.message_retention_days,
-    first_message_id: c.first_message_id,
+    first_message_id: hooks.firstMessageId ? hooks.firstMessageId(c.id) : c.first_message_id,
     folder_id: c.folder_id,
     topics_policy: c.topics_policy,
-    is_recently_active: c.is_recently_active,
-    stream_weekly_traffic: app.channelMessages.weeklyTraffic(c.id),
+    is_recently_active: hooks.isRecentlyActive ? hooks.isRecentlyActive(c.id) : c.is_recently_active,
+    stream_weekly_traffic: hooks.weeklyTraffic(c.id),
     subscriber_count: subscriberCount ?? subscriberIds(app, c.id).length,
     stream_post_policy: postPolicy,
     is_announcement_only: postPolicy === 2,

@@ -66,6 +66,30 @@ export function streamsForUser(app: App, user: UserRecord, o: StreamListOptions)
 const byName = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0;
 
+/** How far back `partial_subscribers` looks for activity (the spec: users active in the last 14 days). */
+export const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS = 14;
+
+/**
+ * Who `partial_subscribers` keeps: every bot, the requester, and every user
+ * active in the last 14 days, activity being what Hearth records: a sent
+ * message, or joining.
+ */
+export function recentlyActiveIds(app: App, requester: UserRecord): Set<number> {
+  const since = Math.floor(app.clock.now() / 1000) - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * 86_400;
+  const out = new Set<number>([requester.id]);
+  for (const u of app.store.users.all()) {
+    if (!u.is_active) continue;
+    if (u.is_bot || Date.parse(u.date_joined) / 1000 >= since) {
+      out.add(u.id);
+      continue;
+    }
+    const last = app.store.messages.sender(u.id).last;
+    const m = last === undefined ? undefined : app.store.messages.get(last);
+    if (m && m.timestamp >= since) out.add(u.id);
+  }
+  return out;
+}
+
 export interface SubscriptionLists {
   subscriptions: Record<string, unknown>[];
   unsubscribed: Record<string, unknown>[];
@@ -87,6 +111,7 @@ export function subscriptionLists(
     app.store.subscriptions.data.subscriptions.filter((s) => s.user_id === user.id).map((s) => [s.stream_id, s]),
   );
   const out: SubscriptionLists = { subscriptions: [], unsubscribed: [], never_subscribed: [] };
+  let active: Set<number> | undefined;
   for (const c of app.store.channels.data.channels) {
     if (c.is_archived && !opts.includeArchived) continue;
     const row = rows.get(c.id);
@@ -96,10 +121,10 @@ export function subscriptionLists(
     const dict = row ? formatSubscription(app, c, row, ids.length) : formatChannel(app, c, ids.length);
     if (opts.includeSubscribers !== 'false') {
       const visible = canSeeSubscribers(app, user, c, subscribed) ? ids : [];
-      // `partial_subscribers` must hold every bot and every user active in the last 14 days; Hearth
-      // does not track activity yet, so the list it sends for large channels is the whole list.
       if (opts.includeSubscribers === 'partial' && ids.length >= MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE) {
-        dict.partial_subscribers = visible;
+        active ??= recentlyActiveIds(app, user);
+        const keep = active;
+        dict.partial_subscribers = visible.filter((id) => keep.has(id));
       } else dict.subscribers = visible;
     }
     if (subscribed) out.subscriptions.push(dict);
