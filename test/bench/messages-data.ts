@@ -58,7 +58,7 @@ function sentence(seed: number): string {
   let x = seed;
   for (let i = 0; i < n; i++) {
     x = (x * 1103515245 + 12345) & 0x7fffffff;
-    out.push(WORDS[x % WORDS.length]!);
+    out.push(WORDS[(x >> 16) % WORDS.length]!);
   }
   return out.join(' ');
 }
@@ -125,7 +125,7 @@ function message(id: number, info: Omit<DataSetInfo, 'generateMs' | 'bytes' | 'm
     for (const u of dm) um.push(u, FLAG.is_private | (unread && u !== a ? 0 : FLAG.read));
     return { id, sender_id: a, stream_id: null, topic: '', dm, ...body(id), timestamp: ts, um };
   }
-  const ch = info.channels[id % info.channels.length]!;
+  const ch = info.channels[(id - Math.floor(id / 10)) % info.channels.length]!; // every channel gets messages
   const sender = ch.subscribers[id % ch.subscribers.length]!;
   const um: number[] = [];
   for (const u of ch.subscribers) um.push(u, unread && u !== sender ? 0 : FLAG.read);
@@ -133,7 +133,7 @@ function message(id: number, info: Omit<DataSetInfo, 'generateMs' | 'bytes' | 'm
     id,
     sender_id: sender,
     stream_id: ch.id,
-    topic: topicName(ch.id, (id >> 4) % info.topicsPerChannel),
+    topic: topicName(ch.id, Math.floor(id / info.channels.length / 3) % info.topicsPerChannel),
     ...body(id),
     timestamp: ts,
     um,

@@ -12,6 +12,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'RSS per parked long-poll (10,000) vs bare Koa, and wake-up time of all of them by one event',
     load: () => import('./parked.js'),
   },
+  p6: {
+    about: '100-message narrow fetches (GET /messages) on a 1M-message store, p99 (baseline: 10k messages)',
+    load: () => import('./p6.js'),
+  },
   p8: {
     about: 'cold start with 1M messages: time to open and RSS (baseline: 10k messages)',
     load: () => import('./p8.js'),
