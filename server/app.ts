@@ -9,6 +9,7 @@ import { envelope } from './http/envelope.js';
 import { installChannelFilters } from './lib/channel-filters.js';
 import { installUserGroupFilter } from './lib/user-group-format.js';
 import { installMessageFilter } from './lib/messages/events.js';
+import { installPeopleFilter } from './lib/people.js';
 import { channelMessageStats, messageAccess } from './lib/messages/hooks.js';
 import { doEnsureSystemGroups } from './actions/user-groups.js';
 import { canAddressChannel } from './lib/channels.js';
@@ -70,6 +71,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   installChannelFilters(app);
   installUserGroupFilter(app);
   installMessageFilter(app);
+  installPeopleFilter(app);
   app.channelMessages = channelMessageStats(app);
   app.messageAccess = messageAccess(app);
 

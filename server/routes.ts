@@ -5,7 +5,19 @@ import { deleteQueue, getEvents } from './views/events.js';
 import { register } from './views/register.js';
 import { serverSettings } from './views/server-settings.js';
 import { staticFile } from './views/static.js';
-import { createUser, getOwnUser } from './views/users.js';
+import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
+import { createUser, getOwnUser, getUser, listUsers } from './views/users.js';
+import { deactivateOwnUser, deactivateUser, reactivateUser, updateUser } from './views/users-update.js';
+import { deleteAvatar, getAvatar, getAvatarMedium, uploadAvatar } from './views/avatar.js';
+import {
+  createField,
+  deleteField,
+  deleteOwnProfileData,
+  listFields,
+  reorderFields,
+  updateField,
+  updateOwnProfileData,
+} from './views/profile-fields.js';
 import {
   getGroupMembers,
   getGroupSubgroups,
@@ -72,7 +84,27 @@ export const routes: Route[] = [
   { method: 'DELETE', path: api('/events'), view: deleteQueue, auth: 'required' },
   { method: 'GET', path: api('/users/me'), view: getOwnUser, auth: 'required' },
   { method: 'POST', path: api('/users'), view: createUser, auth: 'required' },
+  // Users and roles, avatars, custom profile fields (specific paths before /users/:user_id).
+  { method: 'GET', path: api('/users'), view: listUsers, auth: 'optional' },
+  { method: 'DELETE', path: api('/users/me'), view: deactivateOwnUser, auth: 'required' },
+  { method: 'POST', path: api('/users/me/avatar'), view: uploadAvatar, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/avatar'), view: deleteAvatar, auth: 'required' },
+  { method: 'PATCH', path: api('/users/me/profile_data'), view: updateOwnProfileData, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/profile_data'), view: deleteOwnProfileData, auth: 'required' },
+  { method: 'GET', path: api('/realm/profile_fields'), view: listFields, auth: 'required' },
+  { method: 'POST', path: api('/realm/profile_fields'), view: createField, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/profile_fields'), view: reorderFields, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/profile_fields/:field_id'), view: updateField, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/profile_fields/:field_id'), view: deleteField, auth: 'required' },
+  { method: 'GET', path: '/avatar/:user_id', view: getAvatar, auth: 'optional' },
+  { method: 'GET', path: '/avatar/:user_id/medium', view: getAvatarMedium, auth: 'optional' },
   { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },
+  // The admin UI (renderer/), and `/` leads there until a chat client exists.
+  { method: 'GET', path: '/', view: redirectToAdmin, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/drafts'), view: listDrafts, auth: 'required' },
   { method: 'POST', path: api('/drafts'), view: createDrafts, auth: 'required' },
   { method: 'PATCH', path: api('/drafts/:draft_id'), view: editDraft, auth: 'required' },
@@ -114,4 +146,9 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/channel_folders'), view: reorderChannelFolders, auth: 'required' },
   { method: 'POST', path: api('/channel_folders/create'), view: createChannelFolder, auth: 'required' },
   { method: 'PATCH', path: api('/channel_folders/:channel_folder_id'), view: updateChannelFolder, auth: 'required' },
+  // A user by ID or email (after every fixed /users/... path).
+  { method: 'GET', path: api('/users/:user_id'), view: getUser, auth: 'required' },
+  { method: 'PATCH', path: api('/users/:user_id'), view: updateUser, auth: 'required' },
+  { method: 'DELETE', path: api('/users/:user_id'), view: deactivateUser, auth: 'required' },
+  { method: 'POST', path: api('/users/:user_id/reactivate'), view: reactivateUser, auth: 'required' },
 ];

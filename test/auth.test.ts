@@ -379,7 +379,8 @@ describe('users', () => {
       delivery_email: ts.owner.email,
       email: ts.owner.email,
       full_name: 'Olive Owner',
-      date_joined: stored.date_joined,
+      // Zulip's shape: minute precision with an explicit +00:00 offset.
+      date_joined: `${stored.date_joined.slice(0, 16)}+00:00`,
       is_active: true,
       is_owner: true,
       is_admin: true,

@@ -15,7 +15,7 @@ import {
   starredSection,
   unreadSection,
 } from './messages.js';
-import { peopleSection } from './people.js';
+import { peopleSection, profileFieldsSection } from './people.js';
 import { realmSection, realmUserDefaultsSection } from './realm.js';
 import { userGroupsSection } from './user-groups.js';
 
@@ -25,6 +25,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(realmSection);
   registry.add(realmUserDefaultsSection);
   registry.add(peopleSection);
+  registry.add(profileFieldsSection);
   registry.add(draftsSection);
   registry.add(userGroupsSection);
   registry.add(channelRealmSection);

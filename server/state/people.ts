@@ -1,28 +1,41 @@
 import type { StateSection } from '../events/state.js';
-import { avatarUrl, formatUser, isAdmin, isGuest, isModerator, isOwner } from '../lib/people.js';
+import { accessFilter, formatUser, inaccessibleUser, ownUserFields } from '../lib/people.js';
+import { FIELD_TYPES, listProfileFields } from '../lib/profile-fields.js';
 
-/** `realm_user`: who I am, and everyone else (the people issue completes it). */
+/**
+ * `realm_user`: the requester's own fields, `realm_users` (active),
+ * `realm_non_active_users` and `cross_realm_bots` (Hearth has no cross-realm
+ * system bots). A guest limited by can_access_all_users_group gets only the
+ * users they may access; without `user_list_incomplete` the others appear as
+ * Zulip's "Unknown user" placeholders. `avatar_url` is always sent (Hearth's
+ * avatars are never third-party, so `client_gravatar` and
+ * `user_avatar_url_field_optional` leave it in place).
+ */
 export const peopleSection: StateSection = {
   types: ['realm_user'],
-  fetch({ app, user }) {
-    const all = app.store.users.all();
-    const active = all.filter((u) => u.is_active).map((u) => formatUser(app, user, u));
-    const inactive = all.filter((u) => !u.is_active).map((u) => formatUser(app, user, u));
-    const me = user
-      ? {
-          user_id: user.id,
-          email: user.email,
-          delivery_email: user.email,
-          full_name: user.full_name,
-          is_admin: isAdmin(user),
-          is_owner: isOwner(user),
-          is_moderator: isModerator(user),
-          is_guest: isGuest(user),
-          user_role: user.role,
-          avatar_url: avatarUrl(user),
-          avatar_version: user.avatar_version,
-        }
-      : {};
-    return { ...me, realm_users: active, realm_non_active_users: inactive, cross_realm_bots: [] };
+  fetch({ app, user, queue }) {
+    const accessible = accessFilter(app, user);
+    const incomplete = queue.clientCapabilities.user_list_incomplete === true;
+    const active: Record<string, unknown>[] = [];
+    const inactive: Record<string, unknown>[] = [];
+    for (const u of app.store.users.all()) {
+      if (accessible && !accessible(u)) {
+        if (!incomplete) active.push(inaccessibleUser(app, u.id));
+        continue;
+      }
+      (u.is_active ? active : inactive).push(formatUser(app, user, u));
+    }
+    return {
+      ...(user ? ownUserFields(user) : {}),
+      realm_users: active,
+      realm_non_active_users: inactive,
+      cross_realm_bots: [],
+    };
   },
+};
+
+/** `custom_profile_fields` and the type table (`custom_profile_field_types`). */
+export const profileFieldsSection: StateSection = {
+  types: ['custom_profile_fields'],
+  fetch: ({ app }) => ({ custom_profile_fields: listProfileFields(app), custom_profile_field_types: FIELD_TYPES }),
 };

@@ -35,6 +35,8 @@ export interface RealmSettings {
   can_manage_all_groups?: GroupSettingValue;
   /** Zulip's video_chat_provider id (server/lib/realm-settings.ts); absent means Jitsi Meet (1). */
   video_chat_provider?: number;
+  /** Who sees every user (Zulip's can_access_all_users_group); absent means role:everyone. */
+  can_access_all_users_group?: GroupSettingValue;
   /** The uploaded organization icon (file name under `realm/` in the data dir), absent for the default. */
   icon?: { file: string; content_type: string; version: number };
 }
@@ -80,6 +82,50 @@ export interface UserRecord {
   timezone: string;
   avatar_version: number;
   is_imported_stub: boolean;
+  /** An uploaded avatar (file name under `avatars/` in the data dir); absent: the generated default. */
+  avatar?: { file: string; content_type: string };
+  /** Permanently deleted (always also inactive); absent means false. */
+  is_deleted?: boolean;
+  /**
+   * Custom profile field values by field ID (string key): the value as the API shows it (users-type
+   * values are JSON lists of IDs) and, for Markdown-capable types, its HTML rendered when it was set.
+   */
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
+  /** Zulip's special permission: this owner may change other users' emails (`new_email`). */
+  can_change_user_emails?: boolean;
+  /** Created through the API (`POST /users`) and not logged in yet: `date_joined` moves to the first login. */
+  awaiting_first_login?: boolean;
+}
+
+/** Custom profile field types (Zulip's ids). */
+export const PROFILE_FIELD_TYPE = {
+  SHORT_TEXT: 1,
+  LONG_TEXT: 2,
+  SELECT: 3,
+  DATE: 4,
+  URL: 5,
+  USER: 6,
+  EXTERNAL_ACCOUNT: 7,
+  PRONOUNS: 8,
+} as const;
+
+export interface ProfileFieldRecord {
+  id: number;
+  type: number;
+  order: number;
+  name: string;
+  hint: string;
+  /** JSON text: select choices, or an external account's subtype and URL pattern; '' otherwise. */
+  field_data: string;
+  display_in_profile_summary: boolean;
+  required: boolean;
+  editable_by_user: boolean;
+  use_for_user_matching: boolean;
+}
+
+export interface ProfileFieldsDoc {
+  nextId: number;
+  fields: ProfileFieldRecord[];
 }
 
 export interface UsersDoc {

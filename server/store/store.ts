@@ -4,7 +4,7 @@ import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
 import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } from './migrations.js';
 import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } from './channel-records.js';
-import type { DraftsDoc, Manifest, RealmDoc, UsersDoc } from './records.js';
+import type { DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, UsersDoc } from './records.js';
 import { UserTable } from './users.js';
 import { MessageStore } from './messages.js';
 
@@ -39,6 +39,7 @@ export class Store {
     readonly subscriptions: Collection<SubscriptionsDoc>,
     readonly channelFolders: Collection<ChannelFoldersDoc>,
     readonly messages: MessageStore,
+    readonly profileFields: Collection<ProfileFieldsDoc>,
     private readonly lockFile: string | null,
   ) {}
 
@@ -64,6 +65,10 @@ export class Store {
         nextId: 1,
         folders: [],
       }));
+      const profileFields = await Collection.open<ProfileFieldsDoc>(join(dataDir, 'profile_fields.json'), () => ({
+        nextId: 1,
+        fields: [],
+      }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -72,6 +77,7 @@ export class Store {
         [channels, (d: ChannelsDoc) => Array.isArray(d.channels) && Number.isInteger(d.nextId)],
         [subscriptions, (d: SubscriptionsDoc) => Array.isArray(d.subscriptions)],
         [channelFolders, (d: ChannelFoldersDoc) => Array.isArray(d.folders) && Number.isInteger(d.nextId)],
+        [profileFields, (d: ProfileFieldsDoc) => Array.isArray(d.fields) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -90,6 +96,7 @@ export class Store {
         subscriptions,
         channelFolders,
         messages,
+        profileFields,
         lockFile,
       );
     } catch (err) {
@@ -114,6 +121,7 @@ export class Store {
       this.channels,
       this.subscriptions,
       this.channelFolders,
+      this.profileFields,
     ] as Collection<unknown>[];
   }
 

@@ -3,31 +3,77 @@ import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
-import { formatUser, isValidEmail } from '../lib/people.js';
+import { v } from '../http/validate.js';
+import { accessFilter, formatUser, isValidEmail } from '../lib/people.js';
+import { accessUserByPath, checkFullName } from '../lib/people-access.js';
+import type { UserRecord } from '../store/records.js';
 import { requireAdmin, requireUser } from './common.js';
 
+/** The newest message the user received (-1 when none): `max_message_id` of GET /users/me. */
+export const maxMessageIdFor = (req: ApiRequest, user: UserRecord): number =>
+  req.app.store.messages.userMessages(user.id).last ?? -1;
+
+/** GET /users/me: the requester's own member object, with profile data and `max_message_id`. */
 export function getOwnUser(req: ApiRequest): ViewResult {
   const user = requireUser(req);
-  return formatUser(req.app, user, user);
+  return { ...formatUser(req.app, user, user), max_message_id: maxMessageIdFor(req, user) };
 }
 
-export function validateNewAccount(req: ApiRequest, email: string, password: string, fullName: string): void {
+function readListOptions(req: ApiRequest): { profileData: boolean } {
+  req.params.get('client_gravatar', t.bool, true); // no effect: Hearth never uses a third-party avatar
+  return { profileData: req.params.get('include_custom_profile_fields', t.bool, false) };
+}
+
+/**
+ * GET /users: every user the requester may access (guests limited by
+ * can_access_all_users_group see only those, as `user_list_incomplete`
+ * clients do), optionally only `user_ids`. Spectators only with public access.
+ */
+export function listUsers(req: ApiRequest): ViewResult {
+  const { app, user } = req;
+  if (!user && !app.store.realm.data.realm!.settings.enable_spectator_access) throw errors.unauthorized();
+  const opts = readListOptions(req);
+  const ids = req.params.get('user_ids', t.json(v.list(v.int)));
+  const wanted = ids ? new Set(ids) : null;
+  const accessible = accessFilter(app, user);
+  const members = app.store.users
+    .all()
+    .filter((u) => (!wanted || wanted.has(u.id)) && (!accessible || accessible(u)))
+    .map((u) => formatUser(app, user, u, opts));
+  return { members };
+}
+
+/** GET /users/{user_id} and GET /users/{email}: one user, deactivated users and bots included. */
+export function getUser(req: ApiRequest): ViewResult {
+  const user = requireUser(req);
+  const opts = readListOptions(req);
+  const target = accessUserByPath(req.app, user, req.path.user_id ?? '', {
+    allowDeactivated: true,
+    allowBots: true,
+    forAdmin: false,
+  });
+  return { user: formatUser(req.app, user, target, opts) };
+}
+
+export function validateNewAccount(req: ApiRequest, email: string, password: string, fullName: string): string {
   if (!isValidEmail(email)) throw errors.badRequest(`Invalid email '${email}'`);
   if (req.app.store.users.byEmailAddress(email)) throw errors.badRequest(`Email '${email}' already in use`);
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw errors.badRequest(`The password is too short: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   }
-  if (fullName.trim().length === 0) throw errors.badRequest('Name too short!');
-  if (fullName.length > 100) throw errors.badRequest('Name too long!');
+  return checkFullName(fullName);
 }
 
-/** POST /users: administrators create a member account. */
+/**
+ * POST /users: administrators create a member account. Its `date_joined` is the
+ * creation time until the first login, then that login's time.
+ */
 export async function createUser(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);
   const email = req.params.require('email', t.string).trim();
   const password = req.params.require('password', t.string);
-  const fullName = req.params.require('full_name', t.string).trim();
-  validateNewAccount(req, email, password, fullName);
-  const user = await doCreateUser(req.app, { email, password, fullName, role: 400 });
+  const rawName = req.params.require('full_name', t.string);
+  const fullName = validateNewAccount(req, email, password, rawName);
+  const user = await doCreateUser(req.app, { email, password, fullName, role: 400, viaApi: true });
   return { user_id: user.id };
 }

@@ -7,6 +7,7 @@
 import { applyRealmEvent } from './apply-realm-events.js';
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
 import { applyMessageEvent } from './apply-message-events.js';
+import { applyCustomProfileFields, applyRealmUserEvent } from './apply-people-events.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type State = Record<string, any>;
@@ -25,22 +26,6 @@ function applyDrafts(state: State, e: Event): void {
   } else if (e.op === 'remove') state.drafts = state.drafts.filter((d: Event) => d.id !== e.draft_id);
   else throw new Error(`unknown drafts op ${e.op}`);
   state.drafts.sort(byTimestampDesc);
-}
-
-function applyRealmUser(state: State, e: Event): void {
-  if (!state.realm_users) return;
-  if (e.op === 'add') state.realm_users.push(e.person);
-  else if (e.op === 'update') {
-    const u = state.realm_users.find((p: Event) => p.user_id === e.person.user_id);
-    if (u) {
-      // An API-address change arrives as `new_email` (Zulip's shape); everything else merges as sent.
-      const { new_email: newEmail, ...rest } = e.person;
-      Object.assign(u, rest);
-      if (newEmail !== undefined) u.email = newEmail;
-    }
-  } else if (e.op === 'remove') {
-    state.realm_users = state.realm_users.filter((p: Event) => p.user_id !== e.person.user_id);
-  } else throw new Error(`unknown realm_user op ${e.op}`);
 }
 
 const byId = (a: number, b: number) => a - b;
@@ -92,7 +77,10 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
         applyDrafts(out, e);
         break;
       case 'realm_user':
-        applyRealmUser(out, e);
+        applyRealmUserEvent(out, e);
+        break;
+      case 'custom_profile_fields':
+        applyCustomProfileFields(out, e);
         break;
       case 'user_group':
         applyUserGroup(out, e);

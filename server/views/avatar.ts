@@ -1,0 +1,89 @@
+/**
+ * Avatars, offline: `GET /avatar/{user_id}` (and `/medium`) serves the uploaded
+ * image or a locally generated default; `POST/DELETE /users/me/avatar`.
+ *
+ * `avatar_url` in user objects points here, and clients load it in image tags
+ * that carry no API credentials, so the image is served without
+ * authentication (as Zulip serves its `/user_avatars/` files). Credentials that
+ * are sent must be valid; a guest who may not access the user gets the neutral
+ * unknown-user tile, as Zulip does.
+ */
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } from '../lib/avatar.js';
+import { avatarUrl, canAccessUser } from '../lib/people.js';
+import { sniffImage } from '../lib/realm-icon.js';
+import { pathInt, requireUser } from './common.js';
+
+type SpooledFile = { filepath: string; size: number };
+
+async function serveAvatar(req: ApiRequest, medium: boolean): Promise<void> {
+  const { app, koa } = req;
+  const id = pathInt(req, 'user_id');
+  const target = app.store.users.get(id);
+  if (!target) throw errors.notFound('Not Found');
+  const hidden = req.user !== null && !canAccessUser(app, req.user, target);
+  let body: Buffer | null = null;
+  let type = 'image/png';
+  if (!hidden && target.avatar) {
+    body = await readFile(join(avatarDir(app), target.avatar.file)).catch(() => null);
+    type = target.avatar.content_type;
+  }
+  if (!body) {
+    body = defaultAvatarPng(hidden ? null : target.id, medium ? AVATAR_MEDIUM_SIZE : AVATAR_SIZE);
+    type = 'image/png';
+  }
+  // A versioned URL (`?v=`) never changes content; a bare one may.
+  koa.set('Cache-Control', koa.query.v !== undefined && !hidden ? 'private, max-age=31536000, immutable' : 'no-cache');
+  koa.set('X-Content-Type-Options', 'nosniff');
+  koa.type = type;
+  koa.body = body;
+}
+
+export const getAvatar = (req: ApiRequest) => serveAvatar(req, false);
+export const getAvatarMedium = (req: ApiRequest) => serveAvatar(req, true);
+
+/** POST /users/me/avatar: one image file (PNG, JPEG, GIF or WebP) under any field name. */
+export async function uploadAvatar(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
+  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+  if (list.length !== 1) throw errors.badRequest('You must upload exactly one avatar.');
+  const file = list[0]!;
+  if (file.size > MAX_AVATAR_BYTES) {
+    throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_BYTES / 1024 / 1024} MiB`);
+  }
+  const head = Buffer.alloc(16);
+  const handle = await open(file.filepath, 'r');
+  try {
+    await handle.read(head, 0, 16, 0);
+  } finally {
+    await handle.close();
+  }
+  const kind = sniffImage(head);
+  if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
+  const dir = avatarDir(req.app);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const name = `${user.id}-${randomBytes(8).toString('hex')}.${kind.ext}`;
+  // The spooled upload is on the same file system (the data dir): move it into place and fsync it.
+  await rename(file.filepath, join(dir, name));
+  const placed = await open(join(dir, name), 'r');
+  try {
+    await placed.sync();
+  } finally {
+    await placed.close();
+  }
+  await doSetAvatar(req.app, user, { file: name, content_type: kind.type });
+  return { avatar_url: avatarUrl(user) };
+}
+
+/** DELETE /users/me/avatar: back to the generated default. */
+export async function deleteAvatar(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  await doSetAvatar(req.app, user, null);
+  return { avatar_url: avatarUrl(user) };
+}
