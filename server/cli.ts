@@ -86,12 +86,13 @@ async function serve(args: string[]): Promise<number> {
     : parseBoolean(process.env.HEARTH_WEB_PUBLIC_STREAMS ?? 'false', 'HEARTH_WEB_PUBLIC_STREAMS');
   const config = { webPublicStreamsEnabled: webPublic };
   const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config });
-  process.stdout.write(`listening on http://${host}:${running.port}\n`);
-  if (running.store.realm.data.realm === null) {
+  const needsSetup = running.store.realm.data.realm === null;
+  if (needsSetup) {
     process.stderr.write(`No organization in ${dataDir} yet: run 'hearth init' or open the admin page to set one up.\n`);
-    // From another computer, the setup page asks for this token (on this computer it is not needed).
-    process.stdout.write(`setup token: ${running.setupToken}\n`);
   }
+  process.stdout.write(`listening on http://${host}:${running.port}\n`);
+  // From another computer, the setup page asks for this token (on this computer it is not needed).
+  if (needsSetup) process.stdout.write(`setup token: ${running.setupToken}\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`${signal}: stopping (finishing writes)\n`);
