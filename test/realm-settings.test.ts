@@ -15,6 +15,9 @@ const PNG = Buffer.from(
   'base64',
 );
 
+/** The first bytes of a JPEG are all the server looks at. */
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+
 async function uploadIcon(client: Client, files: { name: string; data: Buffer; type: string }[]) {
   const form = new FormData();
   files.forEach((f, i) => form.append(`file-${i}`, new Blob([new Uint8Array(f.data)], { type: f.type }), f.name));
@@ -221,5 +224,13 @@ describe('organization icon', () => {
     assert.equal((await storedRealm(ts)).settings.icon, undefined);
     assert.equal(existsSync(file), false);
     assert.equal((await fetch(`${ts.url}${iconUrl}`)).status, 404);
+
+    // A new upload never reuses an old URL (clients cache icons for a year).
+    const next = await uploadIcon(ts.ownerClient, [{ name: 'logo.jpg', data: JPEG, type: 'image/jpeg' }]);
+    assert.equal(next.status, 200);
+    assert.notEqual(next.body.icon_url, iconUrl);
+    assert.match(next.body.icon_url as string, /\.jpg$/);
+    const served2 = await fetch(`${ts.url}${next.body.icon_url}`);
+    assert.equal(served2.headers.get('content-type'), 'image/jpeg');
   });
 });

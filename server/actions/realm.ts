@@ -84,8 +84,10 @@ export async function doSetRealmIcon(
   const realm = app.store.realm.data.realm!;
   const old = realm.settings.icon;
   await commit(app, (tx) => {
-    if (icon) realm.settings.icon = icon;
-    else delete realm.settings.icon;
+    if (icon) {
+      realm.settings.icon = icon;
+      realm.settings.icon_version = icon.version;
+    } else delete realm.settings.icon;
     tx.touch(app.store.realm);
     tx.emit({ type: 'realm', op: 'update_dict', property: 'icon', data: realmIconFields(realm) }, activeUserIds(app));
   });

@@ -39,6 +39,8 @@ export interface RealmSettings {
   can_access_all_users_group?: GroupSettingValue;
   /** The uploaded organization icon (file name under `realm/` in the data dir), absent for the default. */
   icon?: { file: string; content_type: string; version: number };
+  /** Last icon version handed out (kept after a delete, so an icon URL is never reused). */
+  icon_version?: number;
 }
 
 export const DEFAULT_REALM_SETTINGS: RealmSettings = {

@@ -56,7 +56,7 @@ export async function uploadRealmIcon(req: ApiRequest): Promise<ViewResult> {
   if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
   const { app } = req;
   const realm = app.store.realm.data.realm!;
-  const version = (realm.settings.icon?.version ?? 1) + 1;
+  const version = Math.max(realm.settings.icon_version ?? 1, realm.settings.icon?.version ?? 1) + 1;
   const name = `icon-${version}.${kind.ext}`;
   const dir = join(app.config.dataDir, 'realm');
   await mkdir(dir, { recursive: true, mode: 0o700 });
