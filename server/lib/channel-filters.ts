@@ -8,7 +8,8 @@
  *   `create` + `peer_add` + `subscription` add (unarchiving) that other clients
  *   get instead. Actions mark those with the internal `for_archiving` /
  *   `for_unarchiving` flags, removed here. Other clients never see archived
- *   channels in `stream` create or `subscription` add events.
+ *   channels in `stream` create or `subscription` add events, nor the `peer_add`
+ *   that follows such a create (internal flag `for_archived_channel`).
  * - `notification_settings_null`: clients without it get booleans instead of
  *   null for the four legacy notification settings.
  */
@@ -35,6 +36,12 @@ function filterStreamEvent(queue: EventQueue, event: ClientEvent): ClientEvent |
 }
 
 function filterSubscriptionEvent(app: App, queue: EventQueue, event: ClientEvent): ClientEvent | null {
+  if ('for_archived_channel' in event) {
+    // Peers of an archived channel announced with its `create`: only clients that got that create.
+    if (!queue.capability('archived_channels')) return null;
+    const { for_archived_channel: _flag, ...rest } = event;
+    event = rest as ClientEvent;
+  }
   if ('for_unarchiving' in event) {
     // Sent with an unarchiving `create`, for the clients that get that create.
     if (queue.capability('archived_channels')) return null;
