@@ -16,6 +16,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: '100-message narrow fetches (GET /messages) on a 1M-message store, p99 (baseline: 10k messages)',
     load: () => import('./p6.js'),
   },
+  p7: {
+    about: '200 durable sends/s on a 1M-message store: event-loop delay and write latency vs 10k messages',
+    load: () => import('./p7.js'),
+  },
   p8: {
     about: 'cold start with 1M messages: time to open and RSS (baseline: 10k messages)',
     load: () => import('./p8.js'),
