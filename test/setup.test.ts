@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { isLoopbackAddress, lanUrls } from '../server/lib/lan-urls.js';
 import { silentLogger } from '../server/log.js';
@@ -72,6 +73,52 @@ describe('first-run setup from loopback', () => {
       assert.equal(again.status, 409);
       assert.equal(again.body.code, 'REALM_ALREADY_SET_UP');
       assert.equal(ts.store.users.all().length, 1);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('a web page cannot claim the server through the owner’s browser (cross-site or DNS-rebound requests)', async () => {
+    const ts = await startTestServer({ withRealm: false });
+    try {
+      const host = new URL(ts.url).host;
+      for (const headers of [
+        { origin: 'http://evil.example' },
+        { origin: 'null' },
+        { 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+        { host: `evil.example:${new URL(ts.url).port}`, origin: `http://evil.example:${new URL(ts.url).port}` },
+      ]) {
+        const res = await ts.anonymous.call('POST', '/hearth/setup', SETUP, { headers });
+        assert.equal(res.status, 403, JSON.stringify(headers));
+        assert.equal(res.body.code, 'SETUP_TOKEN_REQUIRED');
+        assert.equal(ts.store.realm.data.realm, null);
+      }
+      // DNS rebinding: a loopback connection addressed to another name (fetch cannot set Host; node:http can).
+      const rebound = (method: string) =>
+        new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+          const body = new URLSearchParams(SETUP).toString();
+          const r = request(
+            `${ts.url}/api/v1/hearth/setup`,
+            { method, headers: { host: 'evil.example:9991', 'content-type': 'application/x-www-form-urlencoded' } },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8').on('data', (c: string) => (text += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+            },
+          );
+          r.on('error', reject);
+          r.end(method === 'POST' ? body : undefined);
+        });
+      assert.equal((await rebound('GET')).body.setup_token_required, true);
+      const viaRebind = await rebound('POST');
+      assert.equal(viaRebind.status, 403);
+      assert.equal(ts.store.realm.data.realm, null);
+      // The admin page itself (same origin, as a browser sends it) is accepted.
+      const ok = await ts.anonymous.call('POST', '/hearth/setup', SETUP, {
+        headers: { origin: `http://${host}`, 'sec-fetch-site': 'same-origin' },
+      });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
     } finally {
       await ts.stop();
     }

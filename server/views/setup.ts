@@ -15,7 +15,24 @@ const MAX_FULL_NAME_LENGTH = 100;
 /** Servers with a setup between its checks and its commit (two racing requests must not both win). */
 const settingUp = new WeakSet<App>();
 
-const fromLoopback = (req: ApiRequest) => isLoopbackAddress(req.koa.req.socket.remoteAddress);
+const LOCAL_HOSTNAMES = new Set(['localhost', '[::1]']);
+
+/**
+ * Whether the request may set up without a token: it comes from this computer (loopback), is
+ * addressed to a loopback name (not a DNS-rebound one) and, when sent by a browser, is not a
+ * cross-site request (a web page the owner visits cannot post a setup form to 127.0.0.1).
+ */
+function fromLoopback(req: ApiRequest): boolean {
+  const ctx = req.koa;
+  if (!isLoopbackAddress(ctx.req.socket.remoteAddress)) return false;
+  const host = ctx.get('host').toLowerCase();
+  const hostname = host.replace(/:\d+$/, '');
+  if (!LOCAL_HOSTNAMES.has(hostname) && !isLoopbackAddress(hostname)) return false;
+  const origin = ctx.get('origin');
+  if (origin && origin !== `http://${host}` && origin !== `https://${host}`) return false;
+  const site = ctx.get('sec-fetch-site');
+  return !site || site === 'same-origin' || site === 'none';
+}
 
 /** GET /hearth/setup: whether this server still needs first-run setup (no auth, no organization needed). */
 export function getSetup(req: ApiRequest): ViewResult {
