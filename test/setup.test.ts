@@ -82,13 +82,14 @@ describe('first-run setup from loopback', () => {
     const ts = await startTestServer({ withRealm: false });
     try {
       const host = new URL(ts.url).host;
-      for (const headers of [
+      const attempts: Record<string, string>[] = [
         { origin: 'http://evil.example' },
         { origin: 'null' },
         { 'sec-fetch-site': 'cross-site' },
         { 'sec-fetch-site': 'same-site' },
         { host: `evil.example:${new URL(ts.url).port}`, origin: `http://evil.example:${new URL(ts.url).port}` },
-      ]) {
+      ];
+      for (const headers of attempts) {
         const res = await ts.anonymous.call('POST', '/hearth/setup', SETUP, { headers });
         assert.equal(res.status, 403, JSON.stringify(headers));
         assert.equal(res.body.code, 'SETUP_TOKEN_REQUIRED');
