@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,11 @@ describe('npm run build output', { timeout: 180_000 }, () => {
       copyAssets(out);
       for (const f of ['main/index.js', 'main/preload.cjs', 'main/lib/url-policy.js', 'server/start.js', 'server/static/hearth-icon.png']) {
         assert.ok(existsSync(join(out, f)), f);
+      }
+      // The admin UI ships compiled: every renderer/X.ts as X.js, every other file copied.
+      for (const name of readdirSync(join(ROOT, 'renderer'))) {
+        const shipped = /\.ts$/.test(name) && !name.endsWith('.d.ts') ? name.replace(/\.ts$/, '.js') : name;
+        assert.ok(existsSync(join(out, 'renderer', shipped)), `renderer/${shipped}`);
       }
       // The sandboxed preload must be CommonJS.
       assert.match(readFileSync(join(out, 'main', 'preload.cjs'), 'utf8'), /require\("electron"\)/);
