@@ -12,6 +12,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'RSS per parked long-poll (10,000) vs bare Koa, and wake-up time of all of them by one event',
     load: () => import('./parked.js'),
   },
+  p2: {
+    about: 'durable sends/s and p99 with 10 parked subscribers per channel (baseline: no queues)',
+    load: () => import('./p2.js'),
+  },
   p6: {
     about: '100-message narrow fetches (GET /messages) on a 1M-message store, p99 (baseline: 10k messages)',
     load: () => import('./p6.js'),

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench -- p2`: durable sends (POST /messages answered after fsync)
+ * as fast as 32 keep-alive connections go for 5 s, to 40 channels each with
+ * 10 subscribers holding a parked long-poll that re-polls after every answer
+ * (a child process). Baseline: the same sends with no event queues at all.
+ * Goals: >= 2,000 msg/s, p99 <= 20 ms.
+ */
+import { environment, fmtInt, fmtMs, goal, heading, Samples, sleep, summarize, table, ChildProc, type Summary } from './lib.js';
+import { withDataSet, type Served } from './messages-bench-lib.js';
+import type { PollArgs } from './messages-poller.js';
+import { RawConnection, basicAuth } from './raw-http.js';
+
+const SENDERS = 32;
+const SECONDS = 5;
+
+interface Result {
+  rate: number;
+  latency: Summary;
+  sent: number;
+  delivered: number;
+}
+
+async function registerQueues(s: Served): Promise<PollArgs['queues']> {
+  const out: PollArgs['queues'] = [];
+  const users = s.info.users.filter((u) => s.info.channels.some((c) => c.subscribers.includes(u.id)));
+  const conn = await RawConnection.connect(s.ready.port);
+  for (const u of users) {
+    const res = await conn.send(s.request(u.id, 'POST', '/register', { event_types: JSON.stringify(['message']) }));
+    const body = JSON.parse(res.body.toString()) as { queue_id: string };
+    out.push({ queueId: body.queue_id, headers: basicAuth(u.email, u.apiKey) });
+  }
+  conn.close();
+  return out;
+}
+
+async function sendFlood(s: Served): Promise<{ lat: Samples; sent: number; ms: number }> {
+  const conns = await Promise.all(Array.from({ length: SENDERS }, () => RawConnection.connect(s.ready.port)));
+  const lat = new Samples();
+  let i = 0;
+  const t0 = performance.now();
+  const end = t0 + SECONDS * 1000;
+  await Promise.all(
+    conns.map(async (conn) => {
+      while (performance.now() < end) {
+        const n = i++;
+        const ch = s.info.channels[n % s.info.channels.length]!;
+        const req = s.request(ch.subscribers[n % ch.subscribers.length]!, 'POST', '/messages', {
+          type: 'stream',
+          to: String(ch.id),
+          topic: `flood ${n % 10}`,
+          content: `flood message ${n}: the quick brown fox jumps over the lazy dog`,
+        });
+        const a = performance.now();
+        const res = await conn.send(req);
+        if (res.status !== 200) throw new Error(`send failed: ${res.status} ${res.body.toString().slice(0, 200)}`);
+        lat.push(performance.now() - a);
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  for (const c of conns) c.close();
+  return { lat, sent: lat.length, ms };
+}
+
+async function measure(withQueues: boolean): Promise<Result> {
+  return withDataSet(10_000, async (s) => {
+    let poller: ChildProc | null = null;
+    if (withQueues) {
+      const queues = await registerQueues(s);
+      poller = (await ChildProc.start('poller', 'messages-poller.ts')).child;
+      await poller.call('start', { port: s.ready.port, queues } satisfies PollArgs);
+      await sleep(500);
+    }
+    const { lat, sent, ms } = await sendFlood(s);
+    let delivered = 0;
+    if (poller) {
+      await sleep(1000);
+      const c = await poller.call<{ received: number; failures: number }>('stop');
+      if (c.failures) throw new Error(`${c.failures} long-polls failed`);
+      delivered = c.received;
+    }
+    return { rate: (sent / ms) * 1000, latency: summarize(lat.values()), sent, delivered };
+  });
+}
+
+export async function main(): Promise<void> {
+  heading(`P2 durable sends, ${SENDERS} connections for ${SECONDS} s, 40 channels x 10 parked subscribers (baseline: no queues)`);
+  console.log(environment());
+  const base = await measure(false);
+  const real = await measure(true);
+  const row = (name: string, r: Result) => [
+    name,
+    `${fmtInt(r.rate)} msg/s`,
+    fmtMs(r.latency.p50),
+    fmtMs(r.latency.p99),
+    fmtMs(r.latency.max),
+    fmtInt(r.sent),
+    fmtInt(r.delivered),
+  ];
+  table([['case', 'throughput', 'p50', 'p99', 'max', 'sent', 'events delivered'], row('no queues', base), row('10 parked subscribers', real)]);
+  console.log(`ratio with/without queues: throughput ${(real.rate / base.rate).toFixed(2)}x, p99 ${(real.latency.p99 / base.latency.p99).toFixed(2)}x`);
+  console.log(`goal: >= 2,000 msg/s: ${goal(real.rate >= 2000)} (${fmtInt(real.rate)}); p99 <= 20 ms: ${goal(real.latency.p99 <= 20)} (${fmtMs(real.latency.p99)})`);
+}
