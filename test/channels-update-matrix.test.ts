@@ -35,6 +35,8 @@ describe('PATCH /streams/{stream_id} permission matrix', () => {
     name: string;
     value: () => unknown;
     changed: (c: ChannelRecord) => boolean;
+    /** Prepares the fresh channel (e.g. archives it) before the request. */
+    setup?: (id: number) => Promise<void>;
   }
   const moderators = () => groupId(ts, 'role:moderators');
   let renames = 0;
@@ -46,6 +48,21 @@ describe('PATCH /streams/{stream_id} permission matrix', () => {
     ...(isPrivate ? [] : [{ name: 'is_default_stream', value: () => true, changed: (c: ChannelRecord) => c.is_default_stream }]),
     { name: 'message_retention_days', value: () => 7, changed: (c) => c.message_retention_days === 7 },
     { name: 'folder_id', value: () => folderId, changed: (c) => c.folder_id === folderId },
+    // Public channels always share history (false is refused below); private ones may start sharing it.
+    {
+      name: 'history_public_to_subscribers',
+      value: () => isPrivate,
+      changed: (c) => c.history_public_to_subscribers,
+    },
+    {
+      name: 'is_archived',
+      value: () => false,
+      changed: (c) => !c.is_archived,
+      setup: async (id) => {
+        const res = await ts.ownerClient.delete(`/streams/${id}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      },
+    },
     { name: 'topics_policy', value: () => 'allow_empty_topic', changed: (c) => c.topics_policy === 'allow_empty_topic' },
     ...CHANNEL_SETTING_NAMES.filter((n) => n !== 'can_create_topic_group').map((n) => ({
       name: n,
@@ -67,6 +84,7 @@ describe('PATCH /streams/{stream_id} permission matrix', () => {
     if (role === 'chanAdmin' && (param === 'can_delete_any_message_group' || param === 'can_delete_own_message_group')) {
       return 'Insufficient permission';
     }
+    if (param === 'history_public_to_subscribers' && !isPrivate) return 'Invalid parameters';
     const needsContent = ['is_private', 'can_add_subscribers_group', 'can_subscribe_group'].includes(param);
     if (isPrivate && !subscribed && needsContent) return CONTENT;
     return 'ok';
@@ -115,6 +133,7 @@ describe('PATCH /streams/{stream_id} permission matrix', () => {
   async function runRole(role: Role, isPrivate: boolean): Promise<void> {
     for (const p of params(isPrivate)) {
       const id = await freshChannel(isPrivate);
+      await p.setup?.(id);
       const before = structuredClone(stored(ts, id));
       const res = await ts.client(account(role)).patch(`/streams/${id}`, { [p.name]: p.value() as never });
       const want = expected(role, p.name, isPrivate);
