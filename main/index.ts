@@ -47,7 +47,7 @@ function showError(title: string, err: unknown): void {
 
 function ensureWindow(): BrowserWindow {
   if (state.window && !state.window.isDestroyed()) return state.window;
-  const win = createAdminWindow(PRELOAD, ICON, origin, lanOrigins);
+  const win = createAdminWindow(PRELOAD, ICON);
   // Closing the window keeps the server running (it serves the LAN); Quit is in the tray.
   win.on('close', (event) => {
     if (!state.quitting) {
@@ -140,7 +140,7 @@ if (!app.requestSingleInstanceLock()) {
   process.on('unhandledRejection', (err) => showError('Hearth hit an unexpected error', err));
 
   void app.whenReady().then(async () => {
-    installGuards(origin);
+    installGuards(origin, lanOrigins);
     registerIpc(() => state.server, dataDir);
     state.tray = new HearthTray(ICON, { onAction: onTrayAction });
     updateTray();

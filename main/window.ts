@@ -1,4 +1,4 @@
-import { BrowserWindow, session, shell } from 'electron';
+import { BrowserWindow, app, session, shell, type WebContents } from 'electron';
 import { ALLOWED_PERMISSIONS, CONTENT_SECURITY_POLICY, adminWindowOptions } from './lib/window-options.js';
 import { isAllowedExternalUrl, isServerUrl } from './lib/url-policy.js';
 
@@ -7,7 +7,9 @@ import { isAllowedExternalUrl, isServerUrl } from './lib/url-policy.js';
  * permissions beyond the allow-list, navigation only within the server's origin, and new
  * windows never opened (allow-listed links go to the system browser).
  */
-export function installGuards(getOrigin: () => string | null): void {
+export function installGuards(getOrigin: () => string | null, getLanOrigins: () => string[]): void {
+  // Every web contents the app ever creates gets the navigation and new-window guards.
+  app.on('web-contents-created', (_event, contents) => guardContents(contents, getOrigin, getLanOrigins));
   const ses = session.defaultSession;
   ses.webRequest.onHeadersReceived((details, callback) => {
     const origin = getOrigin();
@@ -19,8 +21,7 @@ export function installGuards(getOrigin: () => string | null): void {
   ses.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.includes(permission));
 }
 
-export function guardContents(win: BrowserWindow, getOrigin: () => string | null, getLanOrigins: () => string[]): void {
-  const wc = win.webContents;
+export function guardContents(wc: WebContents, getOrigin: () => string | null, getLanOrigins: () => string[]): void {
   const allowed = (url: string) => {
     const origin = getOrigin();
     return origin !== null && isServerUrl(url, origin);
@@ -38,14 +39,9 @@ export function guardContents(win: BrowserWindow, getOrigin: () => string | null
   });
 }
 
-export function createAdminWindow(
-  preloadPath: string,
-  iconPath: string | undefined,
-  getOrigin: () => string | null,
-  getLanOrigins: () => string[],
-): BrowserWindow {
+/** The admin window (its contents are guarded by installGuards' web-contents-created hook). */
+export function createAdminWindow(preloadPath: string, iconPath: string | undefined): BrowserWindow {
   const win = new BrowserWindow(adminWindowOptions(preloadPath, iconPath));
-  guardContents(win, getOrigin, getLanOrigins);
   win.once('ready-to-show', () => win.show());
   return win;
 }
