@@ -186,6 +186,7 @@ describe('unsubscribing, listing and subscription settings', () => {
     assertError(await props([{ stream_id: pub, property: 'pin_to_top', value: null }]), 'pin_to_top is not a boolean');
     assertError(await props([{ stream_id: pub, property: 'is_muted', value: 'yes' }]), 'is_muted is not a boolean');
     assertError(await props([{ stream_id: pub, property: 'color', value: 'blue' }]), 'color is not a valid hex color code');
+    assertError(await props([{ stream_id: pub, property: 'color', value: 0xff00aa }]), 'color is not a string');
     assertError(await props([{ stream_id: 4040, property: 'pin_to_top', value: true }]), 'Invalid channel ID');
     // All items are checked before any is applied.
     assertError(

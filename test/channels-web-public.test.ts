@@ -121,4 +121,19 @@ describe('web-public channels: what the switches allow', () => {
       realm.settings.enable_spectator_access = false;
     }
   });
+
+  it('refuses the spec error cases of a spectator register (include_subscribers=true, client_gravatar=true)', async () => {
+    ts.store.realm.data.realm!.settings.enable_spectator_access = true;
+    try {
+      const subs = await ts.anonymous.post('/register', { include_subscribers: 'true' });
+      assertError(subs, "Invalid 'include_subscribers' parameter for anonymous request");
+      const gravatar = await ts.anonymous.post('/register', { client_gravatar: true });
+      assertError(gravatar, "Invalid 'client_gravatar' parameter for anonymous request");
+      const partial = await ts.anonymous.post('/register', { include_subscribers: 'partial', fetch_event_types: ['subscription'] });
+      assert.equal(partial.status, 200, JSON.stringify(partial.body));
+      assert.equal(partial.body.queue_id, null);
+    } finally {
+      ts.store.realm.data.realm!.settings.enable_spectator_access = false;
+    }
+  });
 });
