@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../server/auth/secrets.js';
 import { backupRunner, listDataFiles } from '../server/lib/backup.js';
+import { Store } from '../server/store/store.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../server/version.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -137,5 +138,57 @@ describe('desktop admin API: status, backup, password reset', () => {
     assert.equal((await adminClient.post('/hearth/users/9999/password', { new_password: 'long enough' })).status, 400);
     assert.equal((await adminClient.post('/hearth/users/abc/password', { new_password: 'long enough' })).status, 400);
     assert.equal((await ts.ownerClient.post(`/hearth/users/${ts.owner.id}/password`, { new_password: 'owner new pw' })).status, 200);
+  });
+});
+
+describe('backup consistency and failure', () => {
+  it('a backup taken while writes go on is a data dir Hearth opens, with everything committed before it', async () => {
+    const ts = await startTestServer();
+    const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
+    try {
+      const users = await Promise.all(['A', 'B', 'C'].map((n) => ts.addUser(n)));
+      const writes = (round: number) =>
+        Promise.all(users.map((u) => ts.client(u).post('/drafts', { drafts: [{ type: 'private', to: [], topic: '', content: `r${round}` }] })));
+      await writes(0);
+      const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      await Promise.all([writes(1), writes(2), backupRunner(ts.app).finished()]);
+      const done = (await ts.ownerClient.get('/hearth/backup')).body;
+      assert.equal(done.state, 'done', JSON.stringify(done));
+
+      const copy = await Store.open(done.destination, { lock: false });
+      try {
+        assert.equal(copy.realm.data.realm!.name, 'Test Org');
+        for (const u of users) assert.ok(copy.users.get(u.id), `user ${u.id} is in the backup`);
+        // Everything committed before the backup started is there; later drafts may or may not be.
+        const contents = copy.drafts.data.drafts.map((d) => d.content);
+        assert.equal(contents.filter((c) => c === 'r0').length, 3);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await ts.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a backup that cannot be written ends in "failed" with the reason', async () => {
+    const fixed = Date.UTC(2026, 0, 2, 3, 4, 5);
+    const ts = await startTestServer({ clock: { now: () => fixed } });
+    const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
+    try {
+      // Something already holds the folder name this backup would create.
+      await writeFile(join(root, 'hearth-backup-20260102-030405'), 'in the way');
+      const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
+      assert.equal(started.status, 200);
+      await backupRunner(ts.app).finished();
+      const failed = (await ts.ownerClient.get('/hearth/backup')).body;
+      assert.equal(failed.state, 'failed');
+      assert.match(failed.error, /EEXIST/);
+      assert.equal(await readFile(join(root, 'hearth-backup-20260102-030405'), 'utf8'), 'in the way');
+    } finally {
+      await ts.stop();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
