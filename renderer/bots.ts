@@ -1,0 +1,150 @@
+/** Bots: create, show and copy the API key, download `zuliprc`, regenerate the key, deactivate. */
+import type { Api, Json } from './api.js';
+import { Notice, busy, copyText, dialog, download, field, h } from './dom.js';
+
+const BOT_TYPES = [
+  { id: 1, name: 'Generic bot' },
+  { id: 2, name: 'Incoming webhook' },
+];
+
+/** Zulip's zuliprc file for a bot (what the Zulip web app's "download zuliprc" gives). */
+export const zuliprc = (email: string, key: string, site: string) => `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`;
+
+export function botsSection(api: Api, members: Json[], reload: () => Promise<void>): HTMLElement {
+  const notice = new Notice();
+  const add = h('button', { type: 'button' }, 'Add bot');
+  const bots = members.filter((u) => u.is_bot).sort((a, b) => String(a.full_name).localeCompare(b.full_name));
+  const names = new Map(members.map((u) => [u.user_id as number, u.full_name as string]));
+  /** Keys the server told us (GET /bots lists the bots this administrator owns, with keys). */
+  const keys = new Map<number, string>();
+  const keysLoaded = api.get('/bots').then(
+    (res) => {
+      for (const b of (res.bots as Json[]) ?? []) {
+        const id = typeof b.user_id === 'number' ? b.user_id : bots.find((m) => m.email === b.username)?.user_id;
+        if (id !== undefined && typeof b.api_key === 'string') keys.set(id, b.api_key);
+      }
+    },
+    () => undefined,
+  );
+  const keyOf = async (bot: Json): Promise<string> => {
+    await keysLoaded;
+    const key = keys.get(bot.user_id);
+    if (!key) throw new Error(`The key of ${bot.full_name} is not available here: regenerate it to get a new one.`);
+    return key;
+  };
+
+  add.addEventListener('click', () =>
+    addBotDialog(api, async (id, key) => {
+      keys.set(id, key);
+      await reload();
+    }),
+  );
+
+  const table = bots.length
+    ? h(
+        'table',
+        { class: 'list', 'aria-label': 'Bots' },
+        h('thead', {}, h('tr', {}, ['Name', 'Email', 'Owner', 'Status', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'tbody',
+          {},
+          bots.map((bot) => {
+            const show = h('button', { type: 'button', class: 'secondary', disabled: !bot.is_active }, 'API key');
+            show.addEventListener('click', () =>
+              void busy(show, notice, async () => keyDialog(api, bot, await keyOf(bot), (k) => keys.set(bot.user_id, k))),
+            );
+            const off = h('button', { type: 'button', class: 'secondary' }, bot.is_active ? 'Deactivate' : 'Reactivate');
+            off.addEventListener('click', () => {
+              if (bot.is_active && !confirm(`Deactivate the bot ${bot.full_name}?`)) return;
+              void busy(off, notice, async () => {
+                if (bot.is_active) await api.delete(`/bots/${bot.user_id}`);
+                else await api.post(`/users/${bot.user_id}/reactivate`);
+                await reload();
+              });
+            });
+            return h(
+              'tr',
+              { class: bot.is_active ? '' : 'inactive', 'data-user-id': bot.user_id },
+              h('td', {}, bot.full_name),
+              h('td', {}, bot.delivery_email ?? bot.email),
+              h('td', {}, bot.bot_owner_id ? (names.get(bot.bot_owner_id) ?? '') : ''),
+              h('td', {}, bot.is_active ? 'Active' : 'Deactivated'),
+              h('td', { class: 'row-actions' }, show, off),
+            );
+          }),
+        ),
+      )
+    : h('p', { class: 'empty' }, 'No bots yet. A bot posts messages through the API (alerts, integrations, scripts).');
+
+  return h(
+    'section',
+    { 'aria-labelledby': 'bots-title' },
+    h('div', { class: 'section-head' }, h('h2', { id: 'bots-title' }, 'Bots'), add),
+    notice.el,
+    table,
+  );
+}
+
+function addBotDialog(api: Api, created: (id: number, key: string) => Promise<void>): void {
+  const name = h('input', { name: 'full_name', required: true, maxlength: 100, autocomplete: 'off' });
+  const short = h('input', { name: 'short_name', required: true, pattern: '[A-Za-z0-9._\\-]+', autocomplete: 'off' });
+  const type = h('select', { name: 'bot_type' }, BOT_TYPES.map((t) => h('option', { value: t.id }, t.name)));
+  dialog(
+    'Add bot',
+    [field('Bot name', name), field('Bot username', short, 'Letters, digits, dots, dashes: its email becomes USERNAME-bot@…'), field('Bot type', type)],
+    'Create bot',
+    async () => {
+      const res = await api.post('/bots', { full_name: name.value, short_name: short.value, bot_type: Number(type.value) });
+      await created(res.user_id as number, res.api_key as string);
+      const users = await api.get('/users', { user_ids: [res.user_id] }).catch(() => null);
+      const bot = (users?.members as Json[] | undefined)?.find((u) => u.user_id === res.user_id) ?? {
+        user_id: res.user_id,
+        full_name: name.value,
+        email: '',
+      };
+      keyDialog(api, bot, res.api_key as string, () => undefined);
+      return true;
+    },
+  );
+}
+
+/** Shows a bot's key with Copy, Download zuliprc and Regenerate. */
+function keyDialog(api: Api, bot: Json, initialKey: string, changed: (key: string) => void): void {
+  let key = initialKey;
+  const notice = new Notice();
+  const email = (bot.delivery_email ?? bot.email ?? '') as string;
+  const keyInput = h('input', { name: 'api_key', readonly: true, value: key, class: 'mono', spellcheck: 'false' });
+  const copy = h('button', { type: 'button' }, 'Copy key');
+  copy.addEventListener('click', () =>
+    void busy(copy, notice, async () => {
+      await copyText(key, keyInput);
+      notice.show('ok', 'API key copied.');
+    }),
+  );
+  const rc = h('button', { type: 'button', class: 'secondary' }, 'Download zuliprc');
+  rc.addEventListener('click', () => download('zuliprc', zuliprc(email, key, location.origin)));
+  const regen = h('button', { type: 'button', class: 'secondary' }, 'Regenerate key');
+  regen.addEventListener('click', () => {
+    if (!confirm('Regenerate the key? Programs using the old key stop working.')) return;
+    void busy(regen, notice, async () => {
+      const res = await api.post(`/bots/${bot.user_id}/api_key/regenerate`);
+      key = res.api_key as string;
+      keyInput.value = key;
+      changed(key);
+      notice.show('ok', 'A new key was made; the old one no longer works.');
+    });
+  });
+  dialog(
+    `API key of ${bot.full_name}`,
+    [
+      h('p', {}, 'The bot signs in with its email and this key. Keep it secret, like a password.'),
+      field('Bot email', h('input', { readonly: true, value: email, class: 'mono' })),
+      field('API key', keyInput),
+      h('div', { class: 'actions' }, copy, rc, regen),
+      notice.el,
+    ],
+    'Done',
+    async () => true,
+  );
+}
+

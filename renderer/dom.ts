@@ -1,0 +1,134 @@
+/** Small DOM helpers: elements are built with properties and text nodes, never from HTML strings. */
+import type { DOMPurify } from 'dompurify';
+
+type Child = Node | string | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
+
+/** `h('button', {type: 'button', onclick: fn}, 'Save')`: attributes, `on*` listeners, children. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+let idCounter = 0;
+export const uid = (prefix: string) => `${prefix}-${++idCounter}`;
+
+/** A labelled field: `<div class="field"><label for=id>…</label><input id=id …><small>hint</small></div>`. */
+export function field(label: string, control: HTMLElement, hint?: string): HTMLDivElement {
+  if (!control.id) control.id = uid('f');
+  const wrap = h('div', { class: 'field' }, h('label', { for: control.id }, label), control);
+  if (hint) {
+    const hintId = uid('hint');
+    control.setAttribute('aria-describedby', hintId);
+    wrap.append(h('small', { id: hintId, class: 'hint' }, hint));
+  }
+  return wrap;
+}
+
+/** A `<div role="status">` / `role="alert"` line for one form or section. */
+export class Notice {
+  readonly el = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite', hidden: true });
+  show(kind: 'error' | 'ok' | 'info', text: string): void {
+    this.el.hidden = false;
+    this.el.className = `notice notice-${kind}`;
+    this.el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+    this.el.textContent = text;
+  }
+  clear(): void {
+    this.el.hidden = true;
+    this.el.textContent = '';
+  }
+}
+
+export const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Runs an async action for a button or form: disables it, shows "busy", reports the error
+ * (in `notice`) instead of throwing. Returns whether it succeeded.
+ */
+export async function busy(control: HTMLButtonElement | HTMLFormElement, notice: Notice, fn: () => Promise<void>): Promise<boolean> {
+  const buttons = control instanceof HTMLFormElement ? Array.from(control.querySelectorAll('button')) : [control];
+  for (const b of buttons) b.disabled = true;
+  control.setAttribute('aria-busy', 'true');
+  try {
+    await fn();
+    return true;
+  } catch (err) {
+    notice.show('error', errorText(err));
+    return false;
+  } finally {
+    for (const b of buttons) b.disabled = false;
+    control.removeAttribute('aria-busy');
+  }
+}
+
+/** A "Loading…" placeholder for a section while its data comes. */
+export const loading = (what: string) => h('p', { class: 'loading', role: 'status' }, `Loading ${what}…`);
+
+/** Server HTML (rendered Markdown), sanitized by DOMPurify (loaded by index.html as vendor/purify.min.js). */
+export function safeHtml(html: string): DocumentFragment {
+  const purify = (window as unknown as { DOMPurify?: DOMPurify }).DOMPurify;
+  if (!purify) throw new Error('DOMPurify is not loaded');
+  return purify.sanitize(html, { RETURN_DOM_FRAGMENT: true, USE_PROFILES: { html: true } });
+}
+
+/** Copies text: the Clipboard API where the page is a secure context, else a selected field + execCommand. */
+export async function copyText(text: string, source?: HTMLInputElement): Promise<void> {
+  if (navigator.clipboard && window.isSecureContext) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  const input = source ?? h('input', { value: text, readonly: true, class: 'offscreen' });
+  if (!source) document.body.append(input);
+  input.select();
+  const ok = document.execCommand('copy');
+  if (!source) input.remove();
+  if (!ok) throw new Error('Copy failed: select the key and copy it by hand');
+}
+
+/** Offers `text` as a file download named `name`. */
+export function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = h('a', { href: url, download: name, class: 'offscreen' });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A modal dialog with a form; resolves when closed. `onSubmit` returning false keeps it open. */
+export function dialog(title: string, body: HTMLElement[], submitLabel: string, onSubmit: (notice: Notice) => Promise<boolean>): void {
+  const notice = new Notice();
+  const form = h('form', { method: 'dialog', class: 'dialog-form' });
+  const titleId = uid('dlg');
+  const dlg = h('dialog', { 'aria-labelledby': titleId });
+  const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+  cancel.addEventListener('click', () => dlg.close());
+  form.append(
+    h('h2', { id: titleId }, title),
+    ...body,
+    notice.el,
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, submitLabel), cancel),
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void busy(form, notice, async () => {
+      if (await onSubmit(notice)) dlg.close();
+    });
+  });
+  dlg.append(form);
+  dlg.addEventListener('close', () => dlg.remove());
+  document.body.append(dlg);
+  dlg.showModal();
+}

@@ -1,0 +1,154 @@
+/** Settings that are lists: default channels, custom profile fields, channel folders. */
+import type { Api, Json } from './api.js';
+import { Notice, busy, errorText, field, h, safeHtml } from './dom.js';
+
+/** Zulip's custom profile field types an administrator creates here (no field_data needed). */
+const FIELD_TYPES = [
+  { id: 1, name: 'Short text' },
+  { id: 2, name: 'Long text' },
+  { id: 4, name: 'Date' },
+  { id: 5, name: 'Link' },
+  { id: 6, name: 'Users' },
+  { id: 8, name: 'Pronouns' },
+];
+
+export function listsSections(api: Api, state: Json): HTMLElement[] {
+  return [defaultChannels(api, state), profileFields(api, state), channelFolders(api, state)];
+}
+
+function section(id: string, title: string, intro: string, ...content: HTMLElement[]): HTMLElement {
+  return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, title), h('p', { class: 'hint' }, intro), ...content);
+}
+
+function defaultChannels(api: Api, state: Json): HTMLElement {
+  const notice = new Notice();
+  const list = h('ul', { class: 'plain-list', 'aria-label': 'Default channels' });
+  const pick = h('select', { name: 'stream_id' });
+  const add = h('button', { type: 'submit' }, 'Add default channel');
+  const form = h('form', { class: 'inline-form' }, field('Channel', pick), add);
+  let ids = new Set<number>((state.realm_default_streams as (number | Json)[] | undefined)?.map((s) => (typeof s === 'number' ? s : s.stream_id)) ?? []);
+  let streams: Json[] = [];
+  const render = () => {
+    list.replaceChildren(
+      ...streams
+        .filter((s) => ids.has(s.stream_id))
+        .map((s) => {
+          const remove = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Remove ${s.name} from default channels` }, 'Remove');
+          remove.addEventListener('click', () =>
+            void busy(remove, notice, async () => {
+              await api.delete('/default_streams', { stream_id: s.stream_id });
+              ids.delete(s.stream_id);
+              render();
+            }),
+          );
+          return h('li', {}, h('span', {}, `#${s.name}`), remove);
+        }),
+    );
+    if (!list.children.length) list.append(h('li', { class: 'empty' }, 'No default channels.'));
+    pick.replaceChildren(...streams.filter((s) => !ids.has(s.stream_id)).map((s) => h('option', { value: s.stream_id }, s.name)));
+    add.disabled = pick.options.length === 0;
+  };
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    if (!pick.value) return;
+    void busy(form, notice, async () => {
+      await api.post('/default_streams', { stream_id: Number(pick.value) });
+      ids = new Set([...ids, Number(pick.value)]);
+      render();
+      notice.show('ok', 'Default channel added.');
+    });
+  });
+  api.get('/streams').then(
+    (res) => {
+      streams = ((res.streams as Json[]) ?? []).sort((a, b) => String(a.name).localeCompare(b.name));
+      render();
+    },
+    (err) => notice.show('error', `Could not load channels: ${errorText(err)}`),
+  );
+  return section('default-channels-title', 'Default channels', 'New users are subscribed to these channels.', list, form, notice.el);
+}
+
+function profileFields(api: Api, state: Json): HTMLElement {
+  const notice = new Notice();
+  const list = h('ul', { class: 'plain-list', 'aria-label': 'Custom profile fields' });
+  let fields: Json[] = (state.custom_profile_fields as Json[] | undefined) ?? [];
+  const render = () => {
+    list.replaceChildren(
+      ...fields.map((f) => {
+        const remove = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Delete the field ${f.name}` }, 'Delete');
+        remove.addEventListener('click', () => {
+          if (!confirm(`Delete the field "${f.name}" and everyone's values for it?`)) return;
+          void busy(remove, notice, async () => {
+            await api.delete(`/realm/profile_fields/${f.id}`);
+            fields = fields.filter((x) => x.id !== f.id);
+            render();
+          });
+        });
+        const type = FIELD_TYPES.find((t) => t.id === f.type)?.name ?? 'Other';
+        return h('li', {}, h('span', {}, `${f.name} `, h('small', { class: 'hint' }, `(${type})`)), remove);
+      }),
+    );
+    if (!fields.length) list.append(h('li', { class: 'empty' }, 'No custom profile fields.'));
+  };
+  const name = h('input', { name: 'name', required: true, maxlength: 40 });
+  const hint = h('input', { name: 'hint', maxlength: 80 });
+  const type = h('select', { name: 'field_type' }, FIELD_TYPES.map((t) => h('option', { value: t.id }, t.name)));
+  const form = h('form', { class: 'inline-form' }, field('Field name', name), field('Hint', hint), field('Type', type), h('button', { type: 'submit' }, 'Add field'));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void busy(form, notice, async () => {
+      await api.post('/realm/profile_fields', { name: name.value, hint: hint.value, field_type: Number(type.value) });
+      const res = await api.get('/realm/profile_fields');
+      fields = (res.custom_fields as Json[]) ?? fields;
+      name.value = hint.value = '';
+      render();
+      notice.show('ok', 'Field added.');
+    });
+  });
+  render();
+  return section('profile-fields-title', 'Custom profile fields', 'Extra details people fill in on their profile (phone, team, pronouns…).', list, form, notice.el);
+}
+
+function channelFolders(api: Api, state: Json): HTMLElement {
+  const notice = new Notice();
+  const list = h('ul', { class: 'plain-list', 'aria-label': 'Channel folders' });
+  let folders: Json[] = (state.channel_folders as Json[] | undefined) ?? [];
+  const render = () => {
+    list.replaceChildren(
+      ...folders
+        .slice()
+        .sort((a, b) => a.order - b.order)
+        .map((f) => {
+          const toggle = h('button', { type: 'button', class: 'secondary small' }, f.is_archived ? 'Unarchive' : 'Archive');
+          toggle.setAttribute('aria-label', `${f.is_archived ? 'Unarchive' : 'Archive'} the folder ${f.name}`);
+          toggle.addEventListener('click', () =>
+            void busy(toggle, notice, async () => {
+              await api.patch(`/channel_folders/${f.id}`, { is_archived: !f.is_archived });
+              f.is_archived = !f.is_archived;
+              render();
+            }),
+          );
+          const desc = h('div', { class: 'folder-description' });
+          if (f.rendered_description) desc.append(safeHtml(String(f.rendered_description)));
+          return h('li', { class: f.is_archived ? 'inactive' : '' }, h('span', {}, f.name, f.is_archived ? ' (archived)' : '', desc), toggle);
+        }),
+    );
+    if (!folders.length) list.append(h('li', { class: 'empty' }, 'No channel folders.'));
+  };
+  const name = h('input', { name: 'name', required: true, maxlength: 60 });
+  const description = h('input', { name: 'description', maxlength: 200 });
+  const form = h('form', { class: 'inline-form' }, field('Folder name', name), field('Description', description), h('button', { type: 'submit' }, 'Create folder'));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void busy(form, notice, async () => {
+      await api.post('/channel_folders/create', { name: name.value, description: description.value });
+      const res = await api.get('/channel_folders', { include_archived: true });
+      folders = (res.channel_folders as Json[]) ?? folders;
+      name.value = description.value = '';
+      render();
+      notice.show('ok', 'Folder created.');
+    });
+  });
+  render();
+  return section('folders-title', 'Channel folders', 'Folders group channels in the apps’ channel list.', list, form, notice.el);
+}

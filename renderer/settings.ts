@@ -1,0 +1,145 @@
+/** Organization settings: name, description, icon, email visibility, public access, upload size, video calls. */
+import type { Api, Json } from './api.js';
+import { Notice, busy, errorText, field, h, loading } from './dom.js';
+import { listsSections } from './settings-lists.js';
+
+/** Zulip's email_address_visibility values. */
+const EMAIL_VISIBILITY = [
+  { id: 1, name: 'Everyone' },
+  { id: 2, name: 'Members only' },
+  { id: 3, name: 'Administrators only' },
+  { id: 4, name: 'Nobody' },
+  { id: 5, name: 'Moderators and administrators' },
+];
+
+/** One register call for everything the settings page shows; its queue is deleted straight away. */
+export async function fetchState(api: Api): Promise<Json> {
+  const state = await api.post('/register', {
+    fetch_event_types: ['realm', 'realm_user_settings_defaults', 'custom_profile_fields', 'default_streams', 'channel_folders'],
+    event_types: ['heartbeat'],
+    apply_markdown: true,
+  });
+  if (state.queue_id) void api.delete('/events', { queue_id: state.queue_id }).catch(() => undefined);
+  return state;
+}
+
+export function settingsPage(api: Api): HTMLElement {
+  const page = h('div', { class: 'page' }, h('h1', {}, 'Settings'), loading('settings'));
+  fetchState(api).then(
+    (state) => page.replaceChildren(h('h1', {}, 'Settings'), organizationForm(api, state), iconForm(api, state), ...listsSections(api, state)),
+    (err) => page.append(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load settings: ${errorText(err)}`)),
+  );
+  return page;
+}
+
+function organizationForm(api: Api, state: Json): HTMLElement {
+  const notice = new Notice();
+  const name = h('input', { name: 'name', required: true, maxlength: 40, value: state.realm_name ?? '' });
+  const description = h('textarea', { name: 'description', rows: 3, maxlength: 1000 });
+  description.value = state.realm_description ?? '';
+  const visibility = h('select', { name: 'email_address_visibility' });
+  const currentVisibility = state.realm_user_settings_defaults?.email_address_visibility;
+  for (const v of EMAIL_VISIBILITY) visibility.append(h('option', { value: v.id, selected: v.id === currentVisibility }, v.name));
+  const spectators = h('input', { type: 'checkbox', name: 'enable_spectator_access', checked: Boolean(state.realm_enable_spectator_access) });
+  const upload = h('input', { type: 'number', name: 'max_file_upload_size_mib', min: 0, step: 1, value: state.max_file_upload_size_mib ?? '' });
+  const video = h('select', { name: 'video_chat_provider' });
+  for (const p of Object.values((state.realm_available_video_chat_providers ?? {}) as Record<string, { id: number; name: string }>)) {
+    video.append(h('option', { value: p.id, selected: p.id === state.realm_video_chat_provider }, p.name));
+  }
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'org-title' },
+    h('h2', { id: 'org-title' }, 'Organization'),
+    field('Organization name', name),
+    field('Description', description, 'Markdown; shown on the sign-in page.'),
+    field('Who can see email addresses', visibility),
+    h('div', { class: 'field check' }, spectators, h('label', { for: (spectators.id = 'spectator-access') }, 'Public access: anyone can read web-public channels without an account')),
+    field('Maximum upload size (MiB)', upload),
+    field('Video-call provider', video),
+    notice.el,
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Save changes')),
+  );
+  const saved: Json = {
+    name: name.value,
+    description: description.value,
+    enable_spectator_access: spectators.checked,
+    max_file_upload_size_mib: upload.value === '' ? null : Number(upload.value),
+    video_chat_provider: Number(video.value),
+    email_address_visibility: Number(visibility.value),
+  };
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    notice.clear();
+    const now: Json = {
+      name: name.value.trim(),
+      description: description.value,
+      enable_spectator_access: spectators.checked,
+      max_file_upload_size_mib: upload.value === '' ? null : Number(upload.value),
+      video_chat_provider: Number(video.value),
+      email_address_visibility: Number(visibility.value),
+    };
+    const realm: Json = {};
+    for (const k of ['name', 'description', 'enable_spectator_access', 'max_file_upload_size_mib', 'video_chat_provider']) {
+      if (JSON.stringify(now[k]) !== JSON.stringify(saved[k]) && now[k] !== null) realm[k] = now[k];
+    }
+    const visibilityChanged = now.email_address_visibility !== saved.email_address_visibility;
+    if (!Object.keys(realm).length && !visibilityChanged) {
+      notice.show('info', 'Nothing to save: no setting changed.');
+      return;
+    }
+    void busy(form, notice, async () => {
+      const ignored: string[] = [];
+      if (Object.keys(realm).length) {
+        const res = await api.patch('/realm', realm);
+        ignored.push(...((res.ignored_parameters_unsupported as string[] | undefined) ?? []));
+        for (const k of Object.keys(realm)) if (!ignored.includes(k)) saved[k] = now[k];
+      }
+      if (visibilityChanged) {
+        await api.patch('/realm/user_settings_defaults', { email_address_visibility: now.email_address_visibility });
+        saved.email_address_visibility = now.email_address_visibility;
+      }
+      notice.show(
+        ignored.length ? 'info' : 'ok',
+        ignored.length ? `Saved, except what this server does not support yet: ${ignored.join(', ')}.` : 'Settings saved.',
+      );
+    });
+  });
+  return form;
+}
+
+function iconForm(api: Api, state: Json): HTMLElement {
+  const notice = new Notice();
+  const preview = h('img', { class: 'realm-icon', alt: 'Current organization icon', src: state.realm_icon_url ?? '' });
+  const file = h('input', { type: 'file', name: 'icon', accept: 'image/png,image/jpeg,image/gif,image/webp', required: true });
+  const reset = h('button', { type: 'button', class: 'secondary' }, 'Use the default icon');
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'icon-title' },
+    h('h2', { id: 'icon-title' }, 'Organization icon'),
+    preview,
+    field('New icon', file, 'PNG, JPEG, GIF or WebP, up to 5 MiB; square works best.'),
+    notice.el,
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Upload icon'), reset),
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    void busy(form, notice, async () => {
+      const data = new FormData();
+      data.append('file', chosen);
+      const res = await api.upload('/realm/icon', data);
+      preview.src = res.icon_url as string;
+      file.value = '';
+      notice.show('ok', 'Icon updated.');
+    });
+  });
+  reset.addEventListener('click', () =>
+    void busy(reset, notice, async () => {
+      const res = await api.delete('/realm/icon');
+      preview.src = res.icon_url as string;
+      notice.show('ok', 'Back to the default icon.');
+    }),
+  );
+  return form;
+}

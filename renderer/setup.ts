@@ -1,0 +1,66 @@
+/** First-run setup: organization and owner, then how people connect. */
+import { type Api, saveCredentials } from './api.js';
+import { Notice, busy, field, h } from './dom.js';
+import { connectList } from './qr.js';
+
+export function setupPage(api: Api, setupToken: string | null, tokenRequired: boolean, done: () => void): HTMLElement {
+  const notice = new Notice();
+  const realm = h('input', { name: 'realm_name', required: true, maxlength: 40, autocomplete: 'organization' });
+  const name = h('input', { name: 'full_name', required: true, maxlength: 100, autocomplete: 'name' });
+  const email = h('input', { name: 'email', type: 'email', required: true, autocomplete: 'email' });
+  const password = h('input', { name: 'password', type: 'password', required: true, minlength: 8, autocomplete: 'new-password' });
+  const confirm = h('input', { name: 'password_confirm', type: 'password', required: true, autocomplete: 'new-password' });
+  const token = h('input', { name: 'setup_token', autocomplete: 'off', required: true });
+  const needToken = tokenRequired && !setupToken;
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'setup-title' },
+    h('h1', { id: 'setup-title' }, 'Set up Hearth'),
+    h('p', {}, 'Create your organization and its owner account. You can change everything later.'),
+    field('Organization name', realm),
+    field('Your name', name),
+    field('Your email', email, 'You sign in with this address.'),
+    field('Password', password, 'At least 8 characters.'),
+    field('Confirm password', confirm),
+    needToken ? field('Setup token', token, 'Printed by `hearth serve` in the terminal: setup from another computer needs it.') : null,
+    notice.el,
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Create organization')),
+  );
+  const page = h('main', { id: 'main', class: 'narrow' }, form);
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    notice.clear();
+    if (password.value !== confirm.value) {
+      notice.show('error', 'The passwords do not match.');
+      confirm.focus();
+      return;
+    }
+    void busy(form, notice, async () => {
+      const res = await api.post('/hearth/setup', {
+        realm_name: realm.value,
+        full_name: name.value,
+        email: email.value,
+        password: password.value,
+        setup_token: setupToken ?? (needToken ? token.value : undefined),
+      });
+      const creds = { email: res.email as string, api_key: res.api_key as string, user_id: res.user_id as number };
+      saveCredentials(creds);
+      api.credentials = creds;
+      page.replaceChildren(connectedPage(res.lan_urls as string[], done));
+      page.querySelector('h1')?.focus();
+    });
+  });
+  return page;
+}
+
+function connectedPage(urls: string[], done: () => void): HTMLElement {
+  const next = h('button', { type: 'button' }, 'Continue to administration');
+  next.addEventListener('click', done);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'connect-title' },
+    h('h1', { id: 'connect-title', tabindex: -1 }, 'Your organization is ready'),
+    connectList(urls),
+    h('div', { class: 'actions' }, next),
+  );
+}

@@ -1,0 +1,91 @@
+/** Status: LAN URLs, version, uptime, data dir, connected clients, store size; "Back up now" with progress. */
+import type { Api, Json } from './api.js';
+import { Notice, busy, errorText, field, h, loading } from './dom.js';
+import { connectList } from './qr.js';
+
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} bytes` : `${n.toFixed(1)} ${units[i]}`;
+}
+
+export function formatUptime(s: number): string {
+  const d = Math.floor(s / 86400);
+  const hrs = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return d ? `${d} d ${hrs} h` : hrs ? `${hrs} h ${m} min` : m ? `${m} min` : `${s} s`;
+}
+
+export function statusPage(api: Api): HTMLElement {
+  const facts = h('div', {}, loading('status'));
+  const page = h('div', { class: 'page' }, h('h1', {}, 'Status'), facts, backupSection(api));
+  api.get('/hearth/status').then(
+    (s) => {
+      const rows: [string, string][] = [
+        ['Version', `Hearth ${s.version} (Zulip API feature level ${s.zulip_feature_level})`],
+        ['Running for', formatUptime(Number(s.uptime_seconds))],
+        ['Data folder', String(s.data_dir)],
+        ['Connected clients', String(s.connected_clients)],
+        ['Store size', formatBytes(Number(s.store_bytes))],
+      ];
+      facts.replaceChildren(
+        h('section', { class: 'card', 'aria-labelledby': 'server-title' }, h('h2', { id: 'server-title' }, 'Server'),
+          h('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))),
+        h('section', { class: 'card', 'aria-labelledby': 'connect-title' }, h('h2', { id: 'connect-title' }, 'How people connect'), connectList(s.lan_urls as string[])),
+      );
+    },
+    (err) => facts.replaceChildren(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load the status: ${errorText(err)}`)),
+  );
+  return page;
+}
+
+function backupSection(api: Api): HTMLElement {
+  const notice = new Notice();
+  const destination = h('input', { name: 'destination', required: true, autocomplete: 'off', placeholder: '/media/usb/hearth-backup' });
+  const progress = h('progress', { max: 1, value: 0, hidden: true, 'aria-label': 'Backup progress' });
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'backup-title' },
+    h('h2', { id: 'backup-title' }, 'Backup'),
+    field('Destination folder', destination, 'A folder on the computer running Hearth (for example a USB disk). A new dated folder is made inside it.'),
+    progress,
+    notice.el,
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Back up now')),
+  );
+  const show = (b: Json) => {
+    progress.hidden = b.state === 'idle';
+    progress.max = Math.max(1, Number(b.total_bytes));
+    progress.value = Number(b.copied_bytes);
+    if (b.state === 'running') notice.show('info', `Copying… ${formatBytes(Number(b.copied_bytes))} of ${formatBytes(Number(b.total_bytes))}`);
+    else if (b.state === 'done') notice.show('ok', `Backup complete: ${formatBytes(Number(b.total_bytes))} copied to ${b.destination}.`);
+    else if (b.state === 'failed') notice.show('error', `Backup failed: ${b.error ?? 'unknown error'}`);
+  };
+  const follow = async () => {
+    for (;;) {
+      const b = await api.get('/hearth/backup');
+      show(b);
+      if (b.state !== 'running') return;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+  };
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    notice.clear();
+    void busy(form, notice, async () => {
+      show(await api.post('/hearth/backup', { destination: destination.value }));
+      await follow();
+    });
+  });
+  api.get('/hearth/backup').then(
+    (b) => {
+      if (b.state === 'running') void busy(form, notice, follow);
+      else if (b.state !== 'idle') show(b);
+    },
+    () => undefined,
+  );
+  return form;
+}
