@@ -14,6 +14,7 @@ let running: RunningServer | null = null;
 let hist: IntervalHistogram | null = null;
 let gapTimer: NodeJS.Timeout | null = null;
 let maxGap = 0;
+let tracked: string[] = [];
 const gc = (globalThis as { gc?: () => void }).gc;
 
 childMain(
@@ -36,6 +37,16 @@ childMain(
       return { rssKB: rssKB(), heapUsed: process.memoryUsage().heapUsed };
     },
     mem: () => ({ rssKB: rssKB(), ...process.memoryUsage() }),
+    /** Queue ids whose parked state `parked` reports. */
+    track(ids: string[]) {
+      tracked = ids;
+    },
+    parked() {
+      const events = running!.server.app.events;
+      let n = 0;
+      for (const id of tracked) if (events.get(id)?.isParked) n++;
+      return n;
+    },
     loopStart() {
       hist = monitorEventLoopDelay({ resolution: 5 });
       hist.enable();

@@ -16,6 +16,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'durable sends/s and p99 with 10 parked subscribers per channel (baseline: no queues)',
     load: () => import('./p2.js'),
   },
+  p3: {
+    about: 'one message to 5,000 parked long-polls: acknowledgement to last delivery (baseline: bare Koa)',
+    load: () => import('./p3.js'),
+  },
   p6: {
     about: '100-message narrow fetches (GET /messages) on a 1M-message store, p99 (baseline: 10k messages)',
     load: () => import('./p6.js'),
