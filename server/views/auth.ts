@@ -3,6 +3,7 @@ import { errors } from '../errors.js';
 import { verifyPassword } from '../auth/secrets.js';
 import { t } from '../http/params.js';
 import { userByApiEmail } from '../http/auth.js';
+import { doRecordFirstLogin } from '../actions/users.js';
 
 /**
  * POST /fetch_api_key: email + password → API key. Failed attempts are
@@ -26,5 +27,7 @@ export async function fetchApiKey(req: ApiRequest): Promise<ViewResult> {
   }
   if (!user.is_active) throw errors.deactivated();
   byUsername.reset(userKey);
+  // An API-created account's date_joined becomes its first login (feature level 475).
+  await doRecordFirstLogin(req.app, user);
   return { api_key: user.api_key, email: user.email, user_id: user.id };
 }
