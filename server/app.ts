@@ -14,6 +14,7 @@ import { channelMessageStats, messageAccess } from './lib/messages/hooks.js';
 import { doEnsureSystemGroups } from './actions/user-groups.js';
 import { canAddressChannel } from './lib/channels.js';
 import { buildRouter } from './http/router.js';
+import { tusMiddleware } from './views/tus.js';
 import { consoleLogger, type Logger } from './log.js';
 import { routes } from './routes.js';
 import { buildStateRegistry } from './state/index.js';
@@ -78,6 +79,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   const koa = new Koa({ proxy: false });
   koa.silent = true;
   koa.use(envelope(log));
+  koa.use(tusMiddleware(app));
   koa.use(buildRouter(app, routes));
 
   let server: Server | null = null;

@@ -51,6 +51,8 @@ import { listSubscriptions, subscribe, unsubscribe } from './views/subscriptions
 
 import { getSetup, postSetup } from './views/setup.js';
 import { getStatus } from './views/status.js';
+import { fileTemporaryUrl, serveFile, serveFileDownload, serveTemporaryFile, uploadFile } from './views/uploads.js';
+import { deleteAttachment, listAttachments } from './views/attachments.js';
 import { backupStatus, startBackup } from './views/backup.js';
 import { resetPassword } from './views/password-reset.js';
 import {
@@ -151,4 +153,12 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/users/:user_id'), view: updateUser, auth: 'required' },
   { method: 'DELETE', path: api('/users/:user_id'), view: deactivateUser, auth: 'required' },
   { method: 'POST', path: api('/users/:user_id/reactivate'), view: reactivateUser, auth: 'required' },
+  // Uploads (resumable ones: server/views/tus.ts, mounted before the router) and attachments.
+  { method: 'POST', path: api('/user_uploads'), view: uploadFile, auth: 'required' },
+  { method: 'GET', path: api('/user_uploads/:realm_id/:bucket/:token/:name'), view: fileTemporaryUrl, auth: 'required' },
+  { method: 'GET', path: '/user_uploads/temporary/:token/:filename', view: serveTemporaryFile, auth: 'none' },
+  { method: 'GET', path: '/user_uploads/download/:realm_id/:bucket/:token/:name', view: serveFileDownload, auth: 'optional' },
+  { method: 'GET', path: '/user_uploads/:realm_id/:bucket/:token/:name', view: serveFile, auth: 'optional' },
+  { method: 'GET', path: api('/attachments'), view: listAttachments, auth: 'required' },
+  { method: 'DELETE', path: api('/attachments/:attachment_id'), view: deleteAttachment, auth: 'required' },
 ];

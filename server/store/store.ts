@@ -4,9 +4,11 @@ import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
 import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } from './migrations.js';
 import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } from './channel-records.js';
-import type { DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, UsersDoc } from './records.js';
+import type { DevicesDoc, DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, UsersDoc } from './records.js';
 import { UserTable } from './users.js';
 import { MessageStore } from './messages.js';
+import { AttachmentTable, isAttachmentsDoc, type AttachmentsDoc } from './attachment-records.js';
+import { randomBytes } from 'node:crypto';
 
 export class StoreOpenError extends Error {
   constructor(message: string) {
@@ -40,6 +42,8 @@ export class Store {
     readonly channelFolders: Collection<ChannelFoldersDoc>,
     readonly messages: MessageStore,
     readonly profileFields: Collection<ProfileFieldsDoc>,
+    readonly attachments: AttachmentTable,
+    readonly devices: Collection<DevicesDoc>,
     private readonly lockFile: string | null,
   ) {}
 
@@ -65,9 +69,19 @@ export class Store {
         nextId: 1,
         folders: [],
       }));
+      const attachments = await Collection.open<AttachmentsDoc>(join(dataDir, 'attachments.json'), () => ({
+        nextId: 1,
+        secret: randomBytes(32).toString('hex'),
+        attachments: [],
+      }));
       const profileFields = await Collection.open<ProfileFieldsDoc>(join(dataDir, 'profile_fields.json'), () => ({
         nextId: 1,
         fields: [],
+      }));
+      const devices = await Collection.open<DevicesDoc>(join(dataDir, 'devices.json'), () => ({
+        nextId: 1,
+        devices: [],
+        push_tokens: [],
       }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
@@ -78,6 +92,8 @@ export class Store {
         [subscriptions, (d: SubscriptionsDoc) => Array.isArray(d.subscriptions)],
         [channelFolders, (d: ChannelFoldersDoc) => Array.isArray(d.folders) && Number.isInteger(d.nextId)],
         [profileFields, (d: ProfileFieldsDoc) => Array.isArray(d.fields) && Number.isInteger(d.nextId)],
+        [attachments, isAttachmentsDoc],
+        [devices, (d: DevicesDoc) => Array.isArray(d.devices) && Array.isArray(d.push_tokens) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -97,6 +113,8 @@ export class Store {
         channelFolders,
         messages,
         profileFields,
+        new AttachmentTable(attachments),
+        devices,
         lockFile,
       );
     } catch (err) {
@@ -122,6 +140,8 @@ export class Store {
       this.subscriptions,
       this.channelFolders,
       this.profileFields,
+      this.attachments.collection,
+      this.devices,
     ] as Collection<unknown>[];
   }
 

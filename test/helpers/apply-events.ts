@@ -70,6 +70,9 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
     switch (e.type) {
       case 'heartbeat':
         break;
+      case 'attachment':
+        // Zulip's apply_event ignores it: attachments are not part of the register state.
+        break;
       case 'message':
         applyMessageEvent(out, e, opts.userId);
         break;

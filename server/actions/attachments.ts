@@ -1,0 +1,102 @@
+/**
+ * Upload records: a new file (already durably in place under the data dir)
+ * becomes an attachment; an owner deletes one. Links between files and
+ * messages are in server/lib/attachment-links.ts (called inside message transactions).
+ */
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { App } from '../context.js';
+import { emitAttachmentEvent } from '../lib/attachments.js';
+import { contentTypeFor, displayName, newUploadPath } from '../lib/upload-names.js';
+import type { AttachmentRecord } from '../store/attachment-records.js';
+import { commit } from './commit.js';
+
+export const filesDir = (app: App) => join(app.config.dataDir, 'uploads', 'files');
+export const storagePath = (app: App, a: Pick<AttachmentRecord, 'storage'>) => join(filesDir(app), a.storage);
+
+async function fsyncPath(path: string): Promise<void> {
+  const h = await open(path, 'r');
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Moves a finished file (spooled multipart file or completed tus upload, on the
+ * same file system) to its storage place and makes it durable: the file, its
+ * directory and the parent directory are fsynced before this resolves.
+ */
+export async function placeUploadedFile(app: App, from: string, storage: string): Promise<void> {
+  const to = join(filesDir(app), storage);
+  await mkdir(dirname(to), { recursive: true, mode: 0o700 });
+  await rename(from, to);
+  await fsyncPath(to);
+  await fsyncPath(dirname(to));
+  await fsyncPath(filesDir(app));
+}
+
+export interface NewAttachment {
+  ownerId: number;
+  pathId: string;
+  storage: string;
+  fileName: string;
+  size: number;
+  contentType: string;
+}
+
+/** Records a placed file (Zulip's create_attachment); the owner's clients get `attachment` op add. */
+export function doCreateAttachment(app: App, f: NewAttachment): Promise<AttachmentRecord> {
+  return commit(app, (tx) => {
+    const a = app.store.attachments.add({
+      path_id: f.pathId,
+      file_name: f.fileName,
+      owner_id: f.ownerId,
+      size: f.size,
+      content_type: f.contentType,
+      create_time: app.clock.now(),
+      storage: f.storage,
+      message_ids: [],
+    });
+    tx.touch(app.store.attachments);
+    emitAttachmentEvent(app, tx, 'add', a);
+    return a;
+  });
+}
+
+/**
+ * Deletes a file and its record (Zulip's remove_attachment): the record's
+ * removal is durable before the bytes go; links in old messages stop working.
+ */
+export async function doDeleteAttachment(app: App, a: AttachmentRecord): Promise<void> {
+  await commit(app, (tx) => {
+    app.store.attachments.remove(a);
+    tx.touch(app.store.attachments);
+    emitAttachmentEvent(app, tx, 'remove', a);
+  });
+  await rm(storagePath(app, a), { force: true });
+}
+
+/**
+ * A finished upload (plain or resumable) becomes a stored file: it gets a
+ * fresh path, is moved into place durably, then recorded. Returns the record.
+ */
+export async function doStoreUpload(
+  app: App,
+  ownerId: number,
+  f: { from: string; name: string; clientType: string | null | undefined; size: number },
+): Promise<AttachmentRecord> {
+  const realmId = app.store.realm.data.realm!.id;
+  const fileName = displayName(f.name);
+  const { pathId, storage } = newUploadPath(realmId, fileName);
+  await placeUploadedFile(app, f.from, storage);
+  return doCreateAttachment(app, {
+    ownerId,
+    pathId,
+    storage,
+    fileName,
+    size: f.size,
+    contentType: contentTypeFor(f.clientType, fileName),
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * `/api/v1/tus`: resumable uploads (the tus 1.0 protocol) through @tus/server
+ * with @tus/file-store under `uploads/tus/` in the data dir, so an interrupted
+ * upload resumes after a restart (the store keeps each upload's length and
+ * metadata in a JSON file beside its bytes, and the offset is the bytes' size).
+ *
+ * As Zulip's tusd hooks: API-key (Basic) credentials on every request but
+ * OPTIONS; a declared length over `max_file_upload_size_mib` is refused with
+ * 413 and a deferred length with 411; `filename` and `filetype` come from
+ * Upload-Metadata; the request that completes the upload is answered
+ * `200 {"url", "filename"}`, the file having become the same attachment the
+ * plain endpoint makes. Each upload's ID starts with its owner's user ID, and
+ * nobody else can see, continue or end it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Server, type ServerOptions } from '@tus/server';
+import type Koa from 'koa';
+import { doStoreUpload } from '../actions/attachments.js';
+import type { App } from '../context.js';
+import { errors } from '../errors.js';
+import { authenticateSync } from '../http/auth.js';
+import { maxUploadBytes, maxUploadMib } from '../lib/upload-limits.js';
+import { uploadUrl } from '../lib/upload-names.js';
+import type { UserRecord } from '../store/records.js';
+
+export const TUS_PATH = '/api/v1/tus';
+
+const UPLOAD_ID = /^(\d{1,12})-[0-9a-f]{32}$/;
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
+type Upload = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[1];
+
+/** A tus-level refusal: the library sends `status_code` with `body`. */
+const reject = (status: number, message: string) => ({ status_code: status, body: `${JSON.stringify({ message })}\n` });
+
+/** Koa middleware answering everything under `/api/v1/tus`; other requests pass through. */
+export function tusMiddleware(app: App): Koa.Middleware {
+  const directory = join(app.config.dataDir, 'uploads', 'tus');
+  /** Who sent each in-flight request (the library hands hooks its own request object). */
+  const callers = new WeakMap<IncomingMessage, UserRecord>();
+  const callerOf = (req: TusRequest): UserRecord | undefined => {
+    const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+    return node ? callers.get(node) : undefined;
+  };
+  const auth = authenticateSync(app, 'required');
+
+  const store = new FileStore({ directory });
+  const tus = new Server({
+    path: TUS_PATH,
+    datastore: store,
+    relativeLocation: true,
+    // Credentials are an Authorization header: no browser origin gets CORS access.
+    allowedOrigins: [],
+    maxSize: () => maxUploadBytes(app),
+    namingFunction: (req) => {
+      const user = callerOf(req);
+      if (!user) throw reject(401, 'Unauthenticated upload');
+      return `${user.id}-${randomBytes(16).toString('hex')}`;
+    },
+    onIncomingRequest: async (req, id) => {
+      const m = UPLOAD_ID.exec(id);
+      if (!m || Number(m[1]) !== callerOf(req)?.id) throw reject(404, 'Upload not found');
+    },
+    onUploadCreate: async (_req, upload) => {
+      if (upload.sizeIsDeferred || upload.size === undefined) throw reject(411, 'SizeIsDeferred is not supported');
+      return {};
+    },
+    onUploadFinish: async (req, upload) => finish(app, store, callerOf(req), upload),
+    onResponseError: (_req, err) => {
+      if ((err as { status_code?: number }).status_code === 413) {
+        return reject(413, `Uploaded file is larger than the allowed limit of ${maxUploadMib(app)} MiB`);
+      }
+      return undefined;
+    },
+  });
+
+  return async (ctx, next) => {
+    if (ctx.path !== TUS_PATH && !ctx.path.startsWith(`${TUS_PATH}/`)) return next();
+    if (ctx.method === 'GET') {
+      // tus has no GET; @tus/server would serve a finished upload's bytes without our access checks.
+      ctx.status = 405;
+      ctx.set('Allow', 'DELETE, HEAD, OPTIONS, PATCH, POST');
+      ctx.body = { result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' };
+      return;
+    }
+    if (ctx.method !== 'OPTIONS') {
+      if (app.store.realm.data.realm === null) throw errors.noOrganization();
+      auth(ctx);
+      callers.set(ctx.req, ctx.state.user as UserRecord);
+    }
+    ctx.respond = false;
+    try {
+      await tus.handle(ctx.req, ctx.res);
+    } catch (err) {
+      app.log.error('tus request failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      if (!ctx.res.headersSent) ctx.res.statusCode = 500;
+      ctx.res.end();
+    }
+  };
+}
+
+/** The upload is complete: it becomes a stored file, answered as Zulip's pre-finish hook does. */
+async function finish(app: App, store: FileStore, user: UserRecord | undefined, upload: Upload) {
+  if (!user) throw reject(401, 'Unauthenticated upload');
+  const meta = upload.metadata ?? {};
+  const a = await doStoreUpload(app, user.id, {
+    from: join(store.directory, upload.id),
+    name: meta.filename ?? '',
+    clientType: meta.filetype,
+    size: upload.size ?? upload.offset,
+  });
+  // The bytes moved; the upload's own record goes too (a later HEAD is a 404).
+  await store.configstore.delete(upload.id);
+  const url = uploadUrl(a.path_id);
+  return {
+    status_code: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url, filename: a.file_name }),
+  };
+}

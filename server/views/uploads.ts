@@ -1,0 +1,112 @@
+/**
+ * Plain uploads and file serving (Zulip's zerver/views/upload.py):
+ * `POST /api/v1/user_uploads`, `GET /user_uploads/{path}` (and `/download/`),
+ * `GET /api/v1/user_uploads/{path}` (a temporary URL) and
+ * `GET /user_uploads/temporary/{token}/{name}`.
+ *
+ * A request path is never joined into a file-system path: it is decoded,
+ * checked against the one shape Hearth hands out and looked up exactly in
+ * the attachment records; the bytes are read from the record's own storage name.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { doStoreUpload, storagePath } from '../actions/attachments.js';
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors, HearthError } from '../errors.js';
+import { canReadAttachment } from '../lib/attachments.js';
+import { maxUploadBytes, tooLargeMessage } from '../lib/upload-limits.js';
+import { contentDisposition, isInlineType, PATH_ID, uploadUrl } from '../lib/upload-names.js';
+import { pathIdFromToken, temporaryUrl } from '../lib/upload-tokens.js';
+import type { AttachmentRecord } from '../store/attachment-records.js';
+import { requireUser } from './common.js';
+
+type SpooledFile = { filepath: string; size: number; originalFilename?: string | null; mimetype?: string | null };
+
+/** POST /user_uploads: exactly one file, under any field name. */
+export async function uploadFile(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
+  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+  if (list.length === 0) throw errors.badRequest('You must specify a file to upload');
+  if (list.length !== 1) throw errors.badRequest('You may only upload one file at a time');
+  const file = list[0]!;
+  if (file.size > maxUploadBytes(req.app)) throw errors.badRequest(tooLargeMessage(req.app));
+  const a = await doStoreUpload(req.app, user.id, {
+    from: file.filepath,
+    name: file.originalFilename ?? '',
+    clientType: file.mimetype,
+    size: file.size,
+  });
+  const url = uploadUrl(a.path_id);
+  // `uri` is the deprecated alias Zulip still sends.
+  return { uri: url, url, filename: a.file_name };
+}
+
+const notFound = () => new HearthError('This file does not exist or has been deleted.', { code: 'BAD_REQUEST', status: 404 });
+
+/** The attachment a routed path names, or null; `..`, encoded separators, NUL and the like never match. */
+function attachmentAt(req: ApiRequest): AttachmentRecord | null {
+  const { realm_id: realm, bucket, token, name } = req.path;
+  const pathId = `${realm}/${bucket}/${token}/${name}`;
+  if (!PATH_ID.test(pathId)) return null;
+  const a = req.app.store.attachments.byPathId(pathId);
+  if (!a || !pathId.startsWith(`${req.app.store.realm.data.realm!.id}/`)) return null;
+  return a;
+}
+
+/** The attachment the caller may read, or the error Zulip gives (404 unknown, 403 not allowed). */
+function readableAttachment(req: ApiRequest): AttachmentRecord {
+  const a = attachmentAt(req);
+  if (!a) throw notFound();
+  if (!canReadAttachment(req.app, req.user?.id ?? null, a)) {
+    if (!req.user) throw errors.unauthorized();
+    throw new HearthError('You are not authorized to view this file.', { code: 'UNAUTHORIZED', status: 403 });
+  }
+  return a;
+}
+
+/** Streams the file with headers that keep a browser from running anything in it. */
+async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean): Promise<void> {
+  const path = storagePath(req.app, a);
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) throw notFound();
+  const inline = !download && isInlineType(a.content_type);
+  const k = req.koa;
+  k.set('Content-Type', a.content_type);
+  k.set('Content-Disposition', contentDisposition(inline, a.file_name));
+  k.set('Content-Length', String(info.size));
+  k.set('X-Content-Type-Options', 'nosniff');
+  k.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  k.set('Cross-Origin-Resource-Policy', 'same-origin');
+  k.set('Referrer-Policy', 'no-referrer');
+  k.set('Cache-Control', 'private, max-age=31536000, immutable');
+  k.status = 200;
+  k.body = req.koa.method === 'HEAD' ? null : createReadStream(path);
+}
+
+/** GET /user_uploads/{realm}/{bucket}/{token}/{name}: the file, to whoever may read it (web and API clients). */
+export async function serveFile(req: ApiRequest): Promise<void> {
+  await sendFile(req, readableAttachment(req), false);
+}
+
+/** GET /user_uploads/download/...: the same, always as a download. */
+export async function serveFileDownload(req: ApiRequest): Promise<void> {
+  await sendFile(req, readableAttachment(req), true);
+}
+
+/** GET /api/v1/user_uploads/...: a URL that opens the file for a minute without credentials. */
+export function fileTemporaryUrl(req: ApiRequest): ViewResult {
+  requireUser(req);
+  const a = readableAttachment(req);
+  return { url: temporaryUrl(req.app, a.path_id) };
+}
+
+/** GET /user_uploads/temporary/{token}/{name}. */
+export async function serveTemporaryFile(req: ApiRequest): Promise<void> {
+  const pathId = pathIdFromToken(req.app, req.path.token ?? '');
+  if (pathId === null) throw errors.badRequest('Invalid token');
+  if (pathId.slice(pathId.lastIndexOf('/') + 1) !== req.path.filename) throw errors.badRequest('Invalid filename');
+  const a = req.app.store.attachments.byPathId(pathId);
+  if (!a) throw errors.badRequest('Invalid token');
+  await sendFile(req, a, false);
+}
