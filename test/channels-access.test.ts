@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createChannel, makeCast, stored, watch, type Cast } from './helpers/channels.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
+import { commit } from '../server/actions/commit.js';
+import { emitStreamPropertyUpdate } from '../server/lib/channel-events.js';
 
 /**
  * Who learns about a channel: private channels never reach anyone without
@@ -197,5 +199,28 @@ describe('channel visibility and private-channel leaks', () => {
     } finally {
       admin.is_active = true;
     }
+  });
+
+  it('emitStreamPropertyUpdate (for the messages area) reaches exactly those who may know the channel', async () => {
+    const id = await createChannel(ts, as('owner'), 'Quiet Room', { invite_only: true, principals: [cast.owner.id, cast.member.id] });
+    const queues = {
+      admin: await watch(as('admin')),
+      member: await watch(as('member')),
+      moderator: await watch(as('moderator')),
+      guest: await watch(as('guest')),
+    };
+    const events = await verifyAction(as('member'), () =>
+      commit(ts.app, (tx) => {
+        stored(ts, id).first_message_id = 99;
+        tx.touch(ts.store.channels);
+        emitStreamPropertyUpdate(tx, ts.app, stored(ts, id), 'first_message_id', 99);
+      }),
+    );
+    const want = [{ type: 'stream', op: 'update', stream_id: id, name: 'Quiet Room', property: 'first_message_id', value: 99 }];
+    assert.deepEqual(events.map(({ id: _id, ...e }) => e), want);
+    for (const who of ['admin', 'member'] as const) {
+      assert.deepEqual((await queues[who]()).map(({ id: _id, ...e }) => e), want, who);
+    }
+    for (const who of ['moderator', 'guest'] as const) assert.deepEqual(await queues[who](), [], who);
   });
 });

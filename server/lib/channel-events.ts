@@ -58,6 +58,21 @@ export const streamUpdate = (channel: ChannelRecord, property: string, value: un
 });
 
 /**
+ * A `stream` update of one property to everyone who may know the channel. For
+ * other areas too: the messages area announces `first_message_id` and
+ * `is_recently_active` changes with it, as Zulip's do_send_messages does.
+ */
+export function emitStreamPropertyUpdate(
+  tx: Transaction,
+  app: App,
+  channel: ChannelRecord,
+  property: string,
+  value: unknown,
+): void {
+  tx.emit(streamUpdate(channel, property, value), metadataAccessUserIds(app, channel));
+}
+
+/**
  * After a change that may move who knows the channel (privacy, the settings
  * granting metadata access): those who lost access get a delete, those who
  * gained it get the channel afresh, the rest get the update events.
