@@ -20,11 +20,14 @@ const gc = (globalThis as { gc?: () => void }).gc;
 childMain(
   async () => {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     running = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: silentLogger, config: { heartbeatMs: 600_000 } });
     const openMs = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     return {
       port: running.port,
       openMs,
+      openCpuMs: (cpu.user + cpu.system) / 1000,
       uptimeMs: process.uptime() * 1000,
       rssKB: rssKB(),
       messages: running.store.messages.size,

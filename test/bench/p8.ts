@@ -13,6 +13,7 @@ const ROUNDS = 3;
 interface Ready {
   port: number;
   openMs: number;
+  openCpuMs: number;
   uptimeMs: number;
   rssKB: number;
   messages: number;
@@ -43,11 +44,14 @@ export async function main(): Promise<void> {
       removeTempDir(dir);
     }
   }
-  const rows: (string | number)[][] = [['messages', 'open (median)', 'process uptime at ready', 'RSS at ready (median)']];
+  const rows: (string | number)[][] = [
+    ['messages', 'open (median)', 'open CPU time', 'process uptime at ready', 'RSS at ready (median)'],
+  ];
   for (const [n, rs] of Object.entries(results)) {
     rows.push([
       fmtInt(Number(n)),
       fmtMs(median(rs.map((r) => r.openMs)), 0),
+      fmtMs(median(rs.map((r) => r.openCpuMs)), 0),
       fmtMs(median(rs.map((r) => r.uptimeMs)), 0),
       fmtMB(median(rs.map((r) => r.rssKB))),
     ]);
@@ -58,5 +62,6 @@ export async function main(): Promise<void> {
   const rss = median(big.map((r) => r.rssKB));
   const base = results[10_000]!;
   console.log(`ratio 1M/10k: open ${(open / median(base.map((r) => r.openMs))).toFixed(1)}x, RSS ${(rss / median(base.map((r) => r.rssKB))).toFixed(1)}x`);
+  console.log('(open CPU time includes the garbage collector threads; on a busy machine wall time exceeds it)');
   console.log(`goal: ready <= 3 s: ${goal(open <= 3000)} (${fmtMs(open, 0)}); RSS <= 1.5 GB: ${goal(rss <= 1.5 * 1024 * 1024)} (${fmtMB(rss)})`);
 }
