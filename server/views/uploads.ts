@@ -72,6 +72,9 @@ async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean)
   if (!info?.isFile()) throw notFound();
   const inline = !download && isInlineType(a.content_type);
   const k = req.koa;
+  // HEAD: Koa sends no body; an empty one keeps a file descriptor from being opened for nothing.
+  k.body = req.koa.method === 'HEAD' ? Buffer.alloc(0) : createReadStream(path);
+  k.status = 200;
   k.set('Content-Type', a.content_type);
   k.set('Content-Disposition', contentDisposition(inline, a.file_name));
   k.set('Content-Length', String(info.size));
@@ -80,8 +83,6 @@ async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean)
   k.set('Cross-Origin-Resource-Policy', 'same-origin');
   k.set('Referrer-Policy', 'no-referrer');
   k.set('Cache-Control', 'private, max-age=31536000, immutable');
-  k.status = 200;
-  k.body = req.koa.method === 'HEAD' ? null : createReadStream(path);
 }
 
 /** GET /user_uploads/{realm}/{bucket}/{token}/{name}: the file, to whoever may read it (web and API clients). */
