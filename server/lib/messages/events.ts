@@ -27,10 +27,12 @@ export interface MessageEventPayload {
   localId: string | null;
   /** Per-variant dict cache. */
   cache: Map<string, Record<string, unknown>>;
+  /** API flag lists by flag bits (shared between queues; never mutated). */
+  flagLists: Map<number, string[]>;
 }
 
-export function messageEvent(p: Omit<MessageEventPayload, 'cache'>): ClientEvent {
-  return { type: 'message', [PAYLOAD]: { ...p, cache: new Map() } } as unknown as ClientEvent;
+export function messageEvent(p: Omit<MessageEventPayload, 'cache' | 'flagLists'>): ClientEvent {
+  return { type: 'message', [PAYLOAD]: { ...p, cache: new Map(), flagLists: new Map() } } as unknown as ClientEvent;
 }
 
 /** Queue narrows compiled once per queue (null: the narrow no longer resolves, nothing matches). */
@@ -53,10 +55,10 @@ function filterMessageEvent(app: App, queue: EventQueue, event: ClientEvent): Cl
   if (!p) return event;
   const userId = queue.userId;
   if (userId === null) return null;
-  const user = app.store.users.get(userId);
-  if (!user) return null;
   const flags = p.flags.get(userId);
-  if (flags === undefined && !(p.publicChannel && queue.opts.allPublicStreams && !isGuest(user))) return null;
+  if (flags === undefined && !(p.publicChannel && queue.opts.allPublicStreams)) return null;
+  const user = app.store.users.get(userId);
+  if (!user || (flags === undefined && isGuest(user))) return null;
   if (queue.opts.narrow.length) {
     const n = queueNarrow(app, queue, user);
     if (!n || !n.matches(p.message, flags ?? null)) return null;
@@ -74,7 +76,9 @@ function filterMessageEvent(app: App, queue: EventQueue, event: ClientEvent): Cl
     });
     p.cache.set(key, dict);
   }
-  const out: ClientEvent = { type: 'message', message: dict, flags: flagNames(flags ?? 0) };
+  let names = p.flagLists.get(flags ?? 0);
+  if (!names) p.flagLists.set(flags ?? 0, (names = flagNames(flags ?? 0)));
+  const out: ClientEvent = { type: 'message', message: dict, flags: names };
   if (p.localId !== null && p.senderQueueId === queue.id) out.local_message_id = p.localId;
   return out;
 }
