@@ -92,7 +92,7 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
   it('invalid values per type are refused with Zulip-style messages; nothing is stored', async () => {
     const me = cast.client('moderator');
     const before = await storedProfile(ts, cast.accounts.moderator.id);
-    const cases: [number, unknown, string][] = [
+    const cases: [number | undefined, unknown, string][] = [
       [f.short, 'x'.repeat(51), 'Title is too long (limit: 50 characters)'],
       [f.long, 'x'.repeat(501), 'Bio is too long (limit: 500 characters)'],
       [f.select, 'green', "'green' is not a valid choice for 'Team'."],

@@ -5,7 +5,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createChannel, groupId } from './helpers/channels.js';
 import { CALLERS, castOf, type Cast } from './helpers/roles.js';
 import { startTestServer, type Account, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { drain, stateOf, verifyAction } from './helpers/verify-action.js';
+import { applyEvents } from './helpers/apply-events.js';
 
 const storedUser = async (ts: TestServer, id: number) => {
   await ts.store.settled();
@@ -88,6 +89,34 @@ describe('PATCH /users/{user_id} and /users/{email}', () => {
     }, { fetch_event_types: ['stream', 'subscription'], event_types: ['stream', 'subscription'] });
     const created = events.find((e) => e.type === 'stream' && e.op === 'create') as { streams: { stream_id: number }[] };
     assert.ok(created?.streams.some((s) => s.stream_id === streamId), JSON.stringify(events));
+  });
+
+  it('a restricted guest promoted or demoted sees a different set of users (realm_users follow the events)', async () => {
+    ts.store.realm.data.realm!.settings.can_access_all_users_group = groupId(ts, 'role:members');
+    try {
+      const guest = await ts.addUser('Gwen', 600);
+      const client = ts.client(guest);
+      for (const [role, caps] of [
+        [400, {}],
+        [600, {}],
+        [400, { user_list_incomplete: true }],
+        [600, { user_list_incomplete: true }],
+      ] as const) {
+        const params = { fetch_event_types: ['realm_user'], event_types: ['realm_user'], client_capabilities: caps };
+        const reg = await client.post('/register', params);
+        const res = await cast.client('owner').patch(`/users/${guest.id}`, { role });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const events = await drain(client, reg.body.queue_id, reg.body.last_event_id);
+        const applied = applyEvents(stateOf(reg.body), events);
+        const fresh = await client.post('/register', params);
+        assert.deepEqual(applied.realm_users, fresh.body.realm_users, `role ${role} ${JSON.stringify(caps)}`);
+        const names = (fresh.body.realm_users as { full_name: string }[]).map((u) => u.full_name);
+        assert.equal(names.includes('Unknown user'), role === 600 && !('user_list_incomplete' in caps));
+        if (role === 600 && 'user_list_incomplete' in caps) assert.ok(events.some((e) => e.op === 'remove'));
+      }
+    } finally {
+      delete ts.store.realm.data.realm!.settings.can_access_all_users_group;
+    }
   });
 
   it('owner role: only owners give or take it, never from the only owner; roles outside the five are refused', async () => {

@@ -60,12 +60,20 @@ function applyUpdate(state: State, p: Event): void {
 export function applyRealmUserEvent(state: State, e: Event): void {
   if (e.op === 'update') applySelf(state, e.person);
   if (!state.realm_users) return;
+  const without = (key: string) => {
+    if (state[key]) state[key] = state[key].filter((x: Event) => x.user_id !== e.person.user_id);
+  };
   if (e.op === 'add') {
-    state.realm_users = [...state.realm_users.filter((x: Event) => x.user_id !== e.person.user_id), e.person].sort(byUserId);
+    // The real object replaces an "Unknown user" placeholder; a deactivated user joins the inactive list.
+    without('realm_users');
+    without('realm_non_active_users');
+    const key = e.person.is_active === false && state.realm_non_active_users ? 'realm_non_active_users' : 'realm_users';
+    state[key] = [...state[key], e.person].sort(byUserId);
   } else if (e.op === 'update') {
     applyUpdate(state, e.person);
   } else if (e.op === 'remove') {
-    state.realm_users = state.realm_users.filter((p: Event) => p.user_id !== e.person.user_id);
+    without('realm_users');
+    without('realm_non_active_users');
   } else throw new Error(`unknown realm_user op ${e.op}`);
 }
 
