@@ -78,6 +78,13 @@ describe('PATCH /users/{user_id} and /users/{email}', () => {
     }, { fetch_event_types: ['realm_user', 'user_group'], event_types: ['realm_user', 'user_group'] });
     const me = await mine.post('/register', { fetch_event_types: ['realm_user'] });
     assert.equal(me.body.is_moderator, false);
+    // A deactivated user's role changes too, without touching any group.
+    const gone = await verifyAction(admin, async () => {
+      const res = await admin.patch(`/users/${cast.accounts.deactivated.id}`, { role: 600 });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    });
+    assert.deepEqual(gone.map((e) => e.type), ['realm_user']);
+    assert.equal((await storedUser(ts, cast.accounts.deactivated.id)).role, 600);
   });
 
   it('a guest who becomes a member gains the public channels (stream create)', async () => {

@@ -27,7 +27,8 @@ export function changeRole(app: App, tx: Transaction, target: UserRecord, role: 
   const after = roleGroupIds(app, role);
   tx.touch(app.store.users.collection);
   emitUserUpdate(app, tx, target, { role });
-  const everyone = activeUsers(app).map((u) => u.id);
+  // A deactivated user is in no group: their role changes no membership anyone sees.
+  const everyone = target.is_active ? activeUsers(app).map((u) => u.id) : [];
   for (const id of before.filter((g) => !after.includes(g))) {
     tx.emit({ type: 'user_group', op: 'remove_members', group_id: id, user_ids: [target.id] }, everyone);
   }
