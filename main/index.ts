@@ -108,7 +108,13 @@ async function shutdown(): Promise<void> {
 async function startServerAndWindow(): Promise<void> {
   const { settings, warnings } = await readDesktopSettings(join(dataDir, DESKTOP_SETTINGS_FILE));
   for (const w of warnings) consoleLogger.warn(w);
-  const server = await startEmbeddedServer({ dataDir, host: settings.host, port: settings.port, log: consoleLogger });
+  const server = await startEmbeddedServer({
+    dataDir,
+    host: settings.host,
+    port: settings.port,
+    log: consoleLogger,
+    config: { webPublicStreamsEnabled: settings.webPublicStreams },
+  });
   state.server = server;
   state.status = 'running';
   updateTray();

@@ -154,14 +154,19 @@ describe('data paths and settings', () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearth-desktop-'));
     try {
       const file = join(dir, 'desktop.json');
-      assert.deepEqual((await readDesktopSettings(file, {})).settings, { host: '0.0.0.0', port: 9991 });
-      await writeFile(file, JSON.stringify({ host: '127.0.0.1', port: 8080 }));
-      assert.deepEqual((await readDesktopSettings(file, {})).settings, { host: '127.0.0.1', port: 8080 });
-      assert.deepEqual((await readDesktopSettings(file, { HEARTH_PORT: '7000' })).settings, { host: '127.0.0.1', port: 7000 });
-      await writeFile(file, JSON.stringify({ host: 'evil host; rm -rf', port: 'x' }));
-      const bad = await readDesktopSettings(file, { HEARTH_PORT: '99999' });
-      assert.deepEqual(bad.settings, { host: '0.0.0.0', port: 9991 });
-      assert.equal(bad.warnings.length, 3);
+      const defaults = { host: '0.0.0.0', port: 9991, webPublicStreams: false };
+      assert.deepEqual((await readDesktopSettings(file, {})).settings, defaults);
+      await writeFile(file, JSON.stringify({ host: '127.0.0.1', port: 8080, webPublicStreams: true }));
+      assert.deepEqual((await readDesktopSettings(file, {})).settings, { host: '127.0.0.1', port: 8080, webPublicStreams: true });
+      assert.deepEqual((await readDesktopSettings(file, { HEARTH_PORT: '7000', HEARTH_WEB_PUBLIC_STREAMS: 'off' })).settings, {
+        host: '127.0.0.1',
+        port: 7000,
+        webPublicStreams: false,
+      });
+      await writeFile(file, JSON.stringify({ host: 'evil host; rm -rf', port: 'x', webPublicStreams: 'yes' }));
+      const bad = await readDesktopSettings(file, { HEARTH_PORT: '99999', HEARTH_WEB_PUBLIC_STREAMS: 'maybe' });
+      assert.deepEqual(bad.settings, defaults);
+      assert.equal(bad.warnings.length, 5);
       await writeFile(file, '{not json');
       assert.equal((await readDesktopSettings(file, {})).warnings.length, 1);
     } finally {
@@ -278,8 +283,15 @@ describe('embedded server (the CLI’s start function, in process)', () => {
     await second.stop();
     assert.equal(existsSync(join(otherDir, 'hearth.lock')), false);
     await assert.rejects(fetch(`${second.url}/api/v1/server_settings`));
-    const again = await startEmbeddedServer({ dataDir: otherDir, host: '127.0.0.1', port: 0, log: silentLogger });
+    const again = await startEmbeddedServer({
+      dataDir: otherDir,
+      host: '127.0.0.1',
+      port: 0,
+      log: silentLogger,
+      config: { webPublicStreamsEnabled: true },
+    });
     servers.push(again);
+    assert.equal(again.running.server.app.config.webPublicStreamsEnabled, true);
     assert.equal(again.setupToken, null);
     assert.equal(again.status().hasOrganization, true);
   });

@@ -2,26 +2,30 @@ import { readFile } from 'node:fs/promises';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../server/config.js';
 import { parsePort } from './ports.js';
 
-/** `desktop.json` in the data dir: where the desktop app's server listens. */
+/** `desktop.json` in the data dir: where the desktop app's server listens, and its server-level switches. */
 export interface DesktopSettings {
   host: string;
   port: number;
+  /** Zulip's WEB_PUBLIC_STREAMS_ENABLED (`hearth serve --web-public-streams`): needed for public access. */
+  webPublicStreams: boolean;
 }
+
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false };
 
 export const DESKTOP_SETTINGS_FILE = 'desktop.json';
 
 const HOST_RE = /^(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-fA-F:]+|localhost)$/;
 
 /**
- * Reads the listen settings: defaults `0.0.0.0:9991`, then `desktop.json` (if present and
- * valid), then `HEARTH_HOST`/`HEARTH_PORT`. Invalid values are reported in `warnings` and
+ * Reads the server settings: defaults `0.0.0.0:9991` without web-public channels, then
+ * `desktop.json` (if present and valid), then `HEARTH_HOST`/`HEARTH_PORT`/`HEARTH_WEB_PUBLIC_STREAMS`. Invalid values are reported in `warnings` and
  * ignored rather than stopping the app.
  */
 export async function readDesktopSettings(
   file: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ settings: DesktopSettings; warnings: string[] }> {
-  const settings: DesktopSettings = { host: DEFAULT_HOST, port: DEFAULT_PORT };
+  const settings: DesktopSettings = { host: DEFAULT_HOST, port: DEFAULT_PORT, webPublicStreams: false };
   const warnings: string[] = [];
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') warnings.push(`cannot read ${file}: ${err.message}`);
@@ -35,7 +39,11 @@ export async function readDesktopSettings(
       warnings.push(`${file} is not valid JSON; using the defaults`);
     }
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const { host, port } = parsed as Record<string, unknown>;
+      const { host, port, webPublicStreams } = parsed as Record<string, unknown>;
+      if (webPublicStreams !== undefined) {
+        if (typeof webPublicStreams === 'boolean') settings.webPublicStreams = webPublicStreams;
+        else warnings.push(`${file}: ignoring invalid webPublicStreams ${JSON.stringify(webPublicStreams)}`);
+      }
       if (host !== undefined) {
         if (typeof host === 'string' && HOST_RE.test(host)) settings.host = host;
         else warnings.push(`${file}: ignoring invalid host ${JSON.stringify(host)}`);
@@ -55,6 +63,11 @@ export async function readDesktopSettings(
     const p = parsePort(env.HEARTH_PORT);
     if (p !== null) settings.port = p;
     else warnings.push(`ignoring invalid HEARTH_PORT ${JSON.stringify(env.HEARTH_PORT)}`);
+  }
+  if (env.HEARTH_WEB_PUBLIC_STREAMS) {
+    const b = BOOLEAN_TEXT[env.HEARTH_WEB_PUBLIC_STREAMS.trim().toLowerCase()];
+    if (b !== undefined) settings.webPublicStreams = b;
+    else warnings.push(`ignoring invalid HEARTH_WEB_PUBLIC_STREAMS ${JSON.stringify(env.HEARTH_WEB_PUBLIC_STREAMS)}`);
   }
   return { settings, warnings };
 }

@@ -26,6 +26,8 @@ export interface EmbeddedOptions {
   host: string;
   port: number;
   log?: Logger;
+  /** Server-level configuration (e.g. webPublicStreamsEnabled). */
+  config?: StartOptions['config'];
   /** The server entry point (the CLI's); injectable for tests. */
   start?: (opts: StartOptions) => Promise<RunningServer>;
 }
@@ -37,7 +39,7 @@ export interface EmbeddedOptions {
 export async function startEmbeddedServer(opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const start = opts.start ?? startServer;
   const choice = await listenWithFallback(
-    (port) => start({ dataDir: opts.dataDir, host: opts.host, port, log: opts.log, setupToken: true }),
+    (port) => start({ dataDir: opts.dataDir, host: opts.host, port, log: opts.log, config: opts.config, setupToken: true }),
     opts.port,
   );
   const running = choice.value;
