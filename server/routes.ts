@@ -49,6 +49,15 @@ import { getTopics } from './views/messages-topics.js';
 import { updateSubscriptionProperties } from './views/subscription-properties.js';
 import { listSubscriptions, subscribe, unsubscribe } from './views/subscriptions.js';
 
+import { createBot, deactivateBot, listBots, regenerateBotApiKey, updateBot } from './views/bots.js';
+import {
+  addAndroidToken,
+  addApnsToken,
+  registerClientDevice,
+  removeAndroidToken,
+  removeApnsToken,
+} from './views/devices.js';
+import { createBigBlueButtonCall, createVideoCall, joinBigBlueButtonCall } from './views/video-calls.js';
 import { getSetup, postSetup } from './views/setup.js';
 import { getStatus } from './views/status.js';
 import { fileTemporaryUrl, serveFile, serveFileDownload, serveTemporaryFile, uploadFile } from './views/uploads.js';
@@ -138,8 +147,9 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/default_streams'), view: listDefaultStreams, auth: 'required' },
   { method: 'POST', path: api('/default_streams'), view: addDefaultStream, auth: 'required' },
   { method: 'DELETE', path: api('/default_streams'), view: removeDefaultStream, auth: 'required' },
-  { method: 'POST', path: api('/messages'), view: sendMessage, auth: 'required' },
-  { method: 'GET', path: api('/messages'), view: getMessages, auth: 'required' },
+  // Incoming-webhook bots may use this endpoint only (Zulip: sending messages and webhooks).
+  { method: 'POST', path: api('/messages'), view: sendMessage, auth: 'required', incomingWebhookBots: true },
+  { method: 'GET', path: api('/messages'), view: getMessages, auth: 'optional' },
   { method: 'GET', path: api('/messages/matches_narrow'), view: matchesNarrow, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id'), view: getMessage, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
@@ -148,6 +158,20 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/channel_folders'), view: reorderChannelFolders, auth: 'required' },
   { method: 'POST', path: api('/channel_folders/create'), view: createChannelFolder, auth: 'required' },
   { method: 'PATCH', path: api('/channel_folders/:channel_folder_id'), view: updateChannelFolder, auth: 'required' },
+  // Bots, push registration (kept, never relayed) and video-call links.
+  { method: 'GET', path: api('/bots'), view: listBots, auth: 'required' },
+  { method: 'POST', path: api('/bots'), view: createBot, auth: 'required' },
+  { method: 'PATCH', path: api('/bots/:bot_id'), view: updateBot, auth: 'required' },
+  { method: 'DELETE', path: api('/bots/:bot_id'), view: deactivateBot, auth: 'required' },
+  { method: 'POST', path: api('/bots/:bot_id/api_key/regenerate'), view: regenerateBotApiKey, auth: 'required' },
+  { method: 'POST', path: api('/users/me/android_gcm_reg_id'), view: addAndroidToken, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/android_gcm_reg_id'), view: removeAndroidToken, auth: 'required' },
+  { method: 'POST', path: api('/users/me/apns_device_token'), view: addApnsToken, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/apns_device_token'), view: removeApnsToken, auth: 'required' },
+  { method: 'POST', path: api('/register_client_device'), view: registerClientDevice, auth: 'required' },
+  { method: 'POST', path: api('/calls/videocall/create'), view: createVideoCall, auth: 'required' },
+  { method: 'GET', path: api('/calls/bigbluebutton/create'), view: createBigBlueButtonCall, auth: 'required' },
+  { method: 'GET', path: '/calls/bigbluebutton/join', view: joinBigBlueButtonCall, auth: 'required' },
   // A user by ID or email (after every fixed /users/... path).
   { method: 'GET', path: api('/users/:user_id'), view: getUser, auth: 'required' },
   { method: 'PATCH', path: api('/users/:user_id'), view: updateUser, auth: 'required' },

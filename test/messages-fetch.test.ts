@@ -193,3 +193,34 @@ describe('GET /messages', () => {
     assert.deepEqual(t2.body.topics[0], { name: '', max_id: empty });
   });
 });
+
+describe('GET /messages for spectators', () => {
+  let ts: TestServer;
+  let web = 0;
+  let webMsg = 0;
+  before(async () => {
+    ts = await startTestServer({ config: { webPublicStreamsEnabled: true } });
+    ts.store.realm.data.realm!.settings.enable_spectator_access = true;
+    web = await createChannel(ts, ts.ownerClient, 'web');
+    ts.store.channels.data.channels.find((c) => c.id === web)!.is_web_public = true;
+    await createChannel(ts, ts.ownerClient, 'members');
+    webMsg = await sendStream(ts.ownerClient, 'web', 'hello', 'for everyone');
+    await sendStream(ts.ownerClient, 'members', 'hello', 'members only');
+  });
+  after(() => ts.stop());
+
+  it('reads web-public channels only, flagged read, and needs a web-public narrow', async () => {
+    const get = (narrow: object) => ts.anonymous.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
+    const res = await get([{ operator: 'channels', operand: 'web-public' }]);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(ids(res.body), [webMsg]);
+    assert.deepEqual(res.body.messages[0].flags, ['read']);
+    assert.deepEqual(ids((await get([['stream', 'web']])).body), [webMsg]);
+    assert.equal((await get([['stream', 'members']])).status, 401);
+    assert.equal((await get([])).status, 401);
+    assert.equal((await get([['stream', 'web'], ['is', 'starred']])).status, 401);
+    ts.store.realm.data.realm!.settings.enable_spectator_access = false;
+    assert.equal((await get([['stream', 'web']])).status, 401);
+    ts.store.realm.data.realm!.settings.enable_spectator_access = true;
+  });
+});

@@ -14,7 +14,8 @@ import {
 } from '../lib/messages/fetch.js';
 import { formatForViewer, type FormatOptions } from '../lib/messages/format.js';
 import { messageHistory } from '../lib/messages/history.js';
-import { parseNarrow, type NarrowTerm } from '../lib/messages/narrow.js';
+import { checkSpectatorNarrow, parseNarrow, type NarrowTerm } from '../lib/messages/narrow.js';
+import { webPublicChannelsEnabled } from '../lib/channel-settings.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
@@ -53,14 +54,18 @@ function formatOptions(req: ApiRequest): FormatOptions {
   };
 }
 
-/** GET /messages */
+/** GET /messages (logged out: web-public channels only, when the organization allows spectators). */
 export function getMessages(req: ApiRequest): ViewResult {
-  const { app, params } = req;
-  const user = requireUser(req);
+  const { app, params, user } = req;
   const narrow = params.get('narrow', narrowParam, []);
+  if (!user) {
+    if (!webPublicChannelsEnabled(app)) throw errors.unauthorized();
+    checkSpectatorNarrow(app, narrow);
+  }
   const format = formatOptions(req);
   const ids = params.get('message_ids', t.json(v.nullable(v.list(v.int))), null);
   if (ids !== null) {
+    if (!user) throw errors.unauthorized();
     const range = ['anchor', 'num_before', 'num_after', 'include_anchor', 'use_first_unread_anchor'].filter((n) =>
       params.has(n),
     );

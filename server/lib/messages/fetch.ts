@@ -32,7 +32,7 @@ export interface PreparedNarrow {
   accept(m: MessageRecord): boolean;
 }
 
-export function prepareNarrow(app: App, user: UserRecord, terms: NarrowTerm[]): PreparedNarrow {
+export function prepareNarrow(app: App, user: UserRecord | null, terms: NarrowTerm[]): PreparedNarrow {
   const cache = new Map<number, boolean>();
   const readable = (m: MessageRecord) => canReadMessage(app, user, m, cache);
   const compiled = compileNarrow(app, user, withConversation(app, terms, readable));
@@ -40,6 +40,7 @@ export function prepareNarrow(app: App, user: UserRecord, terms: NarrowTerm[]): 
   return {
     compiled,
     accept(m) {
+      if (!user) return m.stream_id !== null && readable(m) && compiled.matches(m, null);
       const flags = store.rowFlags(m, user.id);
       if (flags === null && (!compiled.includeHistory || !readable(m))) return false;
       return compiled.matches(m, flags);
@@ -47,8 +48,9 @@ export function prepareNarrow(app: App, user: UserRecord, terms: NarrowTerm[]): 
   };
 }
 
-function firstUnread(app: App, user: UserRecord, n: PreparedNarrow): number {
+function firstUnread(app: App, user: UserRecord | null, n: PreparedNarrow): number {
   const store = app.store.messages;
+  if (!user) return LARGER_THAN_MAX_MESSAGE_ID;
   for (const id of store.unread(user.id)) {
     const m = store.get(id);
     if (m && n.accept(m)) return id;
@@ -71,7 +73,7 @@ export function withMatches(m: MessageRecord, dict: Record<string, unknown>, wor
 
 export function fetchRange(
   app: App,
-  user: UserRecord,
+  user: UserRecord | null,
   terms: NarrowTerm[],
   r: RangeRequest,
   format: FormatOptions,

@@ -92,7 +92,7 @@ export function formatMessage(
   return out;
 }
 
-/** A fetched message: the dict plus the viewer's flags (null row: `read` + `historical`, as Zulip). */
+/** A fetched message: the dict plus the viewer's flags (no row: `read` + `historical`; spectators: `read`). */
 export function formatForViewer(
   app: App,
   viewer: UserRecord | null,
@@ -101,7 +101,7 @@ export function formatForViewer(
 ): Record<string, unknown> {
   const out = formatMessage(app, viewer, m, o);
   const flags = viewer ? app.store.messages.rowFlags(m, viewer.id) : null;
-  out.flags = flags === null ? ['read', 'historical'] : flagNames(flags);
+  out.flags = !viewer ? ['read'] : flags === null ? ['read', 'historical'] : flagNames(flags);
   return out;
 }
 

@@ -131,8 +131,13 @@ const messageIdOperand = (t: NarrowTerm): number => {
  * Compiles a narrow for a viewer: `with` is replaced by the conversation of its
  * message (when readable), operands are resolved, and predicates built.
  */
-export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): CompiledNarrow {
+export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTerm[]): CompiledNarrow {
   const store = app.store.messages;
+  /** The viewer, for the operators only a logged-in user has (the view keeps spectators away from them). */
+  const me = (): UserRecord => {
+    if (!user) throw errors.unauthorized();
+    return user;
+  };
   const preds: Pred[] = [];
   const lists: IdList[] = [];
   let includeHistory = false;
@@ -163,7 +168,7 @@ export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): 
           app.store.channels.data.channels.filter((c) => !c.invite_only && (!webOnly || c.is_web_public)).map((c) => c.id),
         );
         pred = (m) => m.stream_id !== null && ok.has(m.stream_id);
-        if (!t.negated && !isGuest(user)) includeHistory = true;
+        if (!t.negated && user !== null && !isGuest(user)) includeHistory = true;
         break;
       }
       case 'topic': {
@@ -173,7 +178,7 @@ export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): 
         break;
       }
       case 'dm': {
-        const ids = [...new Set([...resolveUsers(app, t.operand), user.id])].sort((a, b) => a - b);
+        const ids = [...new Set([...resolveUsers(app, t.operand), me().id])].sort((a, b) => a - b);
         const key = conversationKey(ids);
         pred = (m) => m.dm !== undefined && conversationKey(m.dm) === key;
         if (!t.negated) lists.push(store.conversation(key));
@@ -182,22 +187,22 @@ export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): 
       case 'dm-including': {
         const id = resolveUser(app, t.operand).id;
         pred = (m) => m.dm !== undefined && m.dm.includes(id);
-        if (!t.negated) lists.push(store.directOf(user.id));
+        if (!t.negated) lists.push(store.directOf(me().id));
         break;
       }
       case 'sender': {
-        const s = t.operand === 'me' ? user.id : resolveUser(app, t.operand).id;
+        const s = t.operand === 'me' ? me().id : resolveUser(app, t.operand).id;
         pred = (m) => m.sender_id === s;
         if (!t.negated) lists.push(store.sender(s));
         break;
       }
       case 'is': {
         const s = operandString(t);
-        pred = isPredicate(app, user, s);
+        pred = isPredicate(app, me(), s);
         if (!['resolved', 'followed'].includes(s)) usesUserFlags = true;
-        if (!t.negated && s === 'starred') lists.push(store.starred(user.id));
-        if (!t.negated && s === 'unread') lists.push(store.unread(user.id));
-        if (!t.negated && (s === 'dm' || s === 'private')) lists.push(store.directOf(user.id));
+        if (!t.negated && s === 'starred') lists.push(store.starred(me().id));
+        if (!t.negated && s === 'unread') lists.push(store.unread(me().id));
+        if (!t.negated && (s === 'dm' || s === 'private')) lists.push(store.directOf(me().id));
         break;
       }
       case 'has': {
@@ -211,7 +216,10 @@ export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): 
       case 'in': {
         const s = operandString(t);
         if (s === 'all') pred = () => true;
-        else if (s === 'home') pred = (m) => m.stream_id === null || !subscriptionOf(app, user.id, m.stream_id)?.is_muted;
+        else if (s === 'home') {
+          const viewer = me();
+          pred = (m) => m.stream_id === null || !subscriptionOf(app, viewer.id, m.stream_id)?.is_muted;
+        }
         else throw badNarrow(`unknown 'in' operand ${s}`);
         break;
       }
@@ -240,7 +248,7 @@ export function compileNarrow(app: App, user: UserRecord, input: NarrowTerm[]): 
   }
   if (channelId !== null) lists.push(topic !== null ? store.topic(channelId, topic) : store.channel(channelId));
   if (usesUserFlags) includeHistory = false;
-  lists.push(includeHistory ? store.allIds : store.userMessages(user.id));
+  lists.push(includeHistory || !user ? store.allIds : store.userMessages(user.id));
   const candidates = lists.reduce((a, b) => (b.length < a.length ? b : a));
   return {
     matches: (m, f) => preds.every((p) => p(m, f)),
@@ -300,4 +308,28 @@ export function withConversation(
     ];
   }
   return [{ operator: 'dm', operand: m.dm ?? [m.sender_id], negated: false }, ...kept];
+}
+
+/** Operators a spectator may use (Zulip's is_spectator_compatible). */
+const SPECTATOR_OPERATORS = new Set(['channel', 'channels', 'topic', 'sender', 'has', 'search', 'near', 'id', 'with']);
+
+/**
+ * A logged-out fetch needs a narrow of spectator-compatible operators naming a
+ * web-public channel (or `channels:web-public`); otherwise it needs a login.
+ */
+export function checkSpectatorNarrow(app: App, terms: NarrowTerm[]): void {
+  let webPublic = false;
+  for (const t of terms) {
+    const op = ALIASES[t.operator] ?? t.operator;
+    if (!SPECTATOR_OPERATORS.has(op)) throw errors.unauthorized();
+    if (t.negated) continue;
+    if (op === 'channels' && t.operand === 'web-public') webPublic = true;
+    if (op === 'channel') {
+      const c = typeof t.operand === 'number' || /^\d+$/.test(String(t.operand))
+        ? channelById(app, Number(t.operand))
+        : channelByName(app, String(t.operand));
+      if (c?.is_web_public) webPublic = true;
+    }
+  }
+  if (!webPublic) throw errors.unauthorized();
 }
