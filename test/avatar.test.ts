@@ -48,6 +48,11 @@ describe('avatars: GET /avatar/{id}, POST/DELETE /users/me/avatar', () => {
     const medium = await fetchAvatar(ts, `/avatar/${cast.accounts.member.id}/medium`);
     assert.equal(medium.body.readUInt32BE(16), 500);
     assert.equal((await fetchAvatar(ts, '/avatar/999999')).status, 404);
+    // By email: signed-in requesters only.
+    const byEmail = await fetchAvatar(ts, `/avatar/${cast.accounts.member.email}`, cast.client('admin').authHeader);
+    assert.ok(byEmail.body.equals(a.body));
+    assert.equal((await fetchAvatar(ts, `/avatar/${cast.accounts.member.email}`)).status, 401);
+    assert.equal((await fetchAvatar(ts, '/avatar/nobody@example.com', cast.client('admin').authHeader)).status, 404);
     assert.equal((await fetchAvatar(ts, '/avatar/abc')).status, 400);
   });
 

@@ -17,15 +17,35 @@ import { errors } from '../errors.js';
 import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } from '../lib/avatar.js';
 import { avatarUrl, canAccessUser } from '../lib/people.js';
 import { sniffImage } from '../lib/realm-icon.js';
-import { pathInt, requireUser } from './common.js';
+import { requireUser } from './common.js';
+import { accessUserByEmail } from '../lib/people-access.js';
+import type { UserRecord } from '../store/records.js';
 
 type SpooledFile = { filepath: string; size: number };
 
+/**
+ * The user of `/avatar/{user_id}`; an email address works too for a signed-in
+ * requester (the real one when they may see it, or `user{id}@`), as in Zulip.
+ */
+function avatarTarget(req: ApiRequest): UserRecord {
+  const raw = req.path.user_id ?? '';
+  if (/^\d{1,15}$/.test(raw)) {
+    const byId = req.app.store.users.get(Number(raw));
+    if (!byId) throw errors.notFound('Not Found');
+    return byId;
+  }
+  if (!raw.includes('@')) throw errors.invalidVar('user_id', 'Invalid user_id');
+  if (!req.user) throw errors.unauthorized();
+  try {
+    return accessUserByEmail(req.app, req.user, raw, { allowBots: true, allowDeactivated: true, forAdmin: false });
+  } catch {
+    throw errors.notFound('Not Found');
+  }
+}
+
 async function serveAvatar(req: ApiRequest, medium: boolean): Promise<void> {
   const { app, koa } = req;
-  const id = pathInt(req, 'user_id');
-  const target = app.store.users.get(id);
-  if (!target) throw errors.notFound('Not Found');
+  const target = avatarTarget(req);
   const hidden = req.user !== null && !canAccessUser(app, req.user, target);
   let body: Buffer | null = null;
   let type = 'image/png';
