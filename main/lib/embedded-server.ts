@@ -8,7 +8,8 @@ export interface EmbeddedServer {
   running: RunningServer;
   /** The URL the window loads (loopback for a wildcard bind). */
   url: string;
-  lanUrls: string[];
+  /** The addresses people on the LAN use (recomputed on each read: interfaces come and go). */
+  readonly lanUrls: string[];
   host: string;
   port: number;
   /** The configured port; differs from `port` when that one was taken. */
@@ -47,7 +48,9 @@ export async function startEmbeddedServer(opts: EmbeddedOptions): Promise<Embedd
   return {
     running,
     url: localServerUrl(opts.host, running.port),
-    lanUrls: lanUrls(opts.host, running.port),
+    get lanUrls() {
+      return lanUrls(opts.host, running.port);
+    },
     host: opts.host,
     port: running.port,
     requestedPort: choice.requestedPort,
