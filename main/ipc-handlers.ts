@@ -1,10 +1,10 @@
-import { ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
+import { BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent, type OpenDialogOptions } from 'electron';
 import { HEARTH_VERSION } from '../server/version.js';
 import type { EmbeddedServer } from './lib/embedded-server.js';
 import { IPC, isTrustedSender, type ServerInfo } from './lib/ipc.js';
 import { isAllowedExternalUrl, originOf } from './lib/url-policy.js';
 
-/** Registers the three IPC handlers; each refuses senders that are not our admin page. */
+/** Registers the IPC handlers; each refuses senders that are not our admin page. */
 export function registerIpc(getServer: () => EmbeddedServer | null, dataDir: string): void {
   const guard = (event: IpcMainInvokeEvent): EmbeddedServer => {
     const server = getServer();
@@ -30,6 +30,16 @@ export function registerIpc(getServer: () => EmbeddedServer | null, dataDir: str
     guard(event);
     const err = await shell.openPath(dataDir);
     if (err) throw new Error(err);
+  });
+  ipcMain.handle(IPC.chooseFolder, async (event) => {
+    guard(event);
+    const options: OpenDialogOptions = {
+      title: 'Choose a folder for the backup',
+      properties: ['openDirectory', 'createDirectory'],
+    };
+    const win = BrowserWindow.fromWebContents(event.sender);
+    const result = await (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options));
+    return result.canceled ? null : (result.filePaths[0] ?? null);
   });
   ipcMain.handle(IPC.openExternal, async (event, url: unknown) => {
     const s = guard(event);

@@ -1,6 +1,6 @@
 /**
  * The admin window's preload (sandboxed, so CommonJS and only `electron`): exposes
- * `window.hearth` with three calls and nothing else. Channel names match main/lib/ipc.ts
+ * `window.hearth` with four calls and nothing else. Channel names match main/lib/ipc.ts
  * (checked by test/desktop-main.test.ts); the main side checks each sender's origin.
  */
 import { contextBridge, ipcRenderer } from 'electron';
@@ -24,6 +24,8 @@ const api = {
   openDataFolder: (): Promise<void> => ipcRenderer.invoke(`${PREFIX}open-data-folder`),
   /** Opens an allow-listed https URL (or the server's own LAN address) in the system browser. */
   openExternal: (url: string): Promise<boolean> => ipcRenderer.invoke(`${PREFIX}open-external`, String(url)),
+  /** Asks the user for a folder (for "Back up now"); null when cancelled. */
+  chooseFolder: (): Promise<string | null> => ipcRenderer.invoke(`${PREFIX}choose-folder`),
 };
 
 contextBridge.exposeInMainWorld('hearth', Object.freeze(api));

@@ -7,6 +7,7 @@ export const IPC = {
   serverInfo: `${IPC_PREFIX}server-info`,
   openDataFolder: `${IPC_PREFIX}open-data-folder`,
   openExternal: `${IPC_PREFIX}open-external`,
+  chooseFolder: `${IPC_PREFIX}choose-folder`,
 } as const;
 
 export type IpcChannel = (typeof IPC)[keyof typeof IPC];
