@@ -126,6 +126,11 @@ describe('GET /users, /users/{id}, /users/{email}, /users/me', () => {
     const me = await cast.client('bot').get('/users/me');
     assert.equal(me.body.user_id, cast.accounts.bot.id);
     assert.equal(me.body.max_message_id, -1);
+    const sent = await cast.client('member').post('/messages', { type: 'direct', to: [cast.accounts.admin.id], content: 'hi' });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const admin = await cast.client('admin').get('/users/me');
+    assert.equal(admin.body.max_message_id, sent.body.id);
+    assert.equal((await cast.client('bot').get('/users/me')).body.max_message_id, -1);
   });
 
   it('spectators read GET /users only with public access, with day-precision dates and no timezone', async () => {
@@ -160,15 +165,21 @@ describe('GET /users, /users/{id}, /users/{email}, /users/me', () => {
       res = await cast.client('guest').get('/users');
       assert.ok(ids().includes(cast.accounts.admin.id));
       assert.ok(!ids().includes(cast.accounts.moderator.id));
+      // So does a direct message.
+      const dm = await cast.client('moderator').post('/messages', { type: 'direct', to: [guest.id], content: 'hello' });
+      assert.equal(dm.status, 200, JSON.stringify(dm.body));
+      res = await cast.client('guest').get('/users');
+      assert.ok(ids().includes(cast.accounts.moderator.id));
+      assert.ok(!ids().includes(cast.accounts.owner.id));
       // Register: placeholders without user_list_incomplete, nothing with it.
       const plain = await cast.client('guest').post('/register', { fetch_event_types: ['realm_user'] });
-      const unknown = plain.body.realm_users.find((u: { user_id: number }) => u.user_id === cast.accounts.moderator.id);
+      const unknown = plain.body.realm_users.find((u: { user_id: number }) => u.user_id === cast.accounts.owner.id);
       assert.equal(unknown.full_name, 'Unknown user');
       const incomplete = await cast.client('guest').post('/register', {
         fetch_event_types: ['realm_user'],
         client_capabilities: { user_list_incomplete: true },
       });
-      assert.ok(!incomplete.body.realm_users.some((u: { user_id: number }) => u.user_id === cast.accounts.moderator.id));
+      assert.ok(!incomplete.body.realm_users.some((u: { user_id: number }) => u.user_id === cast.accounts.owner.id));
       // Members are not limited.
       const asMember = await cast.client('member').get('/users');
       assert.equal(asMember.body.members.length, ts.store.users.count);

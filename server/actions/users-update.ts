@@ -5,11 +5,12 @@
 import type { App } from '../context.js';
 import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channel-access-diff.js';
 import { roleGroupIds } from '../lib/groups.js';
-import { accessFilter, activeUsers, canSeeEmail, formatUser, inaccessibleUser } from '../lib/people.js';
+import { activeUsers, canSeeEmail } from '../lib/people.js';
 import { profileFieldEventValue } from '../lib/profile-field-values.js';
 import type { ProfileFieldRecord, Role, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';
+import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 
 /**
  * Zulip's do_change_user_role: `realm_user` update with `role` to everyone who
@@ -20,10 +21,10 @@ import { emitUserUpdate } from './users.js';
 export function changeRole(app: App, tx: Transaction, target: UserRecord, role: Role): void {
   if (target.role === role) return;
   const snapshot = snapshotChannelAccess(app, [target.id]);
-  const accessBefore = accessFilter(app, target);
+  const access = snapshotUserAccess(app, [target.id]);
   const before = roleGroupIds(app, target.role);
   target.role = role;
-  emitUserAccessDiff(app, tx, target, accessBefore);
+  emitUserAccessDiff(app, tx, access);
   const after = roleGroupIds(app, role);
   tx.touch(app.store.users.collection);
   emitUserUpdate(app, tx, target, { role });
@@ -36,32 +37,6 @@ export function changeRole(app: App, tx: Transaction, target: UserRecord, role: 
     tx.emit({ type: 'user_group', op: 'add_members', group_id: id, user_ids: [target.id] }, everyone);
   }
   emitChannelAccessDiff(app, tx, snapshot);
-}
-
-/**
- * A guest limited by can_access_all_users_group who changes role sees a
- * different set of users: `realm_user` add for each user gained (the real
- * object replaces the "Unknown user"), and for each user lost a `remove`
- * (clients with `user_list_incomplete`) or the placeholder `add` (others).
- */
-function emitUserAccessDiff(
-  app: App,
-  tx: Transaction,
-  target: UserRecord,
-  before: ((u: UserRecord) => boolean) | null,
-): void {
-  const after = accessFilter(app, target);
-  if (before === null && after === null) return;
-  for (const u of app.store.users.all()) {
-    const had = before === null || before(u);
-    const has = after === null || after(u);
-    if (had === has) continue;
-    if (has) tx.emit({ type: 'realm_user', op: 'add', person: formatUser(app, target, u) }, [target.id]);
-    else {
-      tx.emit({ type: 'realm_user', op: 'remove', person: { user_id: u.id, full_name: u.full_name }, incomplete_only: true }, [target.id]);
-      tx.emit({ type: 'realm_user', op: 'add', person: inaccessibleUser(app, u.id), unknown_user: true }, [target.id]);
-    }
-  }
 }
 
 export function changeFullName(app: App, tx: Transaction, target: UserRecord, name: string): void {
