@@ -207,6 +207,10 @@ describe('organization icon', () => {
         { name: 'b.png', data: PNG, type: 'image/png' },
       ],
     ];
+    const huge = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]);
+    const tooBig = await uploadIcon(ts.ownerClient, [{ name: 'huge.png', data: huge, type: 'image/png' }]);
+    assert.equal(tooBig.status, 400);
+    assert.match(tooBig.body.msg as string, /larger than the allowed limit of 5 MiB/);
     for (const files of bad) {
       const r = await uploadIcon(ts.ownerClient, files);
       assert.equal(r.status, 400, JSON.stringify(r.body));
