@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { emitChannelAccessDiff, snapshotChannelAccess } from '../server/lib/channel-access-diff.js';
 import { commit } from '../server/actions/commit.js';
+import { hasMetadataAccess } from '../server/lib/channels.js';
 import { assertError, createChannel, isSubscribedInStore, stored, watch } from './helpers/channels.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
@@ -144,6 +145,43 @@ describe('channel access follows group membership', () => {
     assert.deepEqual(seen.map((e) => `${e.type}/${e.op}`), ['stream/create', 'subscription/peer_add']);
     assert.equal(((seen[0]!.streams as Dict[])[0]!).is_archived, true);
     ok(await members(team, { delete: [nat.id] }));
+  });
+
+  it('computes the same access per channel (many users) as per user (few) and as hasMetadataAccess', async () => {
+    // Enough users for the per-channel path, of every role, some in the groups the channels use.
+    const roles = [100, 200, 300, 400, 400, 600] as const;
+    const crowd: number[] = [];
+    for (let i = 0; i < 110; i++) {
+      const u = ts.store.users.add({
+        email: `many${i}@example.com`, full_name: `Many ${i}`, role: roles[i % roles.length]!, is_active: i % 17 !== 0,
+        is_bot: false, bot_type: null, bot_owner_id: null, api_key: `m${i}`.padEnd(32, 'x'), password_hash: null,
+        date_joined: new Date().toISOString(), timezone: '', avatar_version: 1, is_imported_stub: false,
+      });
+      crowd.push(u.id);
+    }
+    const active = crowd.filter((id) => ts.store.users.get(id)!.is_active);
+    ok(await members(team, { add: active.filter((_, i) => i % 3 === 0) }));
+    ok(await members(inner, { add: active.filter((_, i) => i % 5 === 1) }));
+    const web = await createChannel(ts, ts.ownerClient, 'open house');
+    stored(ts, web).is_web_public = true;
+    ok(await ts.ownerClient.post('/users/me/subscriptions', { subscriptions: [{ name: 'secret' }], principals: active.slice(0, 7) }));
+    const all = snapshotChannelAccess(ts.app);
+    assert.ok(all.userIds.length > 100);
+    const few = snapshotChannelAccess(ts.app, all.userIds.slice(0, 50));
+    for (const channel of ts.store.channels.data.channels) {
+      const want = all.userIds.filter((id) => hasMetadataAccess(ts.app, ts.store.users.get(id)!, channel));
+      assert.deepEqual([...all.access.get(channel.id)!].sort((a, b) => a - b), want.sort((a, b) => a - b), channel.name);
+      assert.deepEqual(
+        [...few.access.get(channel.id)!].sort((a, b) => a - b),
+        want.filter((id) => all.userIds.slice(0, 50).includes(id)).sort((a, b) => a - b),
+        `${channel.name} (few users)`,
+      );
+    }
+    assert.ok(!all.userIds.some((id) => !ts.store.users.get(id)!.is_active), 'deactivated users are left out');
+    stored(ts, web).is_web_public = false;
+    ok(await members(team, { delete: active.filter((_, i) => i % 3 === 0) }));
+    ok(await members(inner, { delete: active.filter((_, i) => i % 5 === 1) }));
+    ok(await ts.ownerClient.delete('/users/me/subscriptions', { subscriptions: ['secret'], principals: active.slice(0, 7) }));
   });
 
   it('snapshotChannelAccess / emitChannelAccessDiff: a role change seen through the same two calls', async () => {

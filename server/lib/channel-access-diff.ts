@@ -21,7 +21,10 @@
 import type { Transaction } from '../actions/commit.js';
 import type { App } from '../context.js';
 import { emitChannelCreate, emitChannelDelete } from './channel-events.js';
+import { SETTINGS_GRANTING_METADATA_ACCESS } from './channel-settings.js';
 import { channelById, hasMetadataAccess, subscriberMap } from './channels.js';
+import { groupSettingMemberIds } from './groups.js';
+import { isAdmin, isGuest } from './people.js';
 
 export interface ChannelAccessSnapshot {
   /** The users compared (active when the snapshot was taken). */
@@ -40,14 +43,39 @@ function activeUsers(app: App, userIds?: Iterable<number>) {
   return out;
 }
 
+/** Up to this many users, private channels are checked user by user; above, their settings are resolved once. */
+const PER_USER_LIMIT = 100;
+
+/**
+ * hasMetadataAccess (lib/channels.ts) for every (channel, user) pair. For many
+ * users (a role change of everyone, a big subgroup) the members of a private
+ * channel's access-granting settings are resolved once per channel instead of
+ * once per user: the same rule, written per channel.
+ */
 function computeAccess(app: App, userIds: readonly number[]): Map<number, Set<number>> {
   const users = activeUsers(app, userIds);
   const subscribers = subscriberMap(app);
   const out = new Map<number, Set<number>>();
   for (const channel of app.store.channels.data.channels) {
     const subs = new Set(subscribers.get(channel.id) ?? []);
+    const open = channel.is_web_public;
+    if (users.length <= PER_USER_LIMIT) {
+      out.set(channel.id, new Set(users.filter((u) => hasMetadataAccess(app, u, channel, subs.has(u.id))).map((u) => u.id)));
+      continue;
+    }
+    const granted = new Set<number>();
+    if (!open && channel.invite_only) {
+      for (const name of SETTINGS_GRANTING_METADATA_ACCESS) {
+        const value = channel.settings[name];
+        if (value !== undefined) for (const id of groupSettingMemberIds(app, value)) granted.add(id);
+      }
+    }
     const seeing = new Set<number>();
-    for (const u of users) if (hasMetadataAccess(app, u, channel, subs.has(u.id))) seeing.add(u.id);
+    for (const u of users) {
+      const sees =
+        open || subs.has(u.id) || (!isGuest(u) && (!channel.invite_only || isAdmin(u) || granted.has(u.id)));
+      if (sees) seeing.add(u.id);
+    }
     out.set(channel.id, seeing);
   }
   return out;
