@@ -60,7 +60,14 @@ import {
 import { createBigBlueButtonCall, createVideoCall, joinBigBlueButtonCall } from './views/video-calls.js';
 import { getSetup, postSetup } from './views/setup.js';
 import { getStatus } from './views/status.js';
-import { fileTemporaryUrl, serveFile, serveFileDownload, serveTemporaryFile, uploadFile } from './views/uploads.js';
+import {
+  fileTemporaryUrl,
+  serveFile,
+  serveFileDownload,
+  serveTemporaryFile,
+  serveThumbnail,
+  uploadFile,
+} from './views/uploads.js';
 import { deleteAttachment, listAttachments } from './views/attachments.js';
 import { backupStatus, startBackup } from './views/backup.js';
 import { resetPassword } from './views/password-reset.js';
@@ -182,6 +189,12 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/user_uploads/:realm_id/:bucket/:token/:name'), view: fileTemporaryUrl, auth: 'required' },
   { method: 'GET', path: '/user_uploads/temporary/:token/:filename', view: serveTemporaryFile, auth: 'none' },
   { method: 'GET', path: '/user_uploads/download/:realm_id/:bucket/:token/:name', view: serveFileDownload, auth: 'optional' },
+  {
+    method: 'GET',
+    path: '/user_uploads/thumbnail/:realm_id/:bucket/:token/:name/:format',
+    view: serveThumbnail,
+    auth: 'optional',
+  },
   { method: 'GET', path: '/user_uploads/:realm_id/:bucket/:token/:name', view: serveFile, auth: 'optional' },
   { method: 'GET', path: api('/attachments'), view: listAttachments, auth: 'required' },
   { method: 'DELETE', path: api('/attachments/:attachment_id'), view: deleteAttachment, auth: 'required' },

@@ -42,8 +42,15 @@ export function authenticate(app: App, policy: AuthPolicy): Koa.Middleware {
   };
 }
 
+/** Zulip's INCOMING_WEBHOOK_BOT: such bots may only send messages (routes flagged `incomingWebhookBots`). */
+const INCOMING_WEBHOOK_BOT = 2;
+
 /** The same check as a plain function (the router runs it with the realm check, in one step). */
-export function authenticateSync(app: App, policy: AuthPolicy): (ctx: Koa.Context) => void {
+export function authenticateSync(
+  app: App,
+  policy: AuthPolicy,
+  opts: { incomingWebhookBots?: boolean } = {},
+): (ctx: Koa.Context) => void {
   return (ctx) => {
     ctx.state.user = null;
     if (policy !== 'none') {
@@ -56,6 +63,9 @@ export function authenticateSync(app: App, policy: AuthPolicy): (ctx: Koa.Contex
         const user = userByApiEmail(app, creds.email);
         if (!user || !safeEqual(creds.key, user.api_key)) throw errors.invalidApiKey();
         if (!user.is_active) throw errors.deactivated();
+        if (user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !opts.incomingWebhookBots) {
+          throw errors.badRequest('This API is not available to incoming webhook bots.');
+        }
         ctx.state.user = user;
       }
     }

@@ -17,6 +17,8 @@ export interface Route {
   auth: AuthPolicy;
   /** Whether the endpoint needs an organization to exist (default true). */
   needsRealm?: boolean;
+  /** Incoming-webhook bots may call it (Zulip: only sending messages and webhooks); default false. */
+  incomingWebhookBots?: boolean;
 }
 
 /**
@@ -77,7 +79,7 @@ export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
  */
 function gate(app: App, route: Route): Koa.Middleware {
   const needsRealm = route.needsRealm !== false;
-  const auth = authenticateSync(app, route.auth);
+  const auth = authenticateSync(app, route.auth, { incomingWebhookBots: route.incomingWebhookBots === true });
   return (ctx, next) => {
     if (needsRealm && app.store.realm.data.realm === null) throw errors.noOrganization();
     auth(ctx);

@@ -6,9 +6,10 @@
  */
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
-import { t, type ParamType } from '../http/params.js';
+import { decodeJson, t, type ParamType } from '../http/params.js';
 import type { RealmRecord, RealmSettings } from '../store/records.js';
 import { EMAIL_VISIBILITY } from './people.js';
+import { checkBbbSecret, checkBbbUrl, checkJitsiUrl } from './video-calls.js';
 
 export interface RealmSetting<T = unknown> {
   /** Parameter name; also the event `property` (register key: `realm_` + name, unless `registerKey`). */
@@ -40,11 +41,22 @@ export interface RealmSetting<T = unknown> {
 export const MAX_REALM_NAME_LENGTH = 40;
 export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
 
-/** Video-call providers this server offers (Zulip's ids; 0 none, 1 Jitsi Meet). */
+/** Video-call providers this server offers (Zulip's ids; 0 none, 1 Jitsi Meet, 4 BigBlueButton). */
 export const VIDEO_CHAT_PROVIDERS = {
   disabled: { name: 'None', id: 0 },
   jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+  big_blue_button: { name: 'BigBlueButton', id: 4 },
 } as const;
+
+/** A string setting sent JSON-encoded as Zulip's Json[str] (or, leniently, bare); JSON null allowed. */
+const jsonStringOrNull: ParamType<string | null> = {
+  read: (raw, name) => {
+    if (!raw.startsWith('"') && raw !== 'null') return raw;
+    const value: unknown = decodeJson(raw, name);
+    if (value !== null && typeof value !== 'string') throw errors.badRequest(`${name} is not a string`);
+    return value as string | null;
+  },
+};
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
@@ -105,6 +117,35 @@ export const REALM_SETTINGS: RealmSetting[] = [
       }
       return value;
     },
+  }),
+  define({
+    // Zulip's custom Jitsi Meet server (feature level 212): a URL, or "default" for the server's.
+    name: 'jitsi_server_url',
+    type: jsonStringOrNull,
+    who: 'admin',
+    stored: { in: 'settings', key: 'jitsi_server_url' },
+    fallback: null,
+    validate: (value) => checkJitsiUrl(value),
+  }),
+  define({
+    // Hearth: the BigBlueButton API URL (Zulip's server setting BIG_BLUE_BUTTON_URL); not announced.
+    name: 'bigbluebutton_url',
+    type: jsonStringOrNull,
+    who: 'admin',
+    stored: { in: 'settings', key: 'bigbluebutton_url' },
+    fallback: null,
+    secret: true,
+    validate: (value) => checkBbbUrl(value),
+  }),
+  define({
+    // Hearth: the BigBlueButton shared secret (Zulip's BIG_BLUE_BUTTON_SECRET); never sent to clients.
+    name: 'bigbluebutton_secret',
+    type: jsonStringOrNull,
+    who: 'admin',
+    stored: { in: 'settings', key: 'bigbluebutton_secret' },
+    fallback: null,
+    secret: true,
+    validate: (value) => checkBbbSecret(value),
   }),
   define({
     name: 'message_retention_days',

@@ -7,6 +7,8 @@ import {
   streamsSection,
   subscriptionsSection,
 } from './channels.js';
+import { botDomainSection, botsSection } from './bots.js';
+import { devicesSection } from './devices.js';
 import { draftsSection } from './drafts.js';
 import {
   emptyTopicNameSection,
@@ -18,6 +20,7 @@ import {
 import { peopleSection, profileFieldsSection } from './people.js';
 import { realmSection, realmUserDefaultsSection } from './realm.js';
 import { userGroupsSection } from './user-groups.js';
+import { videoCallsSection } from './video-calls.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
@@ -39,5 +42,9 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(recentPrivateSection);
   registry.add(starredSection);
   registry.add(emptyTopicNameSection);
+  registry.add(botsSection);
+  registry.add(botDomainSection);
+  registry.add(devicesSection);
+  registry.add(videoCallsSection);
   return registry;
 }

@@ -37,6 +37,11 @@ export interface RealmSettings {
   video_chat_provider?: number;
   /** Who sees every user (Zulip's can_access_all_users_group); absent means role:everyone. */
   can_access_all_users_group?: GroupSettingValue;
+  /** Zulip's realm jitsi_server_url: a custom Jitsi Meet server; absent or null: the server default. */
+  jitsi_server_url?: string | null;
+  /** BigBlueButton (server/lib/video-calls.ts): the API base URL (`.../bigbluebutton/`) and its shared secret. */
+  bigbluebutton_url?: string | null;
+  bigbluebutton_secret?: string | null;
   /** The uploaded organization icon (file name under `realm/` in the data dir), absent for the default. */
   icon?: { file: string; content_type: string; version: number };
   /** Last icon version handed out (kept after a delete, so an icon URL is never reused). */
@@ -97,6 +102,21 @@ export interface UserRecord {
   can_change_user_emails?: boolean;
   /** Created through the API (`POST /users`) and not logged in yet: `date_joined` moves to the first login. */
   awaiting_first_login?: boolean;
+  /** Bots only (the bots area, server/lib/bots.ts): default channels, services and configuration. */
+  bot_settings?: BotSettings;
+}
+
+/** What a bot keeps besides its user fields (Zulip's UserProfile bot columns, Service and BotConfigData rows). */
+export interface BotSettings {
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: boolean;
+  /** Outgoing-webhook bots: where messages are posted, in which format, with which token. */
+  outgoing?: { service_name: string; base_url: string; interface: number; token: string };
+  /** Embedded bots: the bot's name; incoming-webhook bots: the integration (Zulip's `integration_id`). */
+  service_name?: string;
+  /** Embedded and incoming-webhook bots: configuration key/value pairs. */
+  config_data?: Record<string, string>;
 }
 
 /** Custom profile field types (Zulip's ids). */
@@ -151,4 +171,29 @@ export interface DraftRecord {
 export interface DraftsDoc {
   nextId: number;
   drafts: DraftRecord[];
+}
+
+/** A push token a mobile app registered (kept, never used: Hearth relays no push notifications). */
+export interface PushTokenRecord {
+  user_id: number;
+  kind: 'fcm' | 'apns';
+  token: string;
+  /** APNs only: the app's bundle ID. */
+  ios_app_id: string | null;
+  /** Unix seconds of the last registration. */
+  last_updated: number;
+}
+
+/** A logged-in mobile device (`POST /register_client_device`). */
+export interface DeviceRecord {
+  id: number;
+  user_id: number;
+  /** Unix seconds. */
+  date_created: number;
+}
+
+export interface DevicesDoc {
+  nextId: number;
+  devices: DeviceRecord[];
+  push_tokens: PushTokenRecord[];
 }

@@ -4,7 +4,7 @@ import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
 import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } from './migrations.js';
 import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } from './channel-records.js';
-import type { DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, UsersDoc } from './records.js';
+import type { DevicesDoc, DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, UsersDoc } from './records.js';
 import { UserTable } from './users.js';
 import { MessageStore } from './messages.js';
 import { AttachmentTable, isAttachmentsDoc, type AttachmentsDoc } from './attachment-records.js';
@@ -43,6 +43,7 @@ export class Store {
     readonly messages: MessageStore,
     readonly profileFields: Collection<ProfileFieldsDoc>,
     readonly attachments: AttachmentTable,
+    readonly devices: Collection<DevicesDoc>,
     private readonly lockFile: string | null,
   ) {}
 
@@ -77,6 +78,11 @@ export class Store {
         nextId: 1,
         fields: [],
       }));
+      const devices = await Collection.open<DevicesDoc>(join(dataDir, 'devices.json'), () => ({
+        nextId: 1,
+        devices: [],
+        push_tokens: [],
+      }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -87,6 +93,7 @@ export class Store {
         [channelFolders, (d: ChannelFoldersDoc) => Array.isArray(d.folders) && Number.isInteger(d.nextId)],
         [profileFields, (d: ProfileFieldsDoc) => Array.isArray(d.fields) && Number.isInteger(d.nextId)],
         [attachments, isAttachmentsDoc],
+        [devices, (d: DevicesDoc) => Array.isArray(d.devices) && Array.isArray(d.push_tokens) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -107,6 +114,7 @@ export class Store {
         messages,
         profileFields,
         new AttachmentTable(attachments),
+        devices,
         lockFile,
       );
     } catch (err) {
@@ -133,6 +141,7 @@ export class Store {
       this.channelFolders,
       this.profileFields,
       this.attachments.collection,
+      this.devices,
     ] as Collection<unknown>[];
   }
 

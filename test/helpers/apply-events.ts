@@ -5,6 +5,7 @@
  * unknown type throws, so a new event cannot go untested.
  */
 import { applyRealmEvent } from './apply-realm-events.js';
+import { applyBotEvent } from './apply-bot-events.js';
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
 import { applyMessageEvent } from './apply-message-events.js';
 import { applyCustomProfileFields, applyRealmUserEvent } from './apply-people-events.js';
@@ -66,6 +67,7 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
   const out = structuredClone(state);
   for (const e of events) {
     if (applyChannelEvent(out, e, opts)) continue;
+    if (applyBotEvent(out, e)) continue;
     if (applyRealmEvent(out, e)) continue;
     switch (e.type) {
       case 'heartbeat':

@@ -1,0 +1,28 @@
+import type { StateSection } from '../events/state.js';
+import type { DeviceRecord } from '../store/records.js';
+
+/**
+ * A device as Zulip's `devices` register section describes it. Hearth never registers
+ * with a push bouncer, so every push field stays null.
+ */
+export function formatDevice(_device: DeviceRecord): Record<string, unknown> {
+  return {
+    push_key_id: null,
+    push_token_id: null,
+    pending_push_token_id: null,
+    push_token_last_updated_timestamp: null,
+    push_registration_error_code: null,
+  };
+}
+
+/** `devices`: the requester's registered devices, keyed by device ID. */
+export const devicesSection: StateSection = {
+  types: ['device'],
+  fetch({ app, user }) {
+    const devices: Record<string, unknown> = {};
+    if (user) {
+      for (const d of app.store.devices.data.devices) if (d.user_id === user.id) devices[String(d.id)] = formatDevice(d);
+    }
+    return { devices };
+  },
+};
