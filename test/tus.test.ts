@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -179,6 +179,16 @@ describe('resumable uploads (/api/v1/tus)', () => {
     assert.equal((await head(member, location)).status, 404);
   });
 
+  it('answers at //api/v1/tus too (zulip-js with a realm URL ending in a slash)', async () => {
+    const res = await fetch(`${ts.url}//api/v1/tus`, {
+      method: 'POST',
+      headers: tusHeaders(ts.ownerClient, { 'Upload-Length': '2', 'Upload-Metadata': `filename ${b64('s.txt')}`, 'Content-Type': 'application/offset+octet-stream' }),
+      body: 'ok',
+    });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { filename: string }).filename, 's.txt');
+  });
+
   it('GET is not part of tus and never serves bytes', async () => {
     const res = await fetch(`${ts.url}/api/v1/tus/1-${'0'.repeat(32)}`, { headers: ts.ownerClient.authHeader });
     assert.equal(res.status, 405);
@@ -201,6 +211,36 @@ describe('resumable uploads (/api/v1/tus)', () => {
     const deact = await create(ts.client(gone), 3);
     assert.equal(deact.status, 401);
     assert.equal((await deact.json()).code, 'USER_DEACTIVATED');
+  });
+});
+
+describe('unfinished resumable uploads are deleted after a week', () => {
+  it('a stale upload is swept (bytes and record) when a new upload starts after a restart', async () => {
+    let ts = await startTestServer();
+    try {
+      const created = await create(ts.ownerClient, 10, { filename: 'stale.txt' });
+      const location = created.headers.get('location')!;
+      const id = location.split('/').pop()!;
+      const infoFile = join(ts.dataDir, 'uploads', 'tus', `${id}.json`);
+      const info = JSON.parse(await readFile(infoFile, 'utf8'));
+      info.creation_date = new Date(Date.now() - 8 * 86_400_000).toISOString();
+      await writeFile(infoFile, JSON.stringify(info));
+
+      ts = await restart(ts);
+      const fresh = await create(ts.ownerClient, 5, { filename: 'fresh.txt' });
+      assert.equal(fresh.status, 201);
+      const freshId = fresh.headers.get('location')!.split('/').pop()!;
+      let left: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        left = (await readdir(join(ts.dataDir, 'uploads', 'tus'))).sort();
+        if (!left.includes(id)) break;
+        await sleep(25);
+      }
+      assert.deepEqual(left, [freshId, `${freshId}.json`].sort());
+      assert.equal((await head(ts.ownerClient, location)).status, 404);
+    } finally {
+      await ts.stop();
+    }
   });
 });
 

@@ -217,6 +217,46 @@ describe('how files are served', () => {
     );
   });
 
+  it('byte ranges (seeking in audio and video): 206 with Content-Range, suffix ranges, 416 past the end', async () => {
+    const data = Buffer.from('0123456789abcdef');
+    const url = await uploadOne(ts.ownerClient, 'clip.mp4', data, 'video/mp4');
+    const get = (range: string) =>
+      fetch(`${ts.url}${url}`, { headers: { ...ts.ownerClient.authHeader, range } }).then(async (r) => ({
+        status: r.status,
+        headers: r.headers,
+        body: Buffer.from(await r.arrayBuffer()).toString(),
+      }));
+    const mid = await get('bytes=2-5');
+    assert.equal(mid.status, 206);
+    assert.equal(mid.body, '2345');
+    assert.equal(mid.headers.get('content-range'), 'bytes 2-5/16');
+    assert.equal(mid.headers.get('content-length'), '4');
+    assert.equal(mid.headers.get('accept-ranges'), 'bytes');
+    assert.equal((await get('bytes=10-')).body, 'abcdef');
+    assert.equal((await get('bytes=-3')).body, 'def');
+    assert.equal((await get('bytes=14-99')).body, 'ef');
+    const past = await get('bytes=16-');
+    assert.equal(past.status, 416);
+    assert.equal(past.headers.get('content-range'), 'bytes */16');
+    const junk = await get('pages=1-2');
+    assert.equal(junk.status, 200);
+    assert.equal(junk.body, data.toString());
+  });
+
+  it('thumbnail URLs serve an image itself (Hearth makes no thumbnails); other files have none', async () => {
+    const img = await uploadOne(ts.ownerClient, 't.png', png, 'image/png');
+    const thumb = img.replace('/user_uploads/', '/user_uploads/thumbnail/') + '/840x560.webp';
+    const got = await fetchFile(ts.ownerClient, thumb);
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.body, png);
+    assert.equal(got.headers.get('content-type'), 'image/png');
+    const member = ts.client(await ts.addUser('Thumbless'));
+    assert.equal((await fetchFile(member, thumb)).status, 403, 'the same access rules');
+    const doc = await uploadOne(ts.ownerClient, 'd.html', '<b>x</b>', 'text/html');
+    const none = doc.replace('/user_uploads/', '/user_uploads/thumbnail/') + '/840x560.webp';
+    assert.equal((await fetchFile(ts.ownerClient, none)).status, 404);
+  });
+
   it('a file missing on disk is a 404, not a crash', async () => {
     const url = await uploadOne(ts.ownerClient, 'gone.txt', 'gone');
     const a = ts.store.attachments.byPathId(pathIdFromReference(url)!)!;

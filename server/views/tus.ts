@@ -30,6 +30,9 @@ export const TUS_PATH = '/api/v1/tus';
 
 const UPLOAD_ID = /^(\d{1,12})-[0-9a-f]{32}$/;
 
+/** An unfinished upload may be resumed for a week; afterwards it is deleted. */
+const UNFINISHED_TTL_MS = 7 * 86_400_000;
+
 type TusRequest = Parameters<NonNullable<ServerOptions['onUploadCreate']>>[0];
 type Upload = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[1];
 
@@ -47,7 +50,16 @@ export function tusMiddleware(app: App): Koa.Middleware {
   };
   const auth = authenticateSync(app, 'required');
 
+  // No tus `expiration` extension: with it the library re-reads a finished upload after our hook
+  // moved it away. Stale unfinished uploads are swept here instead.
   const store = new FileStore({ directory });
+  /** Unfinished uploads older than the TTL are swept when a new one starts, at most hourly. */
+  let lastSweep = 0;
+  const sweep = () => {
+    if (Date.now() - lastSweep < 3_600_000) return;
+    lastSweep = Date.now();
+    sweepStale(store).catch((err: unknown) => app.log.error('tus sweep failed', { error: String(err) }));
+  };
   const tus = new Server({
     path: TUS_PATH,
     datastore: store,
@@ -78,7 +90,9 @@ export function tusMiddleware(app: App): Koa.Middleware {
   });
 
   return async (ctx, next) => {
-    if (ctx.path !== TUS_PATH && !ctx.path.startsWith(`${TUS_PATH}/`)) return next();
+    // zulip-js may send `//api/v1/...`; the router folds slashes the same way.
+    const path = ctx.path.replace(/\/{2,}/g, '/');
+    if (path !== TUS_PATH && !path.startsWith(`${TUS_PATH}/`)) return next();
     if (ctx.method === 'GET') {
       // tus has no GET; @tus/server would serve a finished upload's bytes without our access checks.
       ctx.status = 405;
@@ -91,6 +105,7 @@ export function tusMiddleware(app: App): Koa.Middleware {
       auth(ctx);
       callers.set(ctx.req, ctx.state.user as UserRecord);
     }
+    if (ctx.method === 'POST') sweep();
     ctx.respond = false;
     try {
       await tus.handle(ctx.req, ctx.res);
@@ -120,4 +135,15 @@ async function finish(app: App, store: FileStore, user: UserRecord | undefined, 
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ url, filename: a.file_name }),
   };
+}
+
+/** Deletes unfinished uploads created more than UNFINISHED_TTL_MS ago (bytes and record). */
+async function sweepStale(store: FileStore): Promise<void> {
+  const ids = (await store.configstore.list?.()) ?? [];
+  const cutoff = Date.now() - UNFINISHED_TTL_MS;
+  for (const id of ids) {
+    const info = await store.configstore.get(id).catch(() => undefined);
+    const created = info?.creation_date ? Date.parse(info.creation_date) : NaN;
+    if (Number.isFinite(created) && created < cutoff) await store.remove(id).catch(() => undefined);
+  }
 }

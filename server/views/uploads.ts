@@ -16,6 +16,7 @@ import { errors, HearthError } from '../errors.js';
 import { canReadAttachment } from '../lib/attachments.js';
 import { maxUploadBytes, tooLargeMessage } from '../lib/upload-limits.js';
 import { contentDisposition, isInlineType, PATH_ID, uploadUrl } from '../lib/upload-names.js';
+import { parseRange } from '../lib/upload-range.js';
 import { pathIdFromToken, temporaryUrl } from '../lib/upload-tokens.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import { requireUser } from './common.js';
@@ -72,12 +73,23 @@ async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean)
   if (!info?.isFile()) throw notFound();
   const inline = !download && isInlineType(a.content_type);
   const k = req.koa;
+  const range = parseRange(k.get('range') || undefined, info.size);
+  if (range.kind === 'unsatisfiable') {
+    throw new HearthError('Range Not Satisfiable', {
+      code: 'BAD_REQUEST',
+      status: 416,
+      headers: { 'Content-Range': `bytes */${info.size}` },
+    });
+  }
+  const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, info.size - 1];
   // HEAD: Koa sends no body; an empty one keeps a file descriptor from being opened for nothing.
-  k.body = req.koa.method === 'HEAD' ? Buffer.alloc(0) : createReadStream(path);
-  k.status = 200;
+  k.body = k.method === 'HEAD' || info.size === 0 ? Buffer.alloc(0) : createReadStream(path, { start, end });
+  k.status = range.kind === 'partial' ? 206 : 200;
+  if (range.kind === 'partial') k.set('Content-Range', `bytes ${start}-${end}/${info.size}`);
+  k.set('Accept-Ranges', 'bytes');
   k.set('Content-Type', a.content_type);
   k.set('Content-Disposition', contentDisposition(inline, a.file_name));
-  k.set('Content-Length', String(info.size));
+  k.set('Content-Length', String(end - start + 1));
   k.set('X-Content-Type-Options', 'nosniff');
   k.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
   k.set('Cross-Origin-Resource-Policy', 'same-origin');
@@ -93,6 +105,16 @@ export async function serveFile(req: ApiRequest): Promise<void> {
 /** GET /user_uploads/download/...: the same, always as a download. */
 export async function serveFileDownload(req: ApiRequest): Promise<void> {
   await sendFile(req, readableAttachment(req), true);
+}
+
+/**
+ * GET /user_uploads/thumbnail/{path}/{format}: Hearth makes no thumbnails, so an
+ * image's own bytes stand in for any format (clients scale it); other files have none.
+ */
+export async function serveThumbnail(req: ApiRequest): Promise<void> {
+  const a = readableAttachment(req);
+  if (!a.content_type.startsWith('image/') || !isInlineType(a.content_type)) throw notFound();
+  await sendFile(req, a, false);
 }
 
 /** GET /api/v1/user_uploads/...: a URL that opens the file for a minute without credentials. */
