@@ -108,6 +108,24 @@ describe('message events and register', () => {
     sub.is_muted = false;
   });
 
+  it('feeds stream_weekly_traffic, first_message_id and is_recently_active', async () => {
+    const id = await createChannel(ts, owner, 'traffic');
+    const c = ts.store.channels.data.channels.find((x) => x.id === id)!;
+    const reg0 = await owner.post('/register', {});
+    const before = reg0.body.subscriptions.find((x: { stream_id: number }) => x.stream_id === id);
+    assert.equal(before.stream_weekly_traffic, null);
+    assert.equal(before.first_message_id, null);
+    const first = await sendStream(owner, 'traffic', 't', 'one');
+    for (let i = 0; i < 7; i++) await sendStream(owner, 'traffic', 't', `more ${i}`);
+    c.date_created -= 30 * 86_400;
+    const reg = await owner.post('/register', {});
+    const sub = reg.body.subscriptions.find((x: { stream_id: number }) => x.stream_id === id);
+    assert.equal(sub.stream_weekly_traffic, 2); // 8 messages in 28 days
+    assert.equal(sub.first_message_id, first);
+    assert.equal(sub.is_recently_active, true);
+    assert.equal(c.first_message_id, first);
+  });
+
   const ctx = () => messageRenderContext(ts.app, cast.owner.id);
   const renderer = () => renderMessage('@**all** @**Mel**', ctx());
   it('mentions set mentioned and wildcard_mentioned flags', async (t) => {

@@ -16,13 +16,16 @@ export function weeklyTraffic(app: App, streamId: number): number | null {
   const ageDays = (now - c.date_created) / DAY;
   if (ageDays < 7) return null;
   const since = now - 28 * DAY;
+  // IDs grow with time: binary search for the first message of the window (O(log n), register calls this per channel).
   const ids = app.store.messages.channel(streamId);
-  let n = 0;
-  for (let i = ids.length - 1; i >= 0; i--) {
-    const m = app.store.messages.get(ids.at(i));
-    if (!m || m.timestamp < since) break;
-    n++;
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((app.store.messages.get(ids.at(mid))?.timestamp ?? 0) < since) lo = mid + 1;
+    else hi = mid;
   }
+  const n = ids.length - lo;
   return Math.round((n * 7) / Math.min(ageDays, 28));
 }
 
