@@ -27,7 +27,7 @@ function takeSetupToken(): string | null {
   if (token) history.replaceState(null, '', location.pathname);
   return token;
 }
-const setupToken = takeSetupToken();
+let setupToken = takeSetupToken();
 
 function show(el: HTMLElement): void {
   root.replaceChildren(el);
@@ -111,6 +111,11 @@ async function start(): Promise<void> {
 }
 
 window.addEventListener('hashchange', () => {
+  if (location.hash.includes('setup_token=')) {
+    setupToken = takeSetupToken();
+    void start();
+    return;
+  }
   if (api.credentials && root.querySelector('.layout')) {
     show(shell(route()));
     (document.getElementById('main') as HTMLElement | null)?.focus();

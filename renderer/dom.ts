@@ -99,7 +99,7 @@ export async function copyText(text: string, source?: HTMLInputElement): Promise
 
 /** Offers `text` as a file download named `name`. */
 export function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/octet-stream' }));
   const a = h('a', { href: url, download: name, class: 'offscreen' });
   document.body.append(a);
   a.click();

@@ -137,7 +137,7 @@ function channelFolders(api: Api, state: Json): HTMLElement {
   };
   const name = h('input', { name: 'name', required: true, maxlength: 60 });
   const description = h('input', { name: 'description', maxlength: 200 });
-  const form = h('form', { class: 'inline-form' }, field('Folder name', name), field('Description', description), h('button', { type: 'submit' }, 'Create folder'));
+  const form = h('form', { class: 'inline-form' }, field('Folder name', name), field('Folder description', description), h('button', { type: 'submit' }, 'Create folder'));
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(form, notice, async () => {

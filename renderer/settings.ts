@@ -51,7 +51,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
     { class: 'card', 'aria-labelledby': 'org-title' },
     h('h2', { id: 'org-title' }, 'Organization'),
     field('Organization name', name),
-    field('Description', description, 'Markdown; shown on the sign-in page.'),
+    field('Organization description', description, 'Markdown; shown on the sign-in page.'),
     field('Who can see email addresses', visibility),
     h('div', { class: 'field check' }, spectators, h('label', { for: (spectators.id = 'spectator-access') }, 'Public access: anyone can read web-public channels without an account')),
     field('Maximum upload size (MiB)', upload),

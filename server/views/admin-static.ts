@@ -124,7 +124,6 @@ function setSecurityHeaders(req: ApiRequest): void {
   k.set('X-Content-Type-Options', 'nosniff');
   k.set('X-Frame-Options', 'DENY');
   k.set('Referrer-Policy', 'no-referrer');
-  k.set('Cross-Origin-Opener-Policy', 'same-origin');
   k.set('Cache-Control', 'no-cache');
 }
 

@@ -1,0 +1,342 @@
+/**
+ * The admin UI in Debian's Chromium against a real server (temp data dir, port 0): setup
+ * wizard → sign in → users → bots → settings → status and backup, each confirmed through the
+ * API or the stored data; setup from a LAN address needs the token. Any console error fails.
+ * Screenshots: test-results/admin-ui/*.png.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { encode } from 'uqr';
+import { silentLogger } from '../server/log.js';
+import { startServer } from '../server/start.js';
+import { browserMissing, launchBrowser, openPage, type TestPage } from './helpers/browser.js';
+import { Client, startTestServer, type TestServer } from './helpers/server.js';
+
+const skip = browserMissing() ?? false;
+const OWNER = { realm: 'Acme Office', name: 'Ada Admin', email: 'ada@example.com', password: 'a good password' };
+
+/** Errors Chromium logs for API answers the step expects (e.g. 401 for a wrong password), removed from the list. */
+function expectNetworkErrors(t: TestPage, status: number, path: string): void {
+  const expected = (e: string) => e.includes(`status of ${status}`) && e.includes(path);
+  assert.ok(t.errors.some(expected), `expected a ${status} for ${path}; got ${JSON.stringify(t.errors)}`);
+  t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !expected(e)));
+}
+
+/** The QR code drawn on a canvas, read back as a module matrix (dark = true). */
+async function readQr(page: Page, label: string, size: number): Promise<boolean[][]> {
+  return page.getByRole('img', { name: label }).evaluate((el, n) => {
+    const c = el as HTMLCanvasElement;
+    const ctx = c.getContext('2d')!;
+    const scale = c.width / n;
+    const rows: boolean[][] = [];
+    for (let y = 0; y < n; y++) {
+      const row: boolean[] = [];
+      for (let x = 0; x < n; x++) {
+        const px = ctx.getImageData(Math.floor((x + 0.5) * scale), Math.floor((y + 0.5) * scale), 1, 1).data;
+        row.push(px[0]! < 128);
+      }
+      rows.push(row);
+    }
+    return rows;
+  }, size);
+}
+
+describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
+  let browser: Browser;
+  let ts: TestServer;
+  let t: TestPage;
+  let owner: Client;
+  let backupDir: string;
+
+  before(async () => {
+    [browser, ts] = await Promise.all([launchBrowser(), startTestServer({ withRealm: false })]);
+    t = await openPage(browser, ts.url);
+    backupDir = await mkdtemp(join(tmpdir(), 'hearth-ui-backup-'));
+  });
+  after(async () => {
+    await t?.close();
+    await browser?.close();
+    await ts?.stop();
+    if (backupDir) await rm(backupDir, { recursive: true, force: true });
+  });
+
+  it('first-run setup creates the organization and shows the LAN URLs with QR codes', async () => {
+    const { page } = t;
+    await page.goto(`${ts.url}/`);
+    assert.equal(new URL(page.url()).pathname, '/admin/');
+    await page.getByRole('heading', { name: 'Set up Hearth' }).waitFor();
+    assert.equal(await page.getByLabel('Setup token').count(), 0, 'no token needed from loopback');
+    await t.shot('01-setup');
+
+    await page.getByLabel('Organization name').fill(OWNER.realm);
+    await page.getByLabel('Your name').fill(OWNER.name);
+    await page.getByLabel('Your email').fill(OWNER.email);
+    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await page.getByLabel('Confirm password').fill('something else');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByRole('alert').filter({ hasText: 'do not match' }).waitFor();
+    assert.equal(ts.app.store.realm.data.realm, null);
+
+    await page.getByLabel('Confirm password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByRole('heading', { name: 'Your organization is ready' }).waitFor();
+    await t.shot('02-setup-done');
+
+    // Through the API: the organization and its owner exist, and the password works.
+    assert.equal(ts.app.store.realm.data.realm?.name, OWNER.realm);
+    const key = await new Client(ts.url, null).post('/fetch_api_key', { username: OWNER.email, password: OWNER.password });
+    assert.equal(key.status, 200, JSON.stringify(key.body));
+    owner = new Client(ts.url, { id: key.body.user_id, email: OWNER.email, apiKey: key.body.api_key, password: OWNER.password });
+    const me = await owner.get('/users/me');
+    assert.equal(me.body.role, 100);
+    assert.equal(me.body.full_name, OWNER.name);
+
+    // The page lists the server's LAN URLs, each with a QR code that encodes it.
+    const status = await owner.get('/hearth/status');
+    const urls = status.body.lan_urls as string[];
+    assert.ok(urls.length >= 1);
+    for (const url of urls) {
+      await page.getByRole('link', { name: url }).waitFor();
+      const expected = encode(url, { ecc: 'M', border: 4 });
+      const label = `QR code for ${url}`;
+      await page.getByRole('img', { name: label }).waitFor();
+      assert.deepEqual(await readQr(page, label, expected.size), expected.data, `QR code of ${url}`);
+    }
+    await page.getByRole('button', { name: 'Continue to administration' }).click();
+    await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
+  });
+
+  it('signs in with email and password (keyboard only), keeping the key in sessionStorage', async () => {
+    const { page } = t;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: `Sign in to ${OWNER.realm}` }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'signing out forgets the key');
+    await t.shot('03-sign-in');
+
+    // Wrong password: an error, no credentials.
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').waitFor();
+    expectNetworkErrors(t, 401, '/api/v1/fetch_api_key');
+
+    // A member is not let in.
+    await owner.post('/users', { email: 'mo@example.com', password: 'member password', full_name: 'Mo Member' });
+    await page.getByLabel('Email').fill('mo@example.com');
+    await page.getByLabel('Password').fill('member password');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'not an organization administrator' }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+
+    // The owner, by keyboard: focus is in the email field.
+    await page.getByLabel('Email').fill('');
+    await page.getByLabel('Password').fill('');
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(OWNER.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(OWNER.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
+    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('hearth-admin-credentials') ?? 'null'));
+    assert.equal(stored.email, OWNER.email);
+    assert.equal(stored.api_key, owner.account!.apiKey);
+    assert.equal(await page.evaluate(() => localStorage.length), 0, 'nothing in localStorage');
+    assert.deepEqual(await t.context.cookies(), [], 'no cookies');
+  });
+
+  it('creates a user, changes their role, deactivates, reactivates and resets their password', async () => {
+    const { page } = t;
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add user' });
+    await dialog.getByLabel('Full name').fill('Bea Builder');
+    await dialog.getByLabel('Email').fill('bea@example.com');
+    await dialog.getByLabel('Initial password').fill('bea password 1');
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('status').filter({ hasText: 'Bea Builder can now sign in' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'bea@example.com' });
+    await row.waitFor();
+    await t.shot('04-users');
+
+    const users = async () => (await owner.get('/users')).body.members as { email: string; delivery_email: string; role: number; is_active: boolean; user_id: number }[];
+    const bea = (await users()).find((u) => u.delivery_email === 'bea@example.com');
+    assert.ok(bea, 'the new user exists');
+    assert.equal(bea.role, 400);
+    assert.equal((await new Client(ts.url, null).post('/fetch_api_key', { username: 'bea@example.com', password: 'bea password 1' })).status, 200);
+
+    // Search narrows the list.
+    await page.getByLabel('Search users').fill('bea');
+    assert.equal(await page.getByRole('table', { name: 'Users' }).getByRole('row').count(), 2);
+    await page.getByLabel('Search users').fill('');
+
+    await row.getByRole('combobox', { name: 'Role of Bea Builder' }).selectOption({ label: 'Moderator' });
+    await page.getByRole('status').filter({ hasText: 'Bea Builder is now moderator' }).waitFor();
+    assert.equal((await users()).find((u) => u.user_id === bea.user_id)?.role, 300);
+
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByRole('button', { name: 'Reactivate' }).waitFor();
+    assert.equal((await users()).find((u) => u.user_id === bea.user_id)?.is_active, false);
+    await row.getByRole('button', { name: 'Reactivate' }).click();
+    await row.getByRole('button', { name: 'Deactivate' }).waitFor();
+    assert.equal((await users()).find((u) => u.user_id === bea.user_id)?.is_active, true);
+
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    const reset = page.getByRole('dialog', { name: 'Reset the password of Bea Builder' });
+    await reset.getByLabel('New password').fill('bea password 2');
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('status').filter({ hasText: 'The password of Bea Builder was changed' }).waitFor();
+    const anon = new Client(ts.url, null);
+    assert.equal((await anon.post('/fetch_api_key', { username: 'bea@example.com', password: 'bea password 2' })).status, 200);
+  });
+
+  it('creates a bot, copies its key, downloads its zuliprc and regenerates the key', async () => {
+    const { page } = t;
+    await page.getByRole('button', { name: 'Add bot' }).click();
+    const add = page.getByRole('dialog', { name: 'Add bot' });
+    await add.getByLabel('Bot name').fill('Alert Bot');
+    await add.getByLabel('Bot username').fill('alerts');
+    await add.getByRole('button', { name: 'Create bot' }).click();
+    const keyDialog = page.getByRole('dialog', { name: 'API key of Alert Bot' });
+    await keyDialog.waitFor();
+    const key = await keyDialog.getByLabel('API key').inputValue();
+    const botEmail = await keyDialog.getByLabel('Bot email').inputValue();
+    assert.match(key, /^\w{20,}$/);
+    assert.match(botEmail, /^alerts-bot@/);
+    await t.shot('05-bot-key');
+
+    await keyDialog.getByRole('button', { name: 'Copy key' }).click();
+    await keyDialog.getByRole('status').filter({ hasText: 'API key copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key);
+
+    // Through the API: the key signs the bot in.
+    const bot = new Client(ts.url, { id: 0, email: botEmail, apiKey: key, password: '' });
+    const me = await bot.get('/users/me');
+    assert.equal(me.status, 200, JSON.stringify(me.body));
+    assert.equal(me.body.is_bot, true);
+    assert.equal(me.body.full_name, 'Alert Bot');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      keyDialog.getByRole('button', { name: 'Download zuliprc' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'zuliprc');
+    const rc = await readFile((await download.path())!, 'utf8');
+    assert.equal(rc, `[api]\nemail=${botEmail}\nkey=${key}\nsite=${ts.url}\n`);
+
+    await keyDialog.getByRole('button', { name: 'Regenerate key' }).click();
+    await keyDialog.getByRole('status').filter({ hasText: 'A new key was made' }).waitFor();
+    const newKey = await keyDialog.getByLabel('API key').inputValue();
+    assert.notEqual(newKey, key);
+    assert.equal((await bot.get('/users/me')).status, 401, 'the old key no longer works');
+    const renewed = new Client(ts.url, { id: 0, email: botEmail, apiKey: newKey, password: '' });
+    assert.equal((await renewed.get('/users/me')).status, 200);
+    await keyDialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('table', { name: 'Bots' }).getByRole('row').filter({ hasText: 'Alert Bot' }).waitFor();
+  });
+
+  it('changes organization settings', async () => {
+    const { page } = t;
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Organization name').waitFor();
+    await page.getByLabel('Organization name').fill('Acme Corp');
+    await page.getByLabel('Organization description').fill('The **Acme** team chat');
+    await page.getByLabel('Who can see email addresses').selectOption({ label: 'Administrators only' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: /Saved|saved/ }).waitFor();
+    await t.shot('06-settings');
+
+    const settings = await new Client(ts.url, null).get('/server_settings');
+    assert.equal(settings.body.realm_name, 'Acme Corp');
+    const realm = ts.app.store.realm.data.realm!;
+    assert.equal(realm.name, 'Acme Corp');
+    assert.equal(realm.description, 'The **Acme** team chat');
+    assert.equal(realm.settings.email_address_visibility, 3);
+
+    // A channel folder, through the form.
+    await page.getByLabel('Folder name').fill('Projects');
+    await page.getByRole('button', { name: 'Create folder' }).click();
+    await page.getByRole('status').filter({ hasText: 'Folder created' }).waitFor();
+    const folders = await owner.get('/channel_folders');
+    assert.deepEqual(folders.body.channel_folders.map((f: { name: string }) => f.name), ['Projects']);
+  });
+
+  it('shows the status and backs up the data folder with progress', async () => {
+    const { page } = t;
+    await page.getByRole('link', { name: 'Status' }).click();
+    const status = (await owner.get('/hearth/status')).body;
+    await page.getByText(`Hearth ${status.version} (Zulip API feature level ${status.zulip_feature_level})`).waitFor();
+    await page.getByText(status.data_dir, { exact: true }).waitFor();
+    await page.getByLabel('Destination folder').fill(backupDir);
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Backup complete' }).waitFor();
+    await t.shot('07-status-backup');
+    const made = await readdir(backupDir);
+    assert.equal(made.length, 1);
+    assert.match(made[0]!, /^hearth-backup-/);
+    const copied = JSON.parse(await readFile(join(backupDir, made[0]!, 'realm.json'), 'utf8'));
+    assert.equal(copied.realm.name, 'Acme Corp');
+  });
+
+  it('logged no console errors', () => {
+    assert.deepEqual(t.errors, []);
+  });
+});
+
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+describe('admin UI setup from another computer', { skip: skip || (lanAddress ? false : 'no non-loopback interface'), timeout: 60_000 }, () => {
+  it('needs the setup token: refused without it, accepted with the token the window passes', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ui-lan-'));
+    const server = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken: true });
+    const browser = await launchBrowser();
+    const t = await openPage(browser, server.url);
+    try {
+      const { page } = t;
+      // Through the API: no token, no setup.
+      const api = new Client(server.url, null);
+      const refused = await api.post('/hearth/setup', { realm_name: 'X', email: 'x@example.com', password: 'long enough pw' });
+      assert.equal(refused.status, 403);
+
+      // The page asks for the token; a wrong one is refused and nothing is created.
+      await page.goto(`${server.url}/admin/`);
+      await page.getByLabel('Setup token').waitFor();
+      await page.getByLabel('Organization name').fill('Lan Office');
+      await page.getByLabel('Your name').fill('Lee');
+      await page.getByLabel('Your email').fill('lee@example.com');
+      await page.getByLabel('Password', { exact: true }).fill('lee password');
+      await page.getByLabel('Confirm password').fill('lee password');
+      await page.getByLabel('Setup token').fill('not-the-token');
+      await page.getByRole('button', { name: 'Create organization' }).click();
+      await page.getByRole('alert').waitFor();
+      await t.shot('08-lan-setup-refused');
+      expectNetworkErrors(t, 403, '/api/v1/hearth/setup');
+      assert.equal(server.store.realm.data.realm, null);
+
+      // The desktop window's address carries the token in the fragment: no field, setup works.
+      await page.goto(`${server.url}/admin/#setup_token=${encodeURIComponent(server.setupToken!)}`);
+      await page.getByRole('heading', { name: 'Set up Hearth' }).waitFor();
+      assert.equal(new URL(page.url()).hash, '', 'the token leaves the address bar');
+      assert.equal(await page.getByLabel('Setup token').count(), 0);
+      await page.getByLabel('Organization name').fill('Lan Office');
+      await page.getByLabel('Your name').fill('Lee');
+      await page.getByLabel('Your email').fill('lee@example.com');
+      await page.getByLabel('Password', { exact: true }).fill('lee password');
+      await page.getByLabel('Confirm password').fill('lee password');
+      await page.getByRole('button', { name: 'Create organization' }).click();
+      await page.getByRole('heading', { name: 'Your organization is ready' }).waitFor();
+      await page.getByRole('link', { name: server.url }).waitFor();
+      assert.equal(server.store.realm.data.realm?.name, 'Lan Office');
+      assert.deepEqual(t.errors, []);
+    } finally {
+      await t.close();
+      await browser.close();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
