@@ -144,6 +144,7 @@ describe('channel access follows group membership', () => {
     const seen = about(await capable(), old);
     assert.deepEqual(seen.map((e) => `${e.type}/${e.op}`), ['stream/create', 'subscription/peer_add']);
     assert.equal(((seen[0]!.streams as Dict[])[0]!).is_archived, true);
+    assert.deepEqual(Object.keys(seen[1]!).sort(), ['id', 'op', 'stream_ids', 'type', 'user_ids'], 'no internal flag');
     ok(await members(team, { delete: [nat.id] }));
   });
 
