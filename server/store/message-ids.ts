@@ -23,6 +23,14 @@ export class IdList {
     this.buf = next;
   }
 
+  /** Makes room for `capacity` entries at once (loading a known number of IDs). */
+  reserve(capacity: number): void {
+    if (capacity <= this.buf.length) return;
+    const next = new Int32Array(capacity);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+
   at(i: number): number {
     return this.buf[i]!;
   }

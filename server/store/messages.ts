@@ -56,6 +56,7 @@ export class MessageStore {
   static async open(dir: string): Promise<MessageStore> {
     const items = await SegmentedCollection.open<MessageRecord>(dir, 1000);
     const store = new MessageStore(items);
+    store.allIds.reserve(items.size);
     const topics = new Map<string, string>(); // interning: one string per distinct topic
     for (const m of items.all()) {
       let t = topics.get(m.topic);
