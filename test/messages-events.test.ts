@@ -140,5 +140,19 @@ describe('message events and register', () => {
     const reg = await member.post('/register', {});
     assert.ok(reg.body.unread_msgs.mentions.includes(id));
     assert.ok(reg.body.unread_msgs.mentions.includes(all));
+    // A silent mention sets nothing; a group mention flags the group's members who received the message.
+    const silent = await sendStream(owner, 'general', 'hello', '@_**Mel** quietly');
+    assert.equal(ts.store.messages.rowFlags(ts.store.messages.get(silent)!, cast.member.id)! & FLAG.mentioned, 0);
+    const created = await owner.post('/user_groups/create', {
+      name: 'devs',
+      description: 'developers',
+      members: JSON.stringify([cast.member.id, cast.admin.id]),
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const g = await sendStream(owner, 'general', 'hello', '@*devs* please look');
+    const gm = ts.store.messages.get(g)!;
+    assert.equal(ts.store.messages.rowFlags(gm, cast.member.id)! & FLAG.mentioned, FLAG.mentioned);
+    assert.equal(ts.store.messages.rowFlags(gm, cast.owner.id)! & FLAG.mentioned, 0);
+    assert.equal(ts.store.messages.rowFlags(gm, cast.admin.id), null); // not subscribed: no row
   });
 });
