@@ -154,5 +154,14 @@ describe('message events and register', () => {
     assert.equal(ts.store.messages.rowFlags(gm, cast.member.id)! & FLAG.mentioned, FLAG.mentioned);
     assert.equal(ts.store.messages.rowFlags(gm, cast.owner.id)! & FLAG.mentioned, 0);
     assert.equal(ts.store.messages.rowFlags(gm, cast.admin.id), null); // not subscribed: no row
+    // @**topic** flags those who took part in the topic; the API reports it as wildcard_mentioned.
+    await sendStream(member, 'general', 'tw', 'I was here');
+    const tw = await sendStream(owner, 'general', 'tw', '@**topic** heads up');
+    const twm = ts.store.messages.get(tw)!;
+    assert.equal(ts.store.messages.rowFlags(twm, cast.member.id)! & FLAG.topic_wildcard_mentioned, FLAG.topic_wildcard_mentioned);
+    const fetched = await member.get(`/messages/${tw}`);
+    assert.ok(fetched.body.message.flags.includes('wildcard_mentioned'));
+    const quiet = await sendStream(owner, 'general', 'elsewhere', '@**topic** nobody here');
+    assert.equal(ts.store.messages.rowFlags(ts.store.messages.get(quiet)!, cast.member.id)! & FLAG.topic_wildcard_mentioned, 0);
   });
 });
