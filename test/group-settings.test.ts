@@ -167,6 +167,33 @@ describe('group-setting values (server/lib/groups.ts)', () => {
   });
 });
 
+describe('a system group missing while serving', () => {
+  let ts: TestServer;
+  before(async () => {
+    ts = await startTestServer();
+  });
+  after(() => ts.stop());
+
+  it('answers a clear 503 SYSTEM_GROUP_MISSING, never a 500, and stores nothing', async () => {
+    const groups = ts.store.groups.data.groups;
+    const nobody = groups.find((g) => g.name === 'role:nobody')!;
+    groups.splice(groups.indexOf(nobody), 1);
+    try {
+      const channelsBefore = JSON.stringify(ts.store.channels.data);
+      const res = await ts.ownerClient.post('/users/me/subscriptions', { subscriptions: [{ name: 'lost' }] });
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'SYSTEM_GROUP_MISSING');
+      assert.match(res.body.msg, /role:nobody is missing .*restart the server/);
+      assert.equal(JSON.stringify(ts.store.channels.data), channelsBefore);
+      assert.throws(() => systemGroupId(ts.app, 'role:nobody'), (e: unknown) => e instanceof HearthError && e.status === 503);
+    } finally {
+      groups.unshift(nobody);
+    }
+    const again = await ts.ownerClient.post('/users/me/subscriptions', { subscriptions: [{ name: 'found' }] });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+  });
+});
+
 describe('system groups at startup', () => {
   let dir = '';
   before(async () => {
