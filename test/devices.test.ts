@@ -45,6 +45,18 @@ describe('FCM tokens (POST/DELETE /users/me/android_gcm_reg_id)', () => {
     assert.equal(again.body.msg, 'Token does not exist');
   });
 
+  it('registering and removing tokens changes no client state and sends no event (verifyAction)', async () => {
+    for (const action of [
+      () => mel.post('/users/me/android_gcm_reg_id', { token: 'quiet' }),
+      () => mel.delete('/users/me/android_gcm_reg_id', { token: 'quiet' }),
+      () => mel.post('/users/me/apns_device_token', { token: APNS, appid: 'org.zulip.Zulip' }),
+      () => mel.delete('/users/me/apns_device_token', { token: APNS }),
+    ]) {
+      const events = await verifyAction(mel, async () => assert.equal((await action()).status, 200));
+      assert.deepEqual(events, []);
+    }
+  });
+
   it('an empty or over-long token is a BAD_REQUEST saying so; 4096 characters are accepted', async () => {
     const before = (await stored()).push_tokens.length;
     for (const token of ['', 'x'.repeat(4097), 'é'.repeat(4097)]) {

@@ -258,6 +258,33 @@ describe('video calls role matrix', () => {
     });
   }
 
+  it('BigBlueButton create and join against the eight callers', async () => {
+    await setProvider(4);
+    const link = (await mel.get('/calls/bigbluebutton/create', { meeting_name: 'matrix' })).body.url as string;
+    for (const caller of CALLERS) {
+      const client = cast.client(caller);
+      const created = await client.get('/calls/bigbluebutton/create', { meeting_name: `by ${caller}` });
+      const viaNeutral = await client.post('/calls/videocall/create', { room_name: `by ${caller}` });
+      const account = caller === 'anonymous' ? null : cast.accounts[caller];
+      const joined = account ? await openLink(account, link) : { status: (await fetch(`${ts.url}${link}`, { redirect: 'manual' })).status, location: null };
+      if (ok(caller)) {
+        assert.equal(created.status, 200, `${caller}: ${JSON.stringify(created.body)}`);
+        assert.match(created.body.url, /^\/calls\/bigbluebutton\/join\?bigbluebutton=/);
+        assert.match(viaNeutral.body.url, /^\/calls\/bigbluebutton\/join\?bigbluebutton=/);
+        assert.equal(joined.status, 302, caller);
+        const role = new URL(joined.location!).searchParams.get('role');
+        assert.equal(role, caller === 'member' ? 'MODERATOR' : 'VIEWER', caller);
+      } else {
+        for (const res of [created, viaNeutral]) {
+          assert.equal(res.status, 401, caller);
+          assert.equal(res.body.code, caller === 'deactivated' ? 'USER_DEACTIVATED' : 'UNAUTHORIZED');
+        }
+        assert.equal(joined.status, 401, caller);
+      }
+    }
+    await setProvider(1);
+  });
+
   it('an incoming-webhook bot may not create calls', async () => {
     const res = await mel.post('/bots', { full_name: 'CI hook', short_name: 'ci', bot_type: 2 });
     const hook = ts.client({ id: res.body.user_id, email: 'ci-bot@hearth.local', apiKey: res.body.api_key, password: '' });
