@@ -127,12 +127,19 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     const token = new URLSearchParams(url.hash.slice(1)).get('setup_token');
     assert.match(token ?? '', /^[\w-]{20,}$/);
 
-    const ipc = (await shell.waitFor('ipc')) as Record<string, { ok: boolean; value?: Record<string, unknown> }> & { channels: string[] };
+    type Answer = { ok: boolean; value?: Record<string, unknown> | boolean };
+    const ipc = (await shell.waitFor('ipc')) as unknown as {
+      channels: string[];
+      trusted: { ok: boolean; value: Record<string, unknown> };
+      foreign: Answer;
+      subframe: Answer;
+      external: Answer;
+    };
     assert.deepEqual(ipc.channels, ['hearth:choose-folder', 'hearth:open-data-folder', 'hearth:open-external', 'hearth:server-info']);
     assert.equal(ipc.trusted.ok, true);
-    assert.equal(ipc.trusted.value!.dataDir, dataDir);
-    assert.equal(ipc.trusted.value!.setupToken, token);
-    assert.equal(ipc.trusted.value!.port, port);
+    assert.equal(ipc.trusted.value.dataDir, dataDir);
+    assert.equal(ipc.trusted.value.setupToken, token);
+    assert.equal(ipc.trusted.value.port, port);
     assert.equal(ipc.foreign.ok, false);
     assert.equal(ipc.subframe.ok, false);
     assert.deepEqual(ipc.external, { ok: true, value: false });
