@@ -44,6 +44,7 @@ import {
 } from './views/channel-folders.js';
 import { updateChannel } from './views/channel-update.js';
 import { sendMessage } from './views/messages-send.js';
+import { renderMessageView } from './views/render.js';
 import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
 import { getTopics } from './views/messages-topics.js';
 import { updateSubscriptionProperties } from './views/subscription-properties.js';
@@ -156,6 +157,7 @@ export const routes: Route[] = [
   { method: 'DELETE', path: api('/default_streams'), view: removeDefaultStream, auth: 'required' },
   // Incoming-webhook bots may use this endpoint only (Zulip: sending messages and webhooks).
   { method: 'POST', path: api('/messages'), view: sendMessage, auth: 'required', incomingWebhookBots: true },
+  { method: 'POST', path: api('/messages/render'), view: renderMessageView, auth: 'required' },
   { method: 'GET', path: api('/messages'), view: getMessages, auth: 'optional' },
   { method: 'GET', path: api('/messages/matches_narrow'), view: matchesNarrow, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id'), view: getMessage, auth: 'required' },

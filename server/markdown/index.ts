@@ -1,23 +1,150 @@
-import { escapeHtml } from '../lib/text.js';
+/**
+ * Zulip-flavoured Markdown: `renderMessage` for messages (mentions, links,
+ * uploads reported to the caller) and `renderDescription` for channel,
+ * folder, organization and profile texts (no mentions). Output is always
+ * sanitised. Input that breaks the parser (a stack overflow from thousands
+ * of nested quotes or lists) falls back to escaped text, never an error.
+ */
+import type { Tokens } from 'marked';
+import { createEngine, flushPreviews } from './engine.js';
+import { escapeHtml } from './html.js';
+import type { GroupMentionToken, MentionToken } from './inline.js';
+import { sanitizeXss as sanitize } from './sanitize-xss.js';
+import { newState, optionsWith, type RenderState } from './state.js';
 import type { RenderContext, RenderResult } from './types.js';
 
-export type { RenderContext, RenderResult } from './types.js';
+export type { RenderContext, RenderResult, RenderUser } from './types.js';
+
+const engine = createEngine();
+
+/** Content that could not be parsed: escaped text, line breaks kept. */
+export function escapedParagraphs(content: string): string {
+  return content
+    .split(/\n{2,}/)
+    .filter((p) => p.trim() !== '')
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>\n')}</p>`)
+    .join('\n');
+}
 
 /**
- * PLACEHOLDER until the Markdown work lands: escaped text in one paragraph.
- * Keep this signature: the messages area calls it.
+ * Mentions inside quotes are silent (Zulip quotes other people's words
+ * without notifying anyone); the others fill the mention sets.
  */
-export function renderMessage(content: string, _ctx: RenderContext): RenderResult {
+function collectMentions(tokens: Tokens.Generic[], quoted: boolean, state: RenderState): void {
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'zulipMention': {
+        const t = token as MentionToken;
+        if (quoted) t.silent = true;
+        if (t.silent) break;
+        if (t.kind === 'user') state.mentionedUserIds.add(t.userId!);
+        else if (t.kind === 'channel') state.channelWildcard = true;
+        else state.topicWildcard = true;
+        break;
+      }
+      case 'zulipGroupMention': {
+        const t = token as GroupMentionToken;
+        if (quoted) t.silent = true;
+        if (!t.silent) state.mentionedGroupIds.add(t.groupId);
+        break;
+      }
+      case 'blockquote':
+        collectMentions(token.tokens ?? [], true, state);
+        break;
+      case 'list':
+        for (const item of (token as Tokens.List).items) collectMentions(item.tokens, quoted, state);
+        break;
+      case 'table': {
+        const table = token as Tokens.Table;
+        for (const cell of table.header) collectMentions(cell.tokens, quoted, state);
+        for (const row of table.rows) for (const cell of row) collectMentions(cell.tokens, quoted, state);
+        break;
+      }
+      case 'zulipSpoiler':
+        collectMentions(token.header as Tokens.Generic[], quoted, state);
+        collectMentions(token.tokens ?? [], quoted, state);
+        break;
+      default:
+        if (token.tokens) collectMentions(token.tokens, quoted, state);
+    }
+  }
+}
+
+// Characters that can start Markdown, links, mentions, emoji or entities anywhere in a line.
+const SPECIAL = /[\\`*_~[\]:@&|\u0000-\u0009\u000b-\u001f\u007f]|www\./i;
+// What a line may not start with: lists, quotes, headings, rules, setext underlines, code indents.
+const LINE_START = /^(?:[-+=#>]|\d+[.)])/;
+
+/**
+ * The HTML of text with no Markdown in it (the common chat line), built
+ * without the parser: one paragraph, lines joined by `<br>`. Undefined when
+ * the content needs the parser. Tests check it against the parser's output.
+ */
+export function plainHtml(content: string): string | undefined {
+  if (content.length > 2000 || SPECIAL.test(content)) return undefined;
+  const lines = content.split('\n');
+  for (const line of lines) {
+    if (line === '' || line.trim() !== line || LINE_START.test(line)) return undefined;
+  }
+  return `<p>${lines.map(escapeHtml).join('<br>\n')}</p>`;
+}
+
+function renderHtml(content: string, state: RenderState): string {
+  const options = optionsWith(engine, state);
+  const tokens = engine.lexer(content, options);
+  if (state.mentionTokens > 0) collectMentions(tokens, false, state);
+  const html = engine.parser(tokens, options) + flushPreviews(state);
+  return html.endsWith('\n') ? html.slice(0, -1) : html;
+}
+
+/** Renders and sanitises; on a parser failure, the escaped text and an empty state. */
+function render(content: string, ctx: RenderContext, mentions: boolean): { html: string; state: RenderState } {
+  const state = newState(ctx, mentions);
+  const plain = plainHtml(content);
+  if (plain !== undefined) return { html: plain, state };
+  try {
+    return { html: sanitize(renderHtml(content, state)), state };
+  } catch {
+    // Too deep for the parser (RangeError: stack overflow) or any other
+    // failure on hostile input: show the text as typed.
+    return { html: escapedParagraphs(content), state: newState(ctx, mentions) };
+  }
+}
+
+/** A message: sanitised HTML plus what the content mentions and links. */
+export function renderMessage(content: string, ctx: RenderContext): RenderResult {
+  const { html, state } = render(content, ctx, true);
   return {
-    html: `<p>${escapeHtml(content).replace(/\n/g, '<br>\n')}</p>`,
-    mentionedUserIds: new Set(),
-    mentionedGroupIds: new Set(),
-    channelWildcard: false,
-    topicWildcard: false,
+    html,
+    mentionedUserIds: state.mentionedUserIds,
+    mentionedGroupIds: state.mentionedGroupIds,
+    channelWildcard: state.channelWildcard,
+    topicWildcard: state.topicWildcard,
     isMeMessage: content.startsWith('/me '),
-    uploadPaths: [],
-    hasLink: false,
-    hasImage: false,
-    hasAttachment: false,
+    uploadPaths: state.uploadPaths,
+    hasLink: state.hasLink,
+    hasImage: state.hasImage,
+    hasAttachment: state.hasAttachment,
   };
+}
+
+const NO_CONTEXT: RenderContext = {
+  usersByName: () => [],
+  userById: () => undefined,
+  groupByName: () => undefined,
+  channelByName: () => undefined,
+};
+
+/**
+ * A description (channel, folder, organization, profile field): the same
+ * Markdown without mentions; channel links and custom emoji when `ctx` gives them.
+ */
+export function renderDescription(text: string, ctx: RenderContext = NO_CONTEXT): string {
+  if (!text.trim()) return '';
+  return render(text, ctx, false).html;
+}
+
+/** The parser's unsanitised HTML, never the plain fast path (tests and benchmarks). */
+export function renderFullHtml(content: string, ctx: RenderContext): string {
+  return renderHtml(content, newState(ctx, true));
 }

@@ -32,6 +32,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'cold start with 1M messages: time to open and RSS (baseline: 10k messages)',
     load: () => import('./p8.js'),
   },
+  render: {
+    about: 'P9 Markdown render+sanitise µs per message vs marked alone, heap over 1M renders, adversarial inputs',
+    load: () => import('./render.js'),
+  },
   store: {
     about: 'durable append+save latency in a SegmentedCollection at 10k vs 1M items, event-loop delay',
     load: () => import('./store.js'),

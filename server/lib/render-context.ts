@@ -1,0 +1,42 @@
+/**
+ * The Markdown renderer's view of the organization for one author: active
+ * users (mentions), active user groups, and the channels the author can
+ * see (channel links). Lookups are lazy: the user-name index is built on
+ * the first name lookup of a render, so plain messages cost nothing.
+ */
+import type { App } from '../context.js';
+import type { RenderContext, RenderUser } from '../markdown/types.js';
+import { channelByName, hasContentAccess } from './channels.js';
+
+export function renderContextFor(app: App, userId: number): RenderContext {
+  const names: { index?: Map<string, RenderUser[]> } = {};
+  const nameIndex = (): Map<string, RenderUser[]> => {
+    if (names.index) return names.index;
+    const index = new Map<string, RenderUser[]>();
+    for (const u of app.store.users.all()) {
+      if (!u.is_active) continue;
+      const key = u.full_name.toLowerCase();
+      const list = index.get(key);
+      if (list) list.push(u);
+      else index.set(key, [u]);
+    }
+    names.index = index;
+    return index;
+  };
+  return {
+    usersByName: (name) => nameIndex().get(name.toLowerCase()) ?? [],
+    userById: (id) => {
+      const u = app.store.users.get(id);
+      return u?.is_active ? u : undefined;
+    },
+    groupByName: (name) => {
+      const key = name.toLowerCase();
+      return app.store.groups.data.groups.find((g) => !g.deactivated && g.name.toLowerCase() === key);
+    },
+    channelByName: (name) => {
+      const channel = channelByName(app, name);
+      const viewer = app.store.users.get(userId);
+      return channel && !channel.is_archived && viewer && hasContentAccess(app, viewer, channel) ? channel : undefined;
+    },
+  };
+}

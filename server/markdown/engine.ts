@@ -1,0 +1,94 @@
+/**
+ * The one Marked instance, set up for Zulip's flavour: GFM with line breaks
+ * (nl2br), no raw HTML (tags are text), no reference links or setext
+ * headings, no `_` emphasis, `~~` strikethrough only; Zulip's fences, mentions, channel links and emoji;
+ * links only to safe targets; code blocks in Zulip's `codehilite` markup.
+ * Per-render state travels in the options (state.ts), never in the instance.
+ */
+import { Marked, type Tokens } from 'marked';
+import { codeBlockHtml, fences, spoiler } from './fences.js';
+import { escapeHtml } from './html.js';
+import { channelLink, emoji, groupMention, userMention, zulipInline } from './inline.js';
+import { stateOf, type RenderState } from './state.js';
+import { isImagePath, isUploadHref, safeHref } from './urls.js';
+
+function linkHtml(state: RenderState, href: string, title: string | null | undefined, inner: string, raw: string): string {
+  const safe = safeHref(href);
+  if (!safe) return escapeHtml(raw);
+  state.hasLink = true;
+  const attr = escapeHtml(safe);
+  if (isUploadHref(safe)) {
+    state.hasAttachment = true;
+    if (!state.uploadPaths.includes(safe)) state.uploadPaths.push(safe);
+    if (isImagePath(safe)) {
+      state.hasImage = true;
+      const name = escapeHtml(decodeName(safe));
+      state.previews.push(`<div class="message_inline_image"><a href="${attr}" title="${name}"><img src="${attr}"></a></div>`);
+    }
+  }
+  const label = inner.trim() ? inner : attr;
+  return `<a href="${attr}"${title ? ` title="${escapeHtml(title)}"` : ''}>${label}</a>`;
+}
+
+function decodeName(href: string): string {
+  const last = href.replace(/[?#].*$/, '').split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+/** Previews of the images linked in a block go right after it, as in Zulip. */
+function flushPreviews(state: RenderState): string {
+  if (state.previews.length === 0) return '';
+  const out = state.previews.join('');
+  state.previews.length = 0;
+  return out;
+}
+
+export function createEngine(): Marked {
+  const md = new Marked({ gfm: true, breaks: true, async: false, silent: false });
+  md.use({
+    extensions: [fences, spoiler, zulipInline, userMention, groupMention, channelLink, emoji],
+    tokenizer: {
+      html: () => undefined,
+      tag: () => undefined,
+      def: () => undefined,
+      lheading: () => undefined,
+      reflink: () => undefined,
+      emStrong: (src: string) => (src.charCodeAt(0) === 95 ? undefined : false),
+      del: (src: string) => (src.startsWith('~~') ? false : undefined),
+    },
+    renderer: {
+      code(token: Tokens.Code) {
+        return codeBlockHtml(token.text, token.lang);
+      },
+      html(token: Tokens.HTML | Tokens.Tag) {
+        const text = escapeHtml(token.text);
+        return 'block' in token && token.block ? `<p>${text}</p>\n` : text;
+      },
+      link(token: Tokens.Link) {
+        const inner = this.parser.parseInline(token.tokens);
+        return linkHtml(stateOf(this), token.href, token.title, inner, token.raw);
+      },
+      image(token: Tokens.Image) {
+        // Zulip has no image syntax: `![alt](url)` is `!` and a link.
+        return `!${linkHtml(stateOf(this), token.href, token.title, escapeHtml(token.text), token.raw.slice(1))}`;
+      },
+      paragraph(token: Tokens.Paragraph) {
+        const body = this.parser.parseInline(token.tokens);
+        return `<p>${body}</p>\n${flushPreviews(stateOf(this))}`;
+      },
+      br() {
+        return '<br>\n';
+      },
+      checkbox(token: Tokens.Checkbox) {
+        return token.checked ? '[x] ' : '[ ] ';
+      },
+    },
+  });
+  return md;
+}
+
+export { flushPreviews };

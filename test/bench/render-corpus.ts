@@ -1,0 +1,52 @@
+/** Messages for the render benchmark (`render.ts`): typical chat and hostile input. */
+
+/** Typical messages with Markdown: a mention, a link, emoji, code, a quote. */
+export const RICH_MESSAGES: readonly string[] = [
+  "Hey @**Mel**, the build on #**general>ci** is green again :tada: see https://example.com/builds/1234 and the **release notes**.\nI'll merge `fix-login` after lunch.",
+  '@**King Hamlet** can you review [the PR](https://github.com/example/repo/pull/42)? It only touches `server/app.ts` :+1:',
+  '> the deploy failed at 3am\n\nYes, I restarted it. @*support* FYI, nothing was lost.',
+  'Quick fix:\n```ts\nconst x = await load(id);\nif (!x) throw new Error("missing");\n```\nworks for me :smile:',
+  'Agenda for tomorrow:\n- standup at 9\n- **design review** with @**User 12**\n- lunch :pizza:',
+  'See #**general** for the thread, and *please* read https://docs.example.org/guide#setup before asking.',
+];
+
+/** Plain chat lines: no Markdown at all (the commonest messages). */
+export const PLAIN_MESSAGES: readonly string[] = [
+  'sounds good, see you there',
+  "I'll be 10 minutes late, the train is stuck outside the station again",
+  'Did anyone else get the email from HR about the new holiday policy?',
+  'ok',
+  'Thanks! That fixed it.\nNot sure why the cache was stale in the first place though',
+  'lunch?',
+];
+
+const nestedLists = Array.from({ length: 400 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n');
+
+/** Hostile inputs, each at most 10,000 characters (the message limit). */
+export const ADVERSARIAL: Record<string, string> = {
+  '3,000 nested >': '>'.repeat(3000) + ' deep',
+  '3,000 quote lines deepening': Array.from({ length: 3000 }, (_, i) => '>'.repeat(i + 1)).join('\n').slice(0, 10_000),
+  '400 nested list items': nestedLists.slice(0, 10_000),
+  '1,100 nested ```quote': '```quote\n'.repeat(1100).slice(0, 10_000),
+  '1,100 nested ```spoiler': '```spoiler x\n'.repeat(800).slice(0, 10_000),
+  '10,000 *': '*'.repeat(10_000),
+  '*a x 5,000': '*a'.repeat(5000),
+  'a* x 5,000': 'a*'.repeat(5000),
+  '_a x 3,333': '_a '.repeat(3333),
+  '10,000 [': '['.repeat(10_000),
+  '[]( x 3,333': '[]('.repeat(3333),
+  '10,000 `': '`'.repeat(10_000),
+  '10,000 :': ':'.repeat(10_000),
+  ':a x 5,000': ':a'.repeat(5000),
+  ':smile: x 1,400': ':smile:'.repeat(1400),
+  '@** x 3,333': '@**'.repeat(3333),
+  '@**Mel** x 1,100': '@**Mel** '.repeat(1100),
+  '#** x 3,333': '#**'.repeat(3333),
+  '10,000 <': '<'.repeat(10_000),
+  '<script> x 1,000': '<script>'.repeat(1250),
+  'URLs x 900': 'http://a.b/'.repeat(900),
+  'emails x 1,400': 'a@b.co '.repeat(1400),
+  'table 2,400 rows': '|a|\n|-|\n' + '|x|\n'.repeat(2400),
+  'newlines x 5,000': 'a\n'.repeat(5000),
+  'mixed syntax': '**a _b `c` [d](e) ~~f~~ :smile: @**x** #**y** <z> '.repeat(180).slice(0, 10_000),
+};
