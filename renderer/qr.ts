@@ -1,4 +1,5 @@
 /** QR codes for the LAN URLs, drawn offline by uqr (served from node_modules at vendor/uqr.mjs). */
+import { externalLink } from './desktop.js';
 import { h } from './dom.js';
 
 type Uqr = typeof import('uqr');
@@ -26,7 +27,7 @@ export async function qrCanvas(text: string): Promise<HTMLCanvasElement> {
 export function connectList(urls: string[]): HTMLElement {
   const list = h('ul', { class: 'connect-list' });
   for (const url of urls) {
-    const item = h('li', {}, h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url));
+    const item = h('li', {}, externalLink(h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url)));
     list.append(item);
     qrCanvas(url).then(
       (c) => item.append(c),

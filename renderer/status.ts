@@ -1,6 +1,7 @@
 /** Status: LAN URLs, version, uptime, data dir, connected clients, store size; "Back up now" with progress. */
 import type { Api, Json } from './api.js';
 import { Notice, busy, errorText, field, h, loading } from './dom.js';
+import { desktop } from './desktop.js';
 import { connectList } from './qr.js';
 
 export function formatBytes(n: number): string {
@@ -20,6 +21,19 @@ export function formatUptime(s: number): string {
   return d ? `${d} d ${hrs} h` : hrs ? `${hrs} h ${m} min` : m ? `${m} min` : `${s} s`;
 }
 
+/** In the desktop window: a folder picker for the backup destination. */
+function chooseButton(input: HTMLInputElement): HTMLElement | null {
+  const choose = desktop()?.chooseFolder;
+  if (!choose) return null;
+  const b = h('button', { type: 'button', class: 'secondary' }, 'Choose folder…');
+  b.addEventListener('click', () =>
+    void choose().then((dir) => {
+      if (dir) input.value = dir;
+    }),
+  );
+  return h('div', { class: 'actions' }, b);
+}
+
 export function statusPage(api: Api): HTMLElement {
   const facts = h('div', {}, loading('status'));
   const page = h('div', { class: 'page' }, h('h1', {}, 'Status'), facts, backupSection(api));
@@ -34,13 +48,22 @@ export function statusPage(api: Api): HTMLElement {
       ];
       facts.replaceChildren(
         h('section', { class: 'card', 'aria-labelledby': 'server-title' }, h('h2', { id: 'server-title' }, 'Server'),
-          h('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))),
+          h('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])), openDataFolderButton()),
         h('section', { class: 'card', 'aria-labelledby': 'connect-title' }, h('h2', { id: 'connect-title' }, 'How people connect'), connectList(s.lan_urls as string[])),
       );
     },
     (err) => facts.replaceChildren(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load the status: ${errorText(err)}`)),
   );
   return page;
+}
+
+/** In the desktop window: a button that opens the data folder in the file manager. */
+function openDataFolderButton(): HTMLElement | null {
+  const open = desktop()?.openDataFolder;
+  if (!open) return null;
+  const b = h('button', { type: 'button', class: 'secondary' }, 'Open data folder');
+  b.addEventListener('click', () => void open());
+  return h('div', { class: 'actions' }, b);
 }
 
 function backupSection(api: Api): HTMLElement {
@@ -52,6 +75,7 @@ function backupSection(api: Api): HTMLElement {
     { class: 'card', 'aria-labelledby': 'backup-title' },
     h('h2', { id: 'backup-title' }, 'Backup'),
     field('Destination folder', destination, 'A folder on the computer running Hearth (for example a USB disk). A new dated folder is made inside it.'),
+    chooseButton(destination),
     progress,
     notice.el,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Back up now')),

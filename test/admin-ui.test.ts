@@ -13,12 +13,16 @@ import type { Browser, Page } from 'playwright-core';
 import { encode } from 'uqr';
 import { silentLogger } from '../server/log.js';
 import { startServer } from '../server/start.js';
+import type { Store } from '../server/store/store.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from './helpers/browser.js';
 import { Client, startTestServer, type TestServer } from './helpers/server.js';
 
 // Skipped where Chromium is missing, except in CI (.ci/run installs it), where that is a failure.
 const skip = process.env.CI ? false : (browserMissing() ?? false);
 const OWNER = { realm: 'Acme Office', name: 'Ada Admin', email: 'ada@example.com', password: 'a good password' };
+
+/** The stored organization's name (null: none yet). */
+const realmName = (store: Store): string | null => store.realm.data.realm?.name ?? null;
 
 /** Errors Chromium logs for API answers the step expects (e.g. 401 for a wrong password), removed from the list. */
 function expectNetworkErrors(t: TestPage, status: number, path: string): void {
@@ -80,7 +84,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByLabel('Confirm password').fill('something else');
     await page.getByRole('button', { name: 'Create organization' }).click();
     await page.getByRole('alert').filter({ hasText: 'do not match' }).waitFor();
-    assert.equal(ts.app.store.realm.data.realm, null);
+    assert.equal(realmName(ts.app.store), null);
 
     await page.getByLabel('Confirm password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create organization' }).click();
@@ -88,7 +92,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await t.shot('02-setup-done');
 
     // Through the API: the organization and its owner exist, and the password works.
-    assert.equal(ts.app.store.realm.data.realm?.name, OWNER.realm);
+    assert.equal(realmName(ts.app.store), OWNER.realm);
     const key = await new Client(ts.url, null).post('/fetch_api_key', { username: OWNER.email, password: OWNER.password });
     assert.equal(key.status, 200, JSON.stringify(key.body));
     owner = new Client(ts.url, { id: key.body.user_id, email: OWNER.email, apiKey: key.body.api_key, password: OWNER.password });
@@ -281,6 +285,33 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal(copied.realm.name, 'Acme Corp');
   });
 
+  it('in the desktop window, uses the preload bridge for folders and external links', async () => {
+    const { page } = t;
+    // What main/preload.cts exposes, faked: record the calls.
+    // (A string: tsx's compiled functions call a helper that does not exist in the page.)
+    await page.addInitScript({
+      content: `{
+        const calls = [];
+        window.hearthCalls = calls;
+        window.hearth = Object.freeze({
+          chooseFolder: async () => (calls.push('chooseFolder'), ${JSON.stringify(backupDir)}),
+          openDataFolder: async () => void calls.push('openDataFolder'),
+          openExternal: async (url) => (calls.push('openExternal ' + url), true),
+        });
+      }`,
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Choose folder…' }).click();
+    assert.equal(await page.getByLabel('Destination folder').inputValue(), backupDir);
+    await page.getByRole('button', { name: 'Open data folder' }).click();
+    const url = ((await owner.get('/hearth/status')).body.lan_urls as string[])[0]!;
+    const pagesBefore = t.context.pages().length;
+    await page.getByRole('link', { name: url }).click();
+    const calls = await page.evaluate(() => (window as unknown as { hearthCalls: string[] }).hearthCalls);
+    assert.deepEqual(calls, ['chooseFolder', 'openDataFolder', `openExternal ${new URL(url).href}`]);
+    assert.equal(t.context.pages().length, pagesBefore, 'no new window');
+  });
+
   it('logged no console errors', () => {
     assert.deepEqual(t.errors, []);
   });
@@ -316,7 +347,7 @@ describe('admin UI setup from another computer', { skip: skip || (lanAddress ? f
       await page.getByRole('alert').waitFor();
       await t.shot('08-lan-setup-refused');
       expectNetworkErrors(t, 403, '/api/v1/hearth/setup');
-      assert.equal(server.store.realm.data.realm, null);
+      assert.equal(realmName(server.store), null);
 
       // The desktop window's address carries the token in the fragment: no field, setup works.
       await page.goto(`${server.url}/admin/#setup_token=${encodeURIComponent(server.setupToken!)}`);
@@ -331,7 +362,7 @@ describe('admin UI setup from another computer', { skip: skip || (lanAddress ? f
       await page.getByRole('button', { name: 'Create organization' }).click();
       await page.getByRole('heading', { name: 'Your organization is ready' }).waitFor();
       await page.getByRole('link', { name: server.url }).waitFor();
-      assert.equal(server.store.realm.data.realm?.name, 'Lan Office');
+      assert.equal(realmName(server.store), 'Lan Office');
       assert.deepEqual(t.errors, []);
     } finally {
       await t.close();
