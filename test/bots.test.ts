@@ -364,6 +364,47 @@ describe('API keys and deactivation', () => {
   });
 });
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A multipart request (fields plus image files), as the web app sends bot forms with an avatar. */
+async function multipart(client: Client, method: string, path: string, fields: Record<string, string>, files: Buffer[]) {
+  const form = new FormData();
+  for (const [k, val] of Object.entries(fields)) form.append(k, val);
+  files.forEach((f, i) => form.append(`file-${i}`, new Blob([new Uint8Array(f)], { type: 'image/png' }), `a${i}.png`));
+  const res = await fetch(`${client.baseUrl}/api/v1${path}`, { method, headers: client.authHeader, body: form });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('bot avatars', () => {
+  it('POST /bots and PATCH /bots/{id} take one avatar file; two are refused', async () => {
+    const res = await multipart(memberC, 'POST', '/bots', { full_name: 'Pic Bot', short_name: 'pic' }, [PNG]);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const bot = ts.store.users.get(res.body.user_id)!;
+    assert.ok(bot.avatar, 'stored avatar');
+    const served = await fetch(`${ts.url}/avatar/${bot.id}`);
+    assert.ok(Buffer.from(await served.arrayBuffer()).equals(PNG));
+    const version = bot.avatar_version;
+    const events = await verifyAction(memberC, async () => {
+      const patched = await multipart(memberC, 'PATCH', `/bots/${bot.id}`, {}, [PNG]);
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      assert.equal(patched.body.avatar_url, `/avatar/${bot.id}?v=${version + 1}`);
+    });
+    assert.ok(events.some((e) => e.type === 'realm_bot' && (e.bot as Record<string, unknown>).avatar_url));
+    const before = ts.store.users.count;
+    const two = await multipart(memberC, 'POST', '/bots', { full_name: 'Two', short_name: 'two' }, [PNG, PNG]);
+    assert.equal(two.status, 400);
+    assert.equal(two.body.msg, 'You may only upload one file at a time');
+    assert.equal(ts.store.users.count, before);
+    const notImage = await multipart(memberC, 'PATCH', `/bots/${bot.id}`, {}, [Buffer.from('hello')]);
+    assert.equal(notImage.status, 400);
+    assert.equal(bot.avatar_version, version + 1);
+  });
+});
+
 describe('incoming-webhook bots', () => {
   it('may send messages and nothing else', async () => {
     const hook = await makeBot(memberC, { bot_type: 2 });

@@ -1,4 +1,10 @@
 /** `/bots` endpoints (Zulip's add_bot_backend, get_bots_backend, patch_bot_backend, ...). */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
+import { MAX_AVATAR_BYTES } from '../lib/avatar.js';
+import { sniffImage } from '../lib/realm-icon.js';
 import { doDeactivateUser } from '../actions/users-activation.js';
 import { doCreateBot, doRegenerateBotApiKey, doUpdateBot, type BotChanges } from '../actions/bots.js';
 import type { ApiRequest, ViewResult } from '../context.js';
@@ -36,6 +42,48 @@ const urlParam: ParamType<string> = {
 };
 
 const configParam = t.json(v.record(v.str));
+
+type SpooledFile = { filepath: string; size: number };
+
+/**
+ * The request's avatar file for the bot (Zulip: at most one file), checked before
+ * anything changes: null when none was sent.
+ */
+async function avatarUpload(req: ApiRequest): Promise<{ file: SpooledFile; ext: string; type: string } | null> {
+  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
+  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+  if (list.length === 0) return null;
+  if (list.length > 1) throw errors.badRequest('You may only upload one file at a time');
+  const file = list[0]!;
+  if (file.size > MAX_AVATAR_BYTES) {
+    throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_BYTES / 1024 / 1024} MiB`);
+  }
+  const head = Buffer.alloc(16);
+  const handle = await open(file.filepath, 'r');
+  try {
+    await handle.read(head, 0, 16, 0);
+  } finally {
+    await handle.close();
+  }
+  const kind = sniffImage(head);
+  if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
+  return { file, ext: kind.ext, type: kind.type };
+}
+
+/** Moves a checked upload into the avatars folder (durably) and makes it the bot's avatar. */
+async function setBotAvatar(req: ApiRequest, bot: UserRecord, upload: { file: SpooledFile; ext: string; type: string }) {
+  const dir = avatarDir(req.app);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const name = `${bot.id}-${randomBytes(8).toString('hex')}.${upload.ext}`;
+  await rename(upload.file.filepath, join(dir, name));
+  const placed = await open(join(dir, name), 'r');
+  try {
+    await placed.sync();
+  } finally {
+    await placed.close();
+  }
+  await doSetAvatar(req.app, bot, { file: name, content_type: upload.type });
+}
 
 function checkInterface(value: number): number {
   if (!INTERFACE_TYPES.includes(value)) throw errors.badRequest('Invalid interface type');
@@ -94,8 +142,10 @@ export async function createBot(req: ApiRequest): Promise<ViewResult> {
   // An incoming webhook names its integration (Zulip's integration_id); Hearth has no integration catalog to check.
   if (botType === BOT_TYPE.INCOMING_WEBHOOK && serviceName) settings.service_name = serviceName;
   if (botType === BOT_TYPE.INCOMING_WEBHOOK || botType === BOT_TYPE.EMBEDDED) settings.config_data = { ...configData };
+  const avatar = await avatarUpload(req);
 
   const bot = await doCreateBot(app, { email, fullName, botType, owner: user, settings });
+  if (avatar) await setBotAvatar(req, bot, avatar);
   return { user_id: bot.id, api_key: bot.api_key, avatar_url: avatarUrl(bot), ...defaultsOf(req, bot) };
 }
 
@@ -178,7 +228,9 @@ export async function updateBot(req: ApiRequest): Promise<ViewResult> {
     }
     ch.configData = configData;
   }
+  const avatar = await avatarUpload(req);
   await doUpdateBot(app, bot, ch);
+  if (avatar) await setBotAvatar(req, bot, avatar);
 
   const out: ViewResult = {
     full_name: bot.full_name,
