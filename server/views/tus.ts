@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
-import { Server, type ServerOptions } from '@tus/server';
+import { ERRORS, Server, type ServerOptions } from '@tus/server';
 import type Koa from 'koa';
 import { doStoreUpload } from '../actions/attachments.js';
 import type { App } from '../context.js';
@@ -82,7 +82,8 @@ export function tusMiddleware(app: App): Koa.Middleware {
     },
     onUploadFinish: async (req, upload) => finish(app, store, callerOf(req), upload),
     onResponseError: (_req, err) => {
-      if ((err as { status_code?: number }).status_code === 413) {
+      // The library's own "Maximum size exceeded" (a declared length over maxSize), in Zulip's words.
+      if (err === ERRORS.ERR_MAX_SIZE_EXCEEDED) {
         return reject(413, `Uploaded file is larger than the allowed limit of ${maxUploadMib(app)} MiB`);
       }
       return undefined;
