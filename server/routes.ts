@@ -48,7 +48,7 @@ import { renderMessageView } from './views/render.js';
 import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
 import { getTopics } from './views/messages-topics.js';
 import { updateSubscriptionProperties } from './views/subscription-properties.js';
-import { listSubscriptions, subscribe, unsubscribe } from './views/subscriptions.js';
+import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions } from './views/subscriptions.js';
 
 import { createBot, deactivateBot, listBots, regenerateBotApiKey, updateBot } from './views/bots.js';
 import {
@@ -140,6 +140,7 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/users/me/subscriptions'), view: listSubscriptions, auth: 'required' },
   { method: 'POST', path: api('/users/me/subscriptions'), view: subscribe, auth: 'required' },
   { method: 'DELETE', path: api('/users/me/subscriptions'), view: unsubscribe, auth: 'required' },
+  { method: 'PATCH', path: api('/users/me/subscriptions'), view: updateSubscriptions, auth: 'required' },
   {
     method: 'POST',
     path: api('/users/me/subscriptions/properties'),

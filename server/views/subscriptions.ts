@@ -49,17 +49,17 @@ const byUser = (pairs: Pair[]): Record<string, string[]> => {
   return out;
 };
 
+type Item = { name: string; color?: string; description?: string };
+/** A validated request: running it changes the store and answers the response fields. */
+type Plan = () => Promise<ViewResult>;
+
 /**
- * POST /users/me/subscriptions: subscribe yourself or `principals` to channels,
- * creating the missing ones with the creation parameters (Zulip's
- * add_subscriptions_backend). Guests may not use it at all.
+ * Zulip's add_subscriptions_backend up to the change: names, colours,
+ * creation parameters, access and permission checks. Guests may not use it.
  */
-export async function subscribe(req: ApiRequest): Promise<ViewResult> {
+function planSubscribe(req: ApiRequest, user: UserRecord, items: Item[], principals: (number | string)[] | null): Plan {
   const { app, params } = req;
-  const user = requireUser(req);
   if (isGuest(user)) throw errors.badRequest('Not allowed for guest users');
-  const items = params.require('subscriptions', t.json(v.list(subscriptionItem)));
-  const principals = params.get('principals', t.json(v.nullable(principalsValidator)), null);
   const fatal = params.get('authorization_errors_fatal', t.bool, true);
   params.get('announce', t.bool, false); // Hearth has no notification bot to announce with.
   const sendMessages = params.get('send_new_subscription_messages', t.bool);
@@ -95,26 +95,25 @@ export async function subscribe(req: ApiRequest): Promise<ViewResult> {
     }
   }
 
-  const result = await doAddSubscriptions(app, user, { create, existing: authorized, users, colors });
-  return {
-    subscribed: byUser(result.subscribed),
-    already_subscribed: byUser(result.already),
-    ...(fatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
-    ...(sendMessages === true ? { new_subscription_messages_sent: false } : {}),
+  return async () => {
+    const result = await doAddSubscriptions(app, user, { create, existing: authorized, users, colors });
+    return {
+      subscribed: byUser(result.subscribed),
+      already_subscribed: byUser(result.already),
+      ...(fatal ? {} : { unauthorized: unauthorized.map((c) => c.name) }),
+      ...(sendMessages === true ? { new_subscription_messages_sent: false } : {}),
+    };
   };
 }
 
 /**
- * DELETE /users/me/subscriptions: unsubscribe yourself, your bots, or (with
- * can_remove_subscribers_group, administering the channels, or as an
- * organization administrator) others. Channels the requester may not know
- * are reported as not existing.
+ * Zulip's remove_subscriptions_backend up to the change: yourself, your bots,
+ * or (with can_remove_subscribers_group, administering the channels, or as an
+ * organization administrator) others. Channels the requester may not know are
+ * reported as not existing.
  */
-export async function unsubscribe(req: ApiRequest): Promise<ViewResult> {
-  const { app, params } = req;
-  const user = requireUser(req);
-  const names = params.require('subscriptions', t.json(v.list(v.str)));
-  const principals = params.get('principals', t.json(v.nullable(principalsValidator)), null);
+function planUnsubscribe(req: ApiRequest, user: UserRecord, names: string[], principals: (number | string)[] | null): Plan {
+  const { app } = req;
   const targets = principals && principals.length > 0 ? resolvePrincipals(req, principals) : [user];
   const others = targets.some((u) => u.id !== user.id && !(u.is_bot && u.bot_owner_id === user.id));
 
@@ -126,8 +125,45 @@ export async function unsubscribe(req: ApiRequest): Promise<ViewResult> {
   }
   if (others && !canRemoveSubscribers(app, user, channels)) throw errors.badRequest('Insufficient permission');
 
-  const { removed, notRemoved } = await doRemoveSubscriptions(app, targets, channels);
-  return { removed: removed.map((p) => p.channel.name), not_removed: notRemoved.map((p) => p.channel.name) };
+  return async () => {
+    const { removed, notRemoved } = await doRemoveSubscriptions(app, targets, channels);
+    return { removed: removed.map((p) => p.channel.name), not_removed: notRemoved.map((p) => p.channel.name) };
+  };
+}
+
+const principalsParam = t.json(v.nullable(principalsValidator));
+
+/** POST /users/me/subscriptions: subscribe yourself or `principals`, creating the missing channels. */
+export async function subscribe(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  const items = req.params.require('subscriptions', t.json(v.list(subscriptionItem)));
+  return planSubscribe(req, user, items, req.params.get('principals', principalsParam, null))();
+}
+
+/** DELETE /users/me/subscriptions. */
+export async function unsubscribe(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  const names = req.params.require('subscriptions', t.json(v.list(v.str)));
+  return planUnsubscribe(req, user, names, req.params.get('principals', principalsParam, null))();
+}
+
+/**
+ * PATCH /users/me/subscriptions (Zulip's update_subscriptions_backend): your
+ * own subscriptions in (`add`, items as for POST) and out (`delete`, names) in
+ * one request, with the channels' default settings for any it creates. Both
+ * halves are checked before either changes anything; the answer merges both.
+ */
+export async function updateSubscriptions(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  const add = req.params.get('add', t.json(v.list(subscriptionItem)), []);
+  const del = req.params.get('delete', t.json(v.list(v.str)), []);
+  if (add.length === 0 && del.length === 0) {
+    throw errors.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+  }
+  // As in Zulip, the adding half always runs, so guests are refused even with only `delete`.
+  const adding = planSubscribe(req, user, add, null);
+  const removing = planUnsubscribe(req, user, del, null);
+  return { ...(await adding()), ...(await removing()) };
 }
 
 /** include_subscribers: true, false (JSON booleans or strings) or "partial". */
