@@ -57,25 +57,41 @@ describe('role matrix over the upload and attachment endpoints', () => {
     assert.equal(ts.store.attachments.ownedBy(deact).length, 0);
   });
 
-  it('GET /user_uploads/... and /api/v1/user_uploads/...: the uploader only, before the file is shared', async () => {
-    const url = await uploadOne(cast.client('member'), 'private.txt', 'member only');
+  it('GET /user_uploads/... (plain, /download/, /thumbnail/) and /api/v1/user_uploads/...: the uploader only, before the file is shared', async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('member only')]);
+    const url = await uploadOne(cast.client('member'), 'private.png', png, 'image/png');
+    const views = [url, url.replace('/user_uploads/', '/user_uploads/download/'), url.replace('/user_uploads/', '/user_uploads/thumbnail/') + '/840x560.webp'];
+    let temporary = '';
     for (const caller of CALLERS) {
-      const file = await fetchFile(cast.client(caller), url);
       const temp = await cast.client(caller).call('GET', url);
+      for (const view of views) {
+        const file = await fetchFile(cast.client(caller), view);
+        if (caller === 'member') {
+          assert.equal(file.status, 200, view);
+          assert.deepEqual(file.body, png, view);
+        } else if (caller === 'deactivated' || caller === 'anonymous') {
+          assert.equal(file.status, 401, `${caller} ${view}`);
+        } else {
+          assert.equal(file.status, 403, `${caller} ${view}`);
+          assert.equal(file.body.includes(Buffer.from('member only')), false, caller);
+        }
+      }
       if (caller === 'member') {
-        assert.equal(file.status, 200);
-        assert.equal(file.body.toString(), 'member only');
         assert.equal(temp.status, 200);
         assert.match(temp.body.url, /^\/user_uploads\/temporary\//);
+        temporary = temp.body.url;
       } else if (caller === 'deactivated' || caller === 'anonymous') {
-        assert.equal(file.status, 401, caller);
         refusedAuth(caller, temp);
       } else {
-        assert.equal(file.status, 403, caller);
-        assert.equal(file.body.includes(Buffer.from('member only')), false, caller);
         assert.equal(temp.status, 403, caller);
         assert.equal(temp.body.url, undefined, caller);
       }
+    }
+    // The temporary URL is its own credential: it opens the file for anyone holding it, whoever they are.
+    for (const caller of CALLERS) {
+      const file = await fetchFile(cast.client(caller), temporary);
+      assert.equal(file.status, 200, caller);
+      assert.deepEqual(file.body, png, caller);
     }
   });
 
