@@ -30,7 +30,7 @@ describe('channel folders', () => {
     const f = folders().find((x) => x.id === id)!;
     assert.deepEqual(
       { name: f.name, description: f.description, rendered: f.rendered_description, order: f.order, creator: f.creator_id },
-      { name: 'Frontend', description: 'UI *work* <b>', rendered: '<p>UI *work* &lt;b&gt;</p>', order: 0, creator: cast.admin.id },
+      { name: 'Frontend', description: 'UI *work* <b>', rendered: '<p>UI <em>work</em> &lt;b&gt;</p>', order: 0, creator: cast.admin.id },
     );
     assert.equal(typeof f.date_created, 'number');
     assert.equal(events.length, 1);

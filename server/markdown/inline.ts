@@ -159,8 +159,9 @@ export const emoji: TokenizerAndRendererExtension = {
 
 /**
  * The one tokenizer for all of the above (one call per position instead of
- * four), dispatching on the first character; its start is the nearest `@`,
- * `#` or `:`.
+ * four), dispatching on the first character; its start is the nearest `@*`,
+ * `@_*`, `#**` or `:` (not a bare `@`, which would hide e-mail addresses
+ * from the autolinker).
  */
 export const zulipInline: TokenizerAndRendererExtension = {
   name: 'zulipInline',
@@ -168,7 +169,7 @@ export const zulipInline: TokenizerAndRendererExtension = {
   start(src: string) {
     const state = stateOf(this.lexer);
     let best = -1;
-    for (const marker of ['@', ':', '#**']) {
+    for (const marker of ['@*', '@_*', ':', '#**']) {
       const i = nextStart(state, marker, src);
       if (i >= 0 && (best < 0 || i < best)) best = i;
     }
