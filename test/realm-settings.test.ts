@@ -134,6 +134,71 @@ describe('PATCH /realm and the settings table', () => {
     assert.equal((await storedRealm(ts)).settings.email_address_visibility, 1);
   });
 
+  it('group-setting permissions: {new, old} updates, checked, owner-only where Zulip says, announced as update_dict', async () => {
+    const groups = (await admin.get('/user_groups')).body.user_groups as { id: number; name: string }[];
+    const id = (name: string) => groups.find((g) => g.name === name)!.id;
+    const current = (await admin.post('/register', { fetch_event_types: ['realm'] })).body;
+    assert.equal(current.realm_can_create_public_channel_group, id('role:members'));
+
+    const events = await verifyAction(
+      admin,
+      async () => {
+        const res = await admin.patch('/realm', {
+          can_create_public_channel_group: { new: id('role:administrators'), old: id('role:members') },
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.can_create_public_channel_group, id('role:administrators'));
+      },
+      { fetch_event_types: ['realm'] },
+    );
+    const ev = events.find((e) => e.type === 'realm') as Record<string, unknown>;
+    assert.deepEqual({ ...ev, id: 0 }, {
+      type: 'realm',
+      op: 'update_dict',
+      property: 'default',
+      data: { can_create_public_channel_group: id('role:administrators') },
+      id: 0,
+    });
+    assert.equal((await storedRealm(ts)).settings.can_create_public_channel_group, id('role:administrators'));
+    // The permission now applies: a member may no longer create a public channel.
+    const perms = await member.post('/register', { fetch_event_types: ['realm_user'] });
+    assert.equal(perms.body.can_create_public_streams, false);
+
+    // An anonymous group of users.
+    const memberId = (await member.get('/users/me')).body.user_id;
+    await verifyAction(admin, () => admin.patch('/realm', { can_add_subscribers_group: { new: { direct_members: [memberId], direct_subgroups: [] } } }), {
+      fetch_event_types: ['realm'],
+    });
+
+    const before = await storedRealm(ts);
+    const refused: [Client, Record<string, unknown>, RegExp][] = [
+      [admin, { can_create_public_channel_group: { new: id('role:members'), old: id('role:members') } }, /'old' value does not match/],
+      [admin, { can_create_public_channel_group: { new: id('role:internet') } }, /cannot be set to 'role:internet'/],
+      [admin, { can_create_web_public_channel_group: { new: id('role:members') } }, /cannot be set to 'role:members'/],
+      [admin, { can_create_public_channel_group: { new: 99999 } }, /Invalid user group/],
+      [admin, { can_create_public_channel_group: 5 }, /is not a dict/],
+      [admin, { can_create_groups: { new: id('role:administrators') } }, /Must be an organization owner/],
+      [member, { can_add_subscribers_group: { new: id('role:members') } }, /Must be an organization administrator/],
+    ];
+    for (const [client, params, msg] of refused) {
+      const res = await client.patch('/realm', params as Record<string, object>);
+      assert.equal(res.status, 400, JSON.stringify([params, res.body]));
+      assert.match(res.body.msg, msg);
+    }
+    assert.deepEqual(await storedRealm(ts), before);
+
+    // Owners change the group-management permissions.
+    await verifyAction(ts.ownerClient, () => ts.ownerClient.patch('/realm', { can_create_groups: { new: id('role:administrators') } }), {
+      fetch_event_types: ['realm'],
+    });
+    assert.equal((await storedRealm(ts)).settings.can_create_groups, id('role:administrators'));
+    // Setting the current value again changes nothing and sends nothing.
+    const none = await verifyAction(ts.ownerClient, () => ts.ownerClient.patch('/realm', { can_create_groups: { new: id('role:administrators') } }), {
+      fetch_event_types: ['realm'],
+    });
+    assert.deepEqual(none.filter((e) => e.type === 'realm'), []);
+  });
+
   it('every table entry has a validator-backed type, a storage place and a permission', () => {
     const names = new Set<string>();
     for (const s of REALM_SETTINGS) {

@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../context.js';
 import { canSeeEmail, fakeEmail } from '../lib/people.js';
-import { readSetting, writeSetting, type RealmSetting } from '../lib/realm-settings.js';
+import { currentSetting, settingForApi, writeSetting, type RealmSetting } from '../lib/realm-settings.js';
 import { realmIconFields } from '../lib/realm-icon.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
@@ -44,7 +44,7 @@ export async function doUpdateRealmSettings(app: App, changes: SettingChange[]):
     const everyone = users.map((u) => u.id);
     for (const { setting } of changes) {
       if (setting.secret) continue;
-      const value = readSetting(realm, setting);
+      const value = settingForApi(app, setting, currentSetting(app, setting));
       if ((setting.endpoint ?? 'realm') === 'user_settings_defaults') {
         tx.emit({ type: 'realm_user_settings_defaults', op: 'update', property: setting.name, value }, everyone);
       } else if (setting.event === 'update_dict') {

@@ -9,6 +9,7 @@ import { errors } from '../errors.js';
 import { decodeJson, t, type ParamType } from '../http/params.js';
 import type { RealmRecord, RealmSettings } from '../store/records.js';
 import { EMAIL_VISIBILITY } from './people.js';
+import { REALM_GROUP_SETTINGS } from './realm-group-settings.js';
 import { checkBbbSecret, checkBbbUrl, checkJitsiUrl } from './video-calls.js';
 
 export interface RealmSetting<T = unknown> {
@@ -18,8 +19,12 @@ export interface RealmSetting<T = unknown> {
   endpoint?: 'realm' | 'user_settings_defaults';
   /** How the raw parameter is read (strings raw, the rest JSON), as Zulip's typed parameters. */
   type: ParamType<T>;
-  /** Checks (and normalises) a new value; throws a HearthError for bad input. */
-  validate?: (value: T, app: App) => T;
+  /** Checks (and normalises) a new value against the current one; throws a HearthError for bad input. */
+  validate?: (value: T, app: App, current: T) => T;
+  /** The current value when it is not simply the stored one or `fallback` (defaults computed at run time). */
+  current?: (app: App) => T;
+  /** How clients see a value (events and the response), when not as stored. */
+  forApi?: (value: T, app: App) => unknown;
   /** Who may change it (Zulip: administrators, a few settings owners only). */
   who: 'admin' | 'owner';
   /** Where it lives: a field of the realm record, or of `realm.settings`. */
@@ -184,6 +189,15 @@ export function readSetting(realm: RealmRecord, s: RealmSetting): unknown {
   return v === undefined ? s.fallback : v;
 }
 
+/** The current value of a setting, as the view compares and validates it. */
+export function currentSetting(app: App, s: RealmSetting): unknown {
+  return s.current ? s.current(app) : readSetting(app.store.realm.data.realm!, s);
+}
+
+/** A value as clients see it (events, responses). */
+export const settingForApi = (app: App, s: RealmSetting, value: unknown): unknown =>
+  s.forApi ? s.forApi(value, app) : value;
+
 /** Stores a (validated) value. Only actions call this, inside a commit. */
 export function writeSetting(realm: RealmRecord, s: RealmSetting, value: unknown): void {
   if (s.stored.in === 'record') realm[s.stored.key] = value as string;
@@ -191,7 +205,7 @@ export function writeSetting(realm: RealmRecord, s: RealmSetting, value: unknown
 }
 
 export const settingsOf = (endpoint: 'realm' | 'user_settings_defaults') =>
-  REALM_SETTINGS.filter((s) => (s.endpoint ?? 'realm') === endpoint);
+  [...REALM_SETTINGS, ...REALM_GROUP_SETTINGS].filter((s) => (s.endpoint ?? 'realm') === endpoint);
 
 /** Register fields of the `realm` section that come from the table (user defaults excluded). */
 export function realmRegisterFields(realm: RealmRecord): Record<string, unknown> {

@@ -5,25 +5,25 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { isOwner } from '../lib/people.js';
 import { MAX_ICON_BYTES, realmIconFields, sniffImage } from '../lib/realm-icon.js';
-import { readSetting, settingsOf } from '../lib/realm-settings.js';
+import { currentSetting, settingForApi, settingsOf } from '../lib/realm-settings.js';
 import { requireAdmin } from './common.js';
 
 /** Reads, validates and permission-checks every setting of one endpoint that the request sends. */
 async function updateSettings(req: ApiRequest, endpoint: 'realm' | 'user_settings_defaults'): Promise<ViewResult> {
   const user = requireAdmin(req);
-  const realm = req.app.store.realm.data.realm!;
   const changes: SettingChange[] = [];
   for (const setting of settingsOf(endpoint)) {
     if (!req.params.has(setting.name)) continue;
     let value = req.params.get(setting.name, setting.type) as unknown;
     if (setting.who === 'owner' && !isOwner(user)) throw errors.ownerRequired();
-    if (setting.validate) value = setting.validate(value, req.app);
-    if (JSON.stringify(readSetting(realm, setting)) !== JSON.stringify(value)) changes.push({ setting, value });
+    const current = currentSetting(req.app, setting);
+    if (setting.validate) value = setting.validate(value, req.app, current);
+    if (JSON.stringify(current) !== JSON.stringify(value)) changes.push({ setting, value });
   }
   await doUpdateRealmSettings(req.app, changes);
   // Zulip answers with the settings that changed.
   const out: ViewResult = {};
-  for (const c of changes) if (!c.setting.secret) out[c.setting.name] = c.value;
+  for (const c of changes) if (!c.setting.secret) out[c.setting.name] = settingForApi(req.app, c.setting, c.value);
   return out;
 }
 
