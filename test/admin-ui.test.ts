@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { encode } from 'uqr';
@@ -244,6 +245,8 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
 
   it('changes organization settings', async () => {
     const { page } = t;
+    const sub = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
+    assert.equal(sub.status, 200, JSON.stringify(sub.body));
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Organization name').waitFor();
     await page.getByLabel('Organization name').fill('Acme Corp');
@@ -266,6 +269,28 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByRole('status').filter({ hasText: 'Folder created' }).waitFor();
     const folders = await owner.get('/channel_folders');
     assert.deepEqual(folders.body.channel_folders.map((f: { name: string }) => f.name), ['Projects']);
+
+    // A default channel, a custom profile field and an icon.
+    await page.getByLabel('Channel', { exact: true }).selectOption({ label: 'general' });
+    await page.getByRole('button', { name: 'Add default channel' }).click();
+    await page.getByRole('status').filter({ hasText: 'Default channel added' }).waitFor();
+    const defaults = await owner.get('/default_streams');
+    assert.deepEqual(defaults.body.default_streams.map((c: { name: string }) => c.name), ['general']);
+
+    await page.getByLabel('Field name').fill('Phone');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await page.getByRole('status').filter({ hasText: 'Field added' }).waitFor();
+    const fields = await owner.get('/realm/profile_fields');
+    assert.deepEqual(fields.body.custom_fields.map((f: { name: string; type: number }) => [f.name, f.type]), [['Phone', 1]]);
+
+    const iconBefore = (await owner.get('/server_settings')).body.realm_icon;
+    await page.getByLabel('New icon').setInputFiles(fileURLToPath(new URL('../server/static/hearth-icon.png', import.meta.url)));
+    await page.getByRole('button', { name: 'Upload icon' }).click();
+    await page.getByRole('status').filter({ hasText: 'Icon updated' }).waitFor();
+    const iconAfter = (await owner.get('/server_settings')).body.realm_icon as string;
+    assert.notEqual(iconAfter, iconBefore);
+    assert.equal(await page.getByRole('img', { name: 'Current organization icon' }).evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true);
+    await t.shot('06b-settings-lists');
   });
 
   it('shows the status and backs up the data folder with progress', async () => {
