@@ -65,6 +65,9 @@ describe('POST /bots', () => {
     // register's realm_bot_domain names the domain new bots get.
     const reg = await memberC.post('/register', { fetch_event_types: ['realm'] });
     assert.equal(reg.body.realm_bot_domain, 'hearth.local');
+    const members = ts.store.groups.data.groups.find((g) => g.name === 'role:members')!.id;
+    assert.equal(reg.body.realm_can_create_bots_group, members);
+    assert.equal(reg.body.realm_can_create_write_only_bots_group, members);
     await memberC.delete('/events', { queue_id: reg.body.queue_id });
   });
 

@@ -1,5 +1,6 @@
 import type { StateSection } from '../events/state.js';
 import { botDomain, botsAdministeredBy, formatBot } from '../lib/bots.js';
+import { systemGroupId } from '../lib/groups.js';
 
 /**
  * `realm_bots`: the bots the requester administers (every bot for administrators,
@@ -12,8 +13,15 @@ export const botsSection: StateSection = {
   }),
 };
 
-/** `realm_bot_domain` of the `realm` section: the domain of new bots' emails. */
+/**
+ * The `realm` section's bot fields: the domain of new bots' emails, and who may create
+ * bots (Zulip's defaults, which Hearth applies: every member, not guests).
+ */
 export const botDomainSection: StateSection = {
   types: ['realm'],
-  fetch: ({ app }) => ({ realm_bot_domain: botDomain(app) }),
+  fetch: ({ app }) => ({
+    realm_bot_domain: botDomain(app),
+    realm_can_create_bots_group: systemGroupId(app, 'role:members'),
+    realm_can_create_write_only_bots_group: systemGroupId(app, 'role:members'),
+  }),
 };
