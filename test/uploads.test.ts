@@ -95,9 +95,12 @@ describe('POST /user_uploads', () => {
     assert.equal(displayName('C:\\Users\\me\\x.txt'), 'x.txt');
   });
 
-  it('announces max_file_upload_size_mib (25, Zulip\'s default) in register', async () => {
+  it('announces max_file_upload_size_mib (25, Zulip\'s default) and realm_upload_quota_mib in register', async () => {
     const reg = await ts.ownerClient.post('/register', { fetch_event_types: ['realm'] });
     assert.equal(reg.body.max_file_upload_size_mib, 25);
+    assert.equal(reg.body.realm_upload_quota_mib, null, 'no organization-wide quota, as self-hosted Zulip');
+    const users = await ts.ownerClient.post('/register', { fetch_event_types: ['realm_user'] });
+    assert.equal('max_file_upload_size_mib' in users.body, false, 'only with the realm section');
   });
 
   it('refuses a file over max_file_upload_size_mib with a clear error and keeps nothing', async () => {

@@ -21,6 +21,7 @@ import { peopleSection, profileFieldsSection } from './people.js';
 import { realmSection, realmUserDefaultsSection } from './realm.js';
 import { userGroupsSection } from './user-groups.js';
 import { videoCallsSection } from './video-calls.js';
+import { uploadQuotaSection } from '../lib/upload-limits.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
@@ -46,5 +47,6 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(botDomainSection);
   registry.add(devicesSection);
   registry.add(videoCallsSection);
+  registry.add(uploadQuotaSection);
   return registry;
 }
