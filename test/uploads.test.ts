@@ -166,6 +166,32 @@ describe('POST /user_uploads', () => {
   });
 });
 
+describe('an upload whose record the disk refuses', () => {
+  it('answers 503 and keeps neither the record nor the bytes', async () => {
+    const ts = await startTestServer();
+    try {
+      const table = ts.store.attachments;
+      const realSave = table.save.bind(table);
+      table.save = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+      try {
+        const res = await uploadFiles(ts.ownerClient, [{ name: 'lost.txt', content: 'lost' }]);
+        assert.equal(res.status, 503);
+        assert.equal(res.body.code, 'STORAGE_FAILED');
+      } finally {
+        table.save = realSave;
+      }
+      assert.equal(table.totalSize(), 0);
+      assert.deepEqual(table.ownedBy(ts.owner.id), []);
+      assert.deepEqual(await filesOnDisk(join(ts.dataDir, 'uploads', 'files')), []);
+      const ok = await uploadOne(ts.ownerClient, 'kept.txt', 'kept');
+      assert.equal((await fetchFile(ts.ownerClient, ok)).status, 200);
+      assert.deepEqual((await storedDoc(ts)).attachments.map((a) => a.file_name), ['kept.txt']);
+    } finally {
+      await ts.stop();
+    }
+  });
+});
+
 describe('uploads survive a restart', () => {
   it('the file, its record and its URL are there after the server restarts', async () => {
     let ts = await startTestServer();

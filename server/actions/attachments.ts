@@ -91,12 +91,21 @@ export async function doStoreUpload(
   const fileName = displayName(f.name);
   const { pathId, storage } = newUploadPath(realmId, fileName);
   await placeUploadedFile(app, f.from, storage);
-  return doCreateAttachment(app, {
-    ownerId,
-    pathId,
-    storage,
-    fileName,
-    size: f.size,
-    contentType: contentTypeFor(f.clientType, fileName),
-  });
+  try {
+    return await doCreateAttachment(app, {
+      ownerId,
+      pathId,
+      storage,
+      fileName,
+      size: f.size,
+      contentType: contentTypeFor(f.clientType, fileName),
+    });
+  } catch (err) {
+    // The record could not be written (the client hears 503): the upload did not happen, so
+    // neither the record (commit keeps failed changes in memory) nor the bytes stay.
+    const left = app.store.attachments.byPathId(pathId);
+    if (left) app.store.attachments.remove(left);
+    await rm(join(filesDir(app), storage), { force: true });
+    throw err;
+  }
 }
