@@ -114,7 +114,7 @@ function keyDialog(api: Api, bot: Json, initialKey: string, changed: (key: strin
   const notice = new Notice();
   const email = (bot.delivery_email ?? bot.email ?? '') as string;
   const keyInput = h('input', { name: 'api_key', readonly: true, value: key, class: 'mono', spellcheck: 'false' });
-  const copy = h('button', { type: 'button' }, 'Copy key');
+  const copy = h('button', { type: 'button', autofocus: true }, 'Copy key');
   copy.addEventListener('click', () =>
     void busy(copy, notice, async () => {
       await copyText(key, keyInput);
@@ -145,6 +145,7 @@ function keyDialog(api: Api, bot: Json, initialKey: string, changed: (key: strin
     ],
     'Done',
     async () => true,
+    { cancel: false },
   );
 }
 

@@ -108,7 +108,13 @@ export function download(name: string, text: string): void {
 }
 
 /** A modal dialog with a form; resolves when closed. `onSubmit` returning false keeps it open. */
-export function dialog(title: string, body: HTMLElement[], submitLabel: string, onSubmit: (notice: Notice) => Promise<boolean>): void {
+export function dialog(
+  title: string,
+  body: HTMLElement[],
+  submitLabel: string,
+  onSubmit: (notice: Notice) => Promise<boolean>,
+  opts: { cancel?: boolean } = {},
+): void {
   const notice = new Notice();
   const form = h('form', { method: 'dialog', class: 'dialog-form' });
   const titleId = uid('dlg');
@@ -119,7 +125,7 @@ export function dialog(title: string, body: HTMLElement[], submitLabel: string, 
     h('h2', { id: titleId }, title),
     ...body,
     notice.el,
-    h('div', { class: 'actions' }, h('button', { type: 'submit' }, submitLabel), cancel),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, submitLabel), opts.cancel === false ? null : cancel),
   );
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();

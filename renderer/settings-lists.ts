@@ -46,7 +46,7 @@ function defaultChannels(api: Api, state: Json): HTMLElement {
     );
     if (!list.children.length) list.append(h('li', { class: 'empty' }, 'No default channels.'));
     pick.replaceChildren(...streams.filter((s) => !ids.has(s.stream_id)).map((s) => h('option', { value: s.stream_id }, s.name)));
-    add.disabled = pick.options.length === 0;
+    form.hidden = pick.options.length === 0;
   };
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
