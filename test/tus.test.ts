@@ -134,6 +134,16 @@ describe('resumable uploads (/api/v1/tus)', () => {
     assert.equal(ts.store.attachments.byPathId(pathIdFromReference(body.url)!)!.content_type, 'text/plain');
   });
 
+  it('a zero-length upload finishes at creation', async () => {
+    const res = await create(ts.ownerClient, 0, { filename: 'nothing.txt' });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { url: string; filename: string };
+    assert.equal(body.filename, 'nothing.txt');
+    const got = await fetchFile(ts.ownerClient, body.url);
+    assert.equal(got.status, 200);
+    assert.equal(got.body.length, 0);
+  });
+
   it('refuses a declared length over max_file_upload_size_mib (413) and a deferred length (411)', async () => {
     const realm = ts.store.realm.data.realm!;
     realm.settings.max_file_upload_size_mib = 1;

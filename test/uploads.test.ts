@@ -53,6 +53,15 @@ describe('POST /user_uploads', () => {
     assert.deepEqual(await filesOnDisk(join(ts.dataDir, 'uploads', 'tmp')), []);
   });
 
+  it('an empty file is a file too', async () => {
+    const url = await uploadOne(ts.ownerClient, 'empty.txt', '');
+    const got = await fetchFile(ts.ownerClient, url);
+    assert.equal(got.status, 200);
+    assert.equal(got.headers.get('content-length'), '0');
+    assert.equal(got.body.length, 0);
+    assert.equal(ts.store.attachments.byPathId(pathIdFromReference(url)!)!.size, 0);
+  });
+
   it('refuses no file and several files, storing nothing', async () => {
     const before = (await storedDoc(ts)).attachments.length;
     const none = await ts.ownerClient.post('/user_uploads', {});
