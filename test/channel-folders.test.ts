@@ -121,4 +121,16 @@ describe('channel folders', () => {
     const member = await as('member').post('/register', { fetch_event_types: ['channel_folders'] });
     assert.equal(member.body.channel_folders.length, 3);
   });
+
+  it('links channels in folder descriptions, as the author can read them', async () => {
+    const lobby = await ts.ownerClient.post('/users/me/subscriptions', { subscriptions: [{ name: 'Folder lobby' }] });
+    assert.equal(lobby.status, 200);
+    const lobbyId = ts.store.channels.data.channels.find((c) => c.name === 'Folder lobby')!.id;
+    const res = await create('Linked', 'Start in #**Folder lobby**');
+    const f = folders().find((x) => x.id === res.body.channel_folder_id)!;
+    assert.match(f.rendered_description, new RegExp(`<a class="stream" data-stream-id="${lobbyId}"`));
+    const upd = await as('admin').patch(`/channel_folders/${f.id}`, { description: '*moved* to #**Folder lobby**' });
+    assert.equal(upd.status, 200, JSON.stringify(upd.body));
+    assert.match(folders().find((x) => x.id === f.id)!.rendered_description, /<em>moved<\/em> to <a class="stream"/);
+  });
 });

@@ -57,6 +57,32 @@ describe('PATCH /streams/{stream_id} rules and events', () => {
     assert.equal((await patch(id, { description: 'd'.repeat(1024) })).status, 200);
   });
 
+  it('renders descriptions as Markdown, linking the channels the author can read', async () => {
+    const target = await fresh();
+    const hidden = await createChannel(ts, ts.ownerClient, 'Backroom', { invite_only: true });
+    const targetName = stored(ts, target).name;
+    // The owner reads both channels: both links resolve.
+    assert.equal((await patch(target, { description: `**Plans**: see #**${targetName}** and #**Backroom**` })).status, 200);
+    const rendered = stored(ts, target).rendered_description;
+    assert.match(rendered, /<strong>Plans<\/strong>/);
+    assert.match(rendered, new RegExp(`<a class="stream" data-stream-id="${target}" href="[^"]+">#${targetName}</a>`));
+    assert.match(rendered, new RegExp(`data-stream-id="${hidden}"`));
+    // A channel administrator who cannot read Backroom gets no link (and no ID) for it.
+    stored(ts, target).settings.can_administer_channel_group = { direct_members: [cast.member.id], direct_subgroups: [] };
+    const events = await verifyAction(ts.client(cast.member), async () => {
+      assert.equal((await patch(target, { description: 'see #**Backroom**' }, 'member')).status, 200);
+    });
+    assert.equal(events[0]!.rendered_description, stored(ts, target).rendered_description);
+    assert.doesNotMatch(stored(ts, target).rendered_description, /data-stream-id/);
+    // Creation renders the same way.
+    const made = await ts.ownerClient.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'Announced', description: 'about #**Backroom**' }],
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const announced = ts.store.channels.data.channels.find((c) => c.name === 'Announced')!;
+    assert.match(announced.rendered_description, new RegExp(`data-stream-id="${hidden}"`));
+  });
+
   it('enforces the privacy combinations', async () => {
     const pub = await fresh();
     assertError(await patch(pub, { history_public_to_subscribers: false }), 'Invalid parameters');

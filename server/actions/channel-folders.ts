@@ -2,7 +2,7 @@ import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
 import { formatFolder } from '../lib/channel-format.js';
 import { activeUserIds } from '../lib/channels.js';
-import { renderPlainDescription } from '../lib/text.js';
+import { renderChannelDescription } from '../lib/channel-description.js';
 import type { ChannelFolderRecord } from '../store/channel-records.js';
 import { commit } from './commit.js';
 
@@ -19,7 +19,7 @@ export async function doCreateChannelFolder(
       id: doc.nextId++,
       name,
       description,
-      rendered_description: renderPlainDescription(description),
+      rendered_description: renderChannelDescription(app, description, creatorId),
       order: doc.folders.reduce((max, f) => Math.max(max, f.order + 1), 0),
       date_created: unixSeconds(app.clock),
       creator_id: creatorId,
@@ -39,11 +39,17 @@ export interface FolderChanges {
 }
 
 /** PATCH /channel_folders/{id}: one `update` event per changed field, as Zulip sends them. */
-export async function doUpdateChannelFolder(app: App, folder: ChannelFolderRecord, changes: FolderChanges): Promise<void> {
+export async function doUpdateChannelFolder(
+  app: App,
+  folder: ChannelFolderRecord,
+  changes: FolderChanges,
+  actingUserId: number,
+): Promise<void> {
   const updates: Record<string, unknown>[] = [];
   if (changes.name !== undefined && changes.name !== folder.name) updates.push({ name: changes.name });
   if (changes.description !== undefined && changes.description !== folder.description) {
-    updates.push({ description: changes.description, rendered_description: renderPlainDescription(changes.description) });
+    const rendered = renderChannelDescription(app, changes.description, actingUserId);
+    updates.push({ description: changes.description, rendered_description: rendered });
   }
   if (changes.is_archived !== undefined && changes.is_archived !== folder.is_archived) {
     updates.push({ is_archived: changes.is_archived });

@@ -11,7 +11,7 @@ import { formatChannel, formatSubscription } from '../lib/channel-format.js';
 import { SETTINGS_GRANTING_METADATA_ACCESS } from '../lib/channel-settings.js';
 import { metadataAccessUserIds, subscriberIds, subscriptionOf } from '../lib/channels.js';
 import { groupSettingForApi } from '../lib/groups.js';
-import { renderPlainDescription } from '../lib/text.js';
+import { renderChannelDescription } from '../lib/channel-description.js';
 import type { ChannelRecord, GroupSettingValue, TopicsPolicy } from '../store/channel-records.js';
 import { commit, type Transaction } from './commit.js';
 
@@ -33,7 +33,12 @@ const sendToWatchers = (tx: Transaction, app: App, channel: ChannelRecord, event
   tx.emit(event, metadataAccessUserIds(app, channel));
 
 /** Applies the changes in Zulip's order (update_stream_backend), one event per changed property. */
-export async function doUpdateChannel(app: App, channel: ChannelRecord, changes: ChannelChanges): Promise<void> {
+export async function doUpdateChannel(
+  app: App,
+  channel: ChannelRecord,
+  changes: ChannelChanges,
+  actingUserId: number,
+): Promise<void> {
   await commit(app, (tx) => {
     tx.touch(app.store.channels);
     if (changes.permission) {
@@ -61,7 +66,7 @@ export async function doUpdateChannel(app: App, channel: ChannelRecord, changes:
     }
     if (changes.description !== undefined) {
       channel.description = changes.description;
-      channel.rendered_description = renderPlainDescription(changes.description);
+      channel.rendered_description = renderChannelDescription(app, changes.description, actingUserId);
       sendToWatchers(
         tx,
         app,

@@ -3,7 +3,7 @@ import type { App } from '../context.js';
 import { emitChannelCreate, emitChannelDelete, emitDefaultStreams } from '../lib/channel-events.js';
 import { formatChannel, formatSubscription, pickColor } from '../lib/channel-format.js';
 import { hasMetadataAccess, metadataAccessUserIds, subscriberIds, subscriptionOf } from '../lib/channels.js';
-import { renderPlainDescription } from '../lib/text.js';
+import { renderChannelDescription } from '../lib/channel-description.js';
 import type {
   ChannelRecord,
   GroupSettingValue,
@@ -43,7 +43,7 @@ function createChannel(tx: Transaction, app: App, creator: UserRecord, spec: New
     id: doc.nextId++,
     name: spec.name,
     description: spec.description,
-    rendered_description: renderPlainDescription(spec.description),
+    rendered_description: renderChannelDescription(app, spec.description, creator.id),
     invite_only: spec.invite_only,
     is_web_public: spec.is_web_public,
     history_public_to_subscribers: spec.history_public_to_subscribers,

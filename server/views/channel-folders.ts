@@ -49,7 +49,7 @@ export async function createChannelFolder(req: ApiRequest): Promise<ViewResult> 
 
 /** PATCH /channel_folders/{channel_folder_id}: name, description, is_archived. */
 export async function updateChannelFolder(req: ApiRequest): Promise<ViewResult> {
-  requireAdmin(req);
+  const user = requireAdmin(req);
   const { app } = req;
   const name = req.params.get('name', folderName);
   const description = req.params.get('description', folderDescription);
@@ -62,7 +62,7 @@ export async function updateChannelFolder(req: ApiRequest): Promise<ViewResult> 
     const inUse = app.store.channels.data.channels.some((c) => c.folder_id === folder.id && !c.is_archived);
     if (inUse) throw errors.badRequest('You need to remove all the channels from this folder to archive it.');
   }
-  await doUpdateChannelFolder(app, folder, { name: newName, description, is_archived: isArchived });
+  await doUpdateChannelFolder(app, folder, { name: newName, description, is_archived: isArchived }, user.id);
   return {};
 }
 

@@ -174,6 +174,6 @@ export async function updateChannel(req: ApiRequest): Promise<ViewResult> {
   }
   if (Object.keys(settings).length > 0) changes.settings = settings;
 
-  await doUpdateChannel(app, channel, changes);
+  await doUpdateChannel(app, channel, changes, user.id);
   return {};
 }
