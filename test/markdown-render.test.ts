@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { renderContextFor } from '../server/lib/render-context.js';
+import { renderMessage } from '../server/markdown/index.js';
+import { createChannel, makeCast, type Cast } from './helpers/channels.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/** POST /messages/render and the render context built from the organization. */
+describe('POST /messages/render', () => {
+  let ts: TestServer;
+  let cast: Cast;
+  let general = 0;
+  let secret = 0;
+  let groupId = 0;
+  before(async () => {
+    ts = await startTestServer();
+    cast = await makeCast(ts);
+    general = await createChannel(ts, ts.client(cast.owner), 'general');
+    secret = await createChannel(ts, ts.client(cast.owner), 'secret plans', { invite_only: true });
+    const res = await ts.client(cast.owner).post('/user_groups/create', { name: 'support', description: 'help', members: JSON.stringify([cast.member.id]) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    groupId = res.body.group_id;
+  });
+  after(() => ts.stop());
+
+  const render = (who: keyof Cast, content: string) => ts.client(cast[who]).post('/messages/render', { content });
+
+  it('renders with the organization: users, groups, channels the author can see', async () => {
+    const res = await render('member', '@**Mel** @**Ada** @*support* #**general>hi** #**secret plans** :smile:');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.result, 'success');
+    assert.equal(
+      res.body.rendered,
+      `<p><span class="user-mention" data-user-id="${cast.member.id}">@Mel</span> ` +
+        `<span class="user-mention" data-user-id="${cast.admin.id}">@Ada</span> ` +
+        `<span class="user-group-mention" data-user-group-id="${groupId}">@support</span> ` +
+        `<a class="stream-topic" data-stream-id="${general}" href="/#narrow/channel/${general}-general/topic/hi">#general &gt; hi</a> ` +
+        '#<strong>secret plans</strong> <span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span></p>',
+    );
+    const owner = await render('owner', '#**secret plans**');
+    assert.equal(
+      owner.body.rendered,
+      `<p><a class="stream" data-stream-id="${secret}" href="/#narrow/channel/${secret}-secret-plans">#secret plans</a></p>`,
+    );
+  });
+
+  it('deactivated users are not mentioned; case does not matter', async () => {
+    const res = await render('member', '@**Dee** @**mel**');
+    assert.equal(res.body.rendered, `<p>@<strong>Dee</strong> <span class="user-mention" data-user-id="${cast.member.id}">@Mel</span></p>`);
+  });
+
+  it('stores nothing and notifies nobody', async () => {
+    const before = ts.store.messages.maxId;
+    await render('owner', '@**Mel** @**all**');
+    assert.equal(ts.store.messages.maxId, before);
+    assert.doesNotMatch(readFileSync(join(ts.dataDir, 'users.json'), 'utf8'), /@\*\*all\*\*/);
+  });
+
+  it('empty and long content; bad requests', async () => {
+    assert.equal((await render('member', '')).body.rendered, '');
+    const long = await render('member', 'x'.repeat(12_000));
+    assert.equal(long.status, 200);
+    assert.equal(long.body.rendered, `<p>${'x'.repeat(10_000)}</p>`);
+    const missing = await ts.client(cast.member).post('/messages/render', {});
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.code, 'REQUEST_VARIABLE_MISSING');
+    const nul = await render('member', 'a\u0000b');
+    assert.equal(nul.status, 400);
+    const anon = await ts.anonymous.post('/messages/render', { content: 'x' });
+    assert.equal(anon.status, 401);
+  });
+
+  it('renderContextFor reflects the current organization', async () => {
+    const ctx = renderContextFor(ts.app, cast.guest.id);
+    assert.equal(ctx.userById(cast.deactivated.id), undefined);
+    assert.equal(ctx.usersByName('ada')[0]?.id, cast.admin.id);
+    assert.equal(ctx.groupByName('SUPPORT')?.id, groupId);
+    assert.equal(ctx.channelByName('secret plans'), undefined);
+    const r = renderMessage('@**Mo** @*support* @**topic**', ctx);
+    assert.deepEqual([...r.mentionedUserIds], [cast.moderator.id]);
+    assert.deepEqual([...r.mentionedGroupIds], [groupId]);
+    assert.equal(r.topicWildcard, true);
+  });
+});
