@@ -50,6 +50,13 @@ export const errors = {
   authFailed: () =>
     new HearthError('Your username or password is incorrect', { code: 'AUTHENTICATION_FAILED', status: 401 }),
   deactivated: () => new HearthError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 }),
+  /** Zulip turns validate_api_key's refusal into an UnauthorizedError (401). */
+  incomingWebhookBot: () =>
+    new HearthError('This API is not available to incoming webhook bots.', {
+      code: 'UNAUTHORIZED',
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
+    }),
   rateLimited: (retryAfterSeconds: number) =>
     new HearthError('API usage exceeded rate limit', {
       code: 'RATE_LIMIT_HIT',
@@ -68,8 +75,12 @@ export const errors = {
   ownerRequired: () => new HearthError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' }),
   streamDoesNotExist: (name: string) =>
     new HearthError(`Channel '${name}' does not exist`, { code: 'STREAM_DOES_NOT_EXIST', extra: { stream: name } }),
-  channelExists: (name: string) =>
-    new HearthError(`Channel '${name}' already exists`, { code: 'CHANNEL_ALREADY_EXISTS', extra: { channel_name: name } }),
+  channelExists: (name: string, status = 400) =>
+    new HearthError(`Channel '${name}' already exists`, {
+      code: 'CHANNEL_ALREADY_EXISTS',
+      status,
+      extra: { channel_name: name },
+    }),
   incompatibleParameters: (names: string[]) =>
     new HearthError(`Unsupported parameter combination: ${names.join(', ')}`, {
       extra: { parameters: names.join(', ') },

@@ -181,7 +181,8 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/register_client_device'), view: registerClientDevice, auth: 'required' },
   { method: 'POST', path: api('/calls/videocall/create'), view: createVideoCall, auth: 'required' },
   { method: 'GET', path: api('/calls/bigbluebutton/create'), view: createBigBlueButtonCall, auth: 'required' },
-  { method: 'GET', path: '/calls/bigbluebutton/join', view: joinBigBlueButtonCall, auth: 'required' },
+  // A link opened in a browser (outside /api/v1): the view itself requires a user.
+  { method: 'GET', path: '/calls/bigbluebutton/join', view: joinBigBlueButtonCall, auth: 'optional' },
   // A user by ID or email (after every fixed /users/... path).
   { method: 'GET', path: api('/users/:user_id'), view: getUser, auth: 'required' },
   { method: 'PATCH', path: api('/users/:user_id'), view: updateUser, auth: 'required' },

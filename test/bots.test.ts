@@ -422,8 +422,9 @@ describe('incoming-webhook bots', () => {
       ['POST', '/bots'],
     ] as const) {
       const res = await client.call(method, path);
-      assert.equal(res.status, 400, `${method} ${path}: ${JSON.stringify(res.body)}`);
-      assert.equal(res.body.code, 'BAD_REQUEST');
+      // Zulip: validate_api_key's refusal becomes an UnauthorizedError (401).
+      assert.equal(res.status, 401, `${method} ${path}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 'UNAUTHORIZED');
       assert.equal(res.body.msg, 'This API is not available to incoming webhook bots.');
     }
     // A generic bot is not limited.

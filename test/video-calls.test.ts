@@ -289,7 +289,7 @@ describe('video calls role matrix', () => {
     const res = await mel.post('/bots', { full_name: 'CI hook', short_name: 'ci', bot_type: 2 });
     const hook = ts.client({ id: res.body.user_id, email: 'ci-bot@hearth.local', apiKey: res.body.api_key, password: '' });
     const call = await hook.post('/calls/videocall/create', { room_name: 'x' });
-    assert.equal(call.status, 400);
+    assert.equal(call.status, 401);
     assert.equal(call.body.msg, 'This API is not available to incoming webhook bots.');
   });
 });

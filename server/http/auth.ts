@@ -64,7 +64,7 @@ export function authenticateSync(
         if (!user || !safeEqual(creds.key, user.api_key)) throw errors.invalidApiKey();
         if (!user.is_active) throw errors.deactivated();
         if (user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !opts.incomingWebhookBots) {
-          throw errors.badRequest('This API is not available to incoming webhook bots.');
+          throw errors.incomingWebhookBot();
         }
         ctx.state.user = user;
       }
