@@ -337,6 +337,32 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal(t.context.pages().length, pagesBefore, 'no new window');
   });
 
+  it('shows server HTML (the organization description) only through DOMPurify', async () => {
+    const { page } = t;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const description = page.locator('.realm-description');
+    await description.locator('strong').filter({ hasText: 'Acme' }).waitFor();
+    // A hostile description (as if the server's own sanitiser had failed): shown without its script.
+    await page.route('**/api/v1/server_settings', async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      body.realm_description = '<p><b>Bold</b><img src="/nope.png" onerror="window.pwned=1"><script>window.pwned=2</script><a href="javascript:window.pwned=3">x</a></p>';
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.reload();
+    await description.locator('b').filter({ hasText: 'Bold' }).waitFor();
+    const html = await description.innerHTML();
+    assert.doesNotMatch(html, /onerror|<script|javascript:/i, html);
+    assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+    await page.unroute('**/api/v1/server_settings');
+    // Expected here only: the sanitised <img> asks for its (missing) file (404), and Chromium reports
+    // the onerror attribute against the CSP as soon as any parser sees it (DOMPurify then drops it).
+    await page.waitForTimeout(200);
+    const expected = (e: string) => e.includes('/nope.png') || (e.includes('inline event handler') && e.includes('purify.min.js'));
+    assert.ok(t.errors.some((e) => e.includes('inline event handler')), 'the CSP saw the handler');
+    t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !expected(e)));
+  });
+
   it('logged no console errors', () => {
     assert.deepEqual(t.errors, []);
   });
