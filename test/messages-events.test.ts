@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderMessage } from '../server/markdown/index.js';
-import { messageRenderContext } from '../server/lib/messages/render.js';
+import { renderContextFor } from '../server/lib/render-context.js';
 import { FLAG } from '../server/store/message-records.js';
 import { createChannel, makeCast, type Cast } from './helpers/channels.js';
 import { sendDirect, sendStream } from './helpers/messages.js';
@@ -126,10 +126,9 @@ describe('message events and register', () => {
     assert.equal(c.first_message_id, first);
   });
 
-  const ctx = () => messageRenderContext(ts.app, cast.owner.id);
-  const renderer = () => renderMessage('@**all** @**Mel**', ctx());
-  it('mentions set mentioned and wildcard_mentioned flags', async (t) => {
-    if (!renderer().channelWildcard) return t.skip('the Markdown renderer does not report mentions yet');
+  it('mentions set mentioned and wildcard_mentioned flags', async () => {
+    const rendered = renderMessage('@**all** @**Mel**', renderContextFor(ts.app, cast.owner.id));
+    assert.ok(rendered.channelWildcard && rendered.mentionedUserIds.has(cast.member.id), 'the renderer reports mentions');
     const id = await sendStream(owner, 'general', 'hello', '@**Mel** hi');
     const m = ts.store.messages.get(id)!;
     assert.equal(ts.store.messages.rowFlags(m, cast.member.id)! & FLAG.mentioned, FLAG.mentioned);
