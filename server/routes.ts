@@ -49,6 +49,7 @@ import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './vie
 import { getTopics } from './views/messages-topics.js';
 import { updateSubscriptionProperties } from './views/subscription-properties.js';
 import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions } from './views/subscriptions.js';
+import { createChannelView } from './views/channel-create.js';
 
 import { createBot, deactivateBot, listBots, regenerateBotApiKey, updateBot } from './views/bots.js';
 import {
@@ -141,6 +142,7 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/users/me/subscriptions'), view: subscribe, auth: 'required' },
   { method: 'DELETE', path: api('/users/me/subscriptions'), view: unsubscribe, auth: 'required' },
   { method: 'PATCH', path: api('/users/me/subscriptions'), view: updateSubscriptions, auth: 'required' },
+  { method: 'POST', path: api('/channels/create'), view: createChannelView, auth: 'required' },
   {
     method: 'POST',
     path: api('/users/me/subscriptions/properties'),

@@ -1,5 +1,5 @@
-import type { NewChannel } from '../actions/subscriptions.js';
-import type { ApiRequest } from '../context.js';
+import { doAddSubscriptions, type NewChannel } from '../actions/subscriptions.js';
+import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t, type ParamType } from '../http/params.js';
 import { v } from '../http/validate.js';
@@ -10,16 +10,21 @@ import {
   hasRealmPermission,
   webPublicChannelsEnabled,
 } from '../lib/channel-settings.js';
+import { channelByName } from '../lib/channels.js';
 import {
   channelSettingValue,
+  checkChannelDescription,
+  checkChannelName,
   checkProtectedHistoryTopics,
   parseRetentionDays,
   rawOrJson,
   topicsPolicyParam,
 } from '../lib/channel-validate.js';
-import { isAdmin, isOwner } from '../lib/people.js';
+import { isAdmin, isGuest, isOwner } from '../lib/people.js';
 import type { TopicsPolicy } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
+import { requireUser } from './common.js';
+import { resolvePrincipals } from './subscriptions.js';
 
 const anyJson = t.json((x: unknown) => x);
 
@@ -90,4 +95,28 @@ export function newChannelSpecs(
     is_default_stream: isDefault,
     settings: { ...settings },
   }));
+}
+
+/**
+ * POST /channels/create (Zulip 11, feature level 417): one new channel with
+ * the creation parameters of POST /users/me/subscriptions, `subscribers` (user
+ * IDs, possibly without the creator) subscribed to it. A taken name answers
+ * 409 CHANNEL_ALREADY_EXISTS, as Zulip documents. Answers the new `id`.
+ */
+export async function createChannelView(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireUser(req);
+  if (isGuest(user)) throw errors.badRequest('Not allowed for guest users');
+  const rawName = params.require('name', t.string);
+  const description = checkChannelDescription(params.get('description', t.string, ''));
+  const subscriberIds = params.require('subscribers', t.json(v.list(v.int)));
+  params.get('announce', t.bool, false); // Hearth has no notification bot to announce with.
+  params.get('send_new_subscription_messages', t.bool);
+  const name = checkChannelName(rawName);
+  if (channelByName(app, name)) throw errors.channelExists(name, 409);
+  const [spec] = newChannelSpecs(req, user, [{ name, description }]);
+  const users = resolvePrincipals(req, subscriberIds);
+  const result = await doAddSubscriptions(app, user, { create: [spec!], existing: [], users, colors: new Map() });
+  const created = result.subscribed[0]?.channel ?? channelByName(app, name)!;
+  return { id: created.id };
 }
