@@ -26,11 +26,10 @@ export function botsSection(api: Api, members: Json[], reload: () => Promise<voi
     },
     () => undefined,
   );
-  const keyOf = async (bot: Json): Promise<string> => {
+  /** The key, or null when GET /bots does not list it (another administrator's bot): regenerate to get one. */
+  const keyOf = async (bot: Json): Promise<string | null> => {
     await keysLoaded;
-    const key = keys.get(bot.user_id);
-    if (!key) throw new Error(`The key of ${bot.full_name} is not available here: regenerate it to get a new one.`);
-    return key;
+    return keys.get(bot.user_id) ?? null;
   };
 
   add.addEventListener('click', () =>
@@ -109,19 +108,20 @@ function addBotDialog(api: Api, created: (id: number, key: string) => Promise<vo
 }
 
 /** Shows a bot's key with Copy, Download zuliprc and Regenerate. */
-function keyDialog(api: Api, bot: Json, initialKey: string, changed: (key: string) => void): void {
-  let key = initialKey;
+function keyDialog(api: Api, bot: Json, initialKey: string | null, changed: (key: string) => void): void {
+  let key = initialKey ?? '';
   const notice = new Notice();
+  if (!initialKey) notice.show('info', 'This bot belongs to another administrator, so its key is not shown here. Regenerate it to get a new key.');
   const email = (bot.delivery_email ?? bot.email ?? '') as string;
   const keyInput = h('input', { name: 'api_key', readonly: true, value: key, class: 'mono', spellcheck: 'false' });
-  const copy = h('button', { type: 'button', autofocus: true }, 'Copy key');
+  const copy = h('button', { type: 'button', autofocus: true, disabled: !key }, 'Copy key');
   copy.addEventListener('click', () =>
     void busy(copy, notice, async () => {
       await copyText(key, keyInput);
       notice.show('ok', 'API key copied.');
     }),
   );
-  const rc = h('button', { type: 'button', class: 'secondary' }, 'Download zuliprc');
+  const rc = h('button', { type: 'button', class: 'secondary', disabled: !key }, 'Download zuliprc');
   rc.addEventListener('click', () => download('zuliprc', zuliprc(email, key, location.origin)));
   const regen = h('button', { type: 'button', class: 'secondary' }, 'Regenerate key');
   regen.addEventListener('click', () => {
@@ -130,6 +130,7 @@ function keyDialog(api: Api, bot: Json, initialKey: string, changed: (key: strin
       const res = await api.post(`/bots/${bot.user_id}/api_key/regenerate`);
       key = res.api_key as string;
       keyInput.value = key;
+      copy.disabled = rc.disabled = false;
       changed(key);
       notice.show('ok', 'A new key was made; the old one no longer works.');
     });

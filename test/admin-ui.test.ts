@@ -241,6 +241,30 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal((await renewed.get('/users/me')).status, 200);
     await keyDialog.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('table', { name: 'Bots' }).getByRole('row').filter({ hasText: 'Alert Bot' }).waitFor();
+
+    // Another administrator's bot: GET /bots does not list its key, so the page offers to regenerate it.
+    const anon = new Client(ts.url, null);
+    await owner.post('/users', { email: 'ann@example.com', password: 'ann password 1', full_name: 'Ann Admin' });
+    const annKey = (await anon.post('/fetch_api_key', { username: 'ann@example.com', password: 'ann password 1' })).body;
+    assert.equal((await owner.patch(`/users/${annKey.user_id}`, { role: 200 })).status, 200);
+    const ann = new Client(ts.url, { id: annKey.user_id, email: 'ann@example.com', apiKey: annKey.api_key, password: '' });
+    const annBot = await ann.post('/bots', { full_name: 'Ann Bot', short_name: 'annbot' });
+    assert.equal(annBot.status, 200, JSON.stringify(annBot.body));
+    await page.reload();
+    const annRow = page.getByRole('table', { name: 'Bots' }).getByRole('row').filter({ hasText: 'Ann Bot' });
+    await annRow.getByRole('button', { name: 'API key' }).click();
+    const annDialog = page.getByRole('dialog', { name: 'API key of Ann Bot' });
+    await annDialog.getByText('belongs to another administrator').waitFor();
+    assert.equal(await annDialog.getByRole('button', { name: 'Copy key' }).isDisabled(), true);
+    assert.equal(await annDialog.getByLabel('API key').inputValue(), '');
+    await annDialog.getByRole('button', { name: 'Regenerate key' }).click();
+    await annDialog.getByRole('status').filter({ hasText: 'A new key was made' }).waitFor();
+    const annNewKey = await annDialog.getByLabel('API key').inputValue();
+    assert.notEqual(annNewKey, annBot.body.api_key);
+    const annBotEmail = await annDialog.getByLabel('Bot email').inputValue();
+    assert.equal((await new Client(ts.url, { id: 0, email: annBotEmail, apiKey: annNewKey, password: '' }).get('/users/me')).status, 200);
+    assert.equal(await annDialog.getByRole('button', { name: 'Copy key' }).isDisabled(), false);
+    await annDialog.getByRole('button', { name: 'Done' }).click();
   });
 
   it('changes organization settings', async () => {
