@@ -59,21 +59,24 @@ export function usersPage(api: Api): HTMLElement {
 function userRow(api: Api, u: Json, notice: Notice, reload: () => Promise<void>): HTMLTableRowElement {
   const role = h('select', { 'aria-label': `Role of ${u.full_name}`, disabled: !u.is_active });
   for (const r of ROLES) role.append(h('option', { value: r.id, selected: r.id === u.role }, r.name));
-  role.addEventListener('change', () => {
+  // A separate button: arrowing through a closed <select> fires `change` on every step.
+  const saveRole = h('button', { type: 'button', class: 'secondary small', hidden: true, 'aria-label': `Save the role of ${u.full_name}` }, 'Save');
+  role.addEventListener('change', () => (saveRole.hidden = Number(role.value) === u.role));
+  saveRole.addEventListener('click', () => {
     const wanted = Number(role.value);
     notice.clear();
-    role.disabled = true;
-    api
-      .patch(`/users/${u.user_id}`, { role: wanted })
-      .then(() => {
-        u.role = wanted;
-        notice.show('ok', `${u.full_name} is now ${roleName(wanted).toLowerCase()}.`);
-      })
-      .catch((err) => {
+    void busy(saveRole, notice, async () => {
+      try {
+        await api.patch(`/users/${u.user_id}`, { role: wanted });
+      } catch (err) {
         role.value = String(u.role);
-        notice.show('error', `Could not change the role of ${u.full_name}: ${errorText(err)}`);
-      })
-      .finally(() => (role.disabled = false));
+        saveRole.hidden = true;
+        throw new Error(`Could not change the role of ${u.full_name}: ${errorText(err)}`);
+      }
+      u.role = wanted;
+      saveRole.hidden = true;
+      notice.show('ok', `${u.full_name} is now ${roleName(wanted).toLowerCase()}.`);
+    });
   });
 
   const toggle = h('button', { type: 'button', class: 'secondary' }, u.is_active ? 'Deactivate' : 'Reactivate');
@@ -96,7 +99,7 @@ function userRow(api: Api, u: Json, notice: Notice, reload: () => Promise<void>)
     { class: u.is_active ? '' : 'inactive', 'data-user-id': u.user_id },
     h('td', {}, u.full_name),
     h('td', {}, u.delivery_email ?? u.email),
-    h('td', {}, role),
+    h('td', {}, h('div', { class: 'role-cell' }, role, saveRole)),
     h('td', {}, u.is_active ? 'Active' : 'Deactivated'),
     h('td', { class: 'row-actions' }, reset, toggle),
   );

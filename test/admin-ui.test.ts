@@ -179,8 +179,19 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByLabel('Search users').fill('');
 
     await row.getByRole('combobox', { name: 'Role of Bea Builder' }).selectOption({ label: 'Moderator' });
+    assert.equal((await users()).find((u) => u.user_id === bea.user_id)?.role, 400, 'nothing changes before Save');
+    await row.getByRole('button', { name: 'Save the role of Bea Builder' }).click();
     await page.getByRole('status').filter({ hasText: 'Bea Builder is now moderator' }).waitFor();
     assert.equal((await users()).find((u) => u.user_id === bea.user_id)?.role, 300);
+
+    // The server's refusal (the only owner keeps the owner role) is shown and the choice undone.
+    const adaRole = page.getByRole('combobox', { name: `Role of ${OWNER.name}` });
+    await adaRole.selectOption({ label: 'Member' });
+    await page.getByRole('button', { name: `Save the role of ${OWNER.name}` }).click();
+    await page.getByRole('alert').filter({ hasText: `Could not change the role of ${OWNER.name}` }).waitFor();
+    assert.equal(await adaRole.inputValue(), '100');
+    assert.equal((await owner.get('/users/me')).body.role, 100);
+    expectNetworkErrors(t, 400, `/api/v1/users/`);
 
     await row.getByRole('button', { name: 'Deactivate' }).click();
     await row.getByRole('button', { name: 'Reactivate' }).waitFor();
