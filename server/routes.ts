@@ -32,6 +32,7 @@ import {
   getStream,
   getStreamId,
   getSubscribers,
+  getSubscriptionStatus,
   listDefaultStreams,
   listStreams,
   removeDefaultStream,
@@ -143,6 +144,7 @@ export const routes: Route[] = [
   { method: 'DELETE', path: api('/users/me/subscriptions'), view: unsubscribe, auth: 'required' },
   { method: 'PATCH', path: api('/users/me/subscriptions'), view: updateSubscriptions, auth: 'required' },
   { method: 'POST', path: api('/channels/create'), view: createChannelView, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id/subscriptions/:stream_id'), view: getSubscriptionStatus, auth: 'required' },
   {
     method: 'POST',
     path: api('/users/me/subscriptions/properties'),

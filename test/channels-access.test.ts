@@ -189,6 +189,23 @@ describe('channel visibility and private-channel leaks', () => {
     assert.deepEqual(archivedAgain[0]!.stream_ids, [id]);
   });
 
+  it("answers a user's subscription status, with Zulip's errors", async () => {
+    const id = await createChannel(ts, as('owner'), 'Status Room', { invite_only: true, principals: [cast.owner.id, cast.member.id] });
+    const status = (who: keyof Cast, userId: number, streamId = id) => as(who).get(`/users/${userId}/subscriptions/${streamId}`);
+    assert.deepEqual((await status('owner', cast.member.id)).body.is_subscribed, true);
+    assert.deepEqual((await status('member', cast.admin.id)).body.is_subscribed, false);
+    assertError(await status('owner', 9999), 'No such user');
+    assertError(await status('owner', cast.deactivated.id), 'User is deactivated');
+    assertError(await status('owner', cast.member.id, 9999), 'Invalid channel ID');
+    assertError(await status('moderator', cast.member.id), 'Invalid channel ID');
+    const bot = await ts.addUser('Botty', 400);
+    Object.assign(ts.store.users.get(bot.id)!, { is_bot: true, bot_type: 1, bot_owner_id: cast.owner.id });
+    assertError(await status('owner', bot.id), 'No such user');
+    const bad = await ts.ownerClient.get(`/users/abc/subscriptions/${id}`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'REQUEST_VARIABLE_INVALID');
+  });
+
   it('counts only active subscribers', async () => {
     const id = await createChannel(ts, as('owner'), 'Headcount', { principals: [cast.owner.id, cast.member.id, cast.admin.id] });
     const admin = ts.store.users.get(cast.admin.id)!;

@@ -134,6 +134,19 @@ describe('channel actions permission matrix', () => {
         assert.deepEqual(res.body.subscribers, [cast.owner.id, cast.member.id, cast.guest.id, target.id].sort((a, b) => a - b)),
     },
     {
+      label: "check a user's subscription to a private channel",
+      run: (c, who) => as(who).get(`/users/${target.id}/subscriptions/${c.priv}`),
+      expect: (r) => (r === 'deactivated' ? DEACTIVATED : inside(r) || admins(r) ? OK : INVALID),
+      answer: (res) => assert.deepEqual(res.body.is_subscribed, true),
+    },
+    {
+      label: "check a user's subscription to a public channel",
+      run: (c, who) => as(who).get(`/users/${cast.moderator.id}/subscriptions/${c.pub}`),
+      // Guests know only their channels (the guest is subscribed here).
+      expect: (r) => (r === 'deactivated' ? DEACTIVATED : OK),
+      answer: (res) => assert.deepEqual(res.body.is_subscribed, false),
+    },
+    {
       label: 'look up a private channel by name (content access)',
       run: (c, who) => as(who).get('/get_stream_id', { stream: c.privName }),
       // Administrators know the channel but may not read it: like a name that does not exist.

@@ -4,7 +4,15 @@ import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { formatChannel } from '../lib/channel-format.js';
 import { streamsForUser } from '../lib/channel-queries.js';
-import { channelById, channelByName, hasContentAccess, hasMetadataAccess, subscriberIds } from '../lib/channels.js';
+import {
+  channelById,
+  channelByName,
+  hasContentAccess,
+  hasMetadataAccess,
+  isSubscribed,
+  subscriberIds,
+} from '../lib/channels.js';
+import { accessUserById } from '../lib/people-access.js';
 import { isGuest } from '../lib/people.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
@@ -65,6 +73,17 @@ export function getStreamId(req: ApiRequest): ViewResult {
     throw errors.badRequest(`Invalid channel name '${name}'`);
   }
   return { stream_id: c.id };
+}
+
+/**
+ * GET /users/{user_id}/subscriptions/{stream_id} (Zulip's get_subscription_backend):
+ * whether a user (not a bot; active) is subscribed to a channel the requester may know.
+ */
+export function getSubscriptionStatus(req: ApiRequest): ViewResult {
+  const user = requireUser(req);
+  const target = accessUserById(req.app, user, pathInt(req, 'user_id'), { forAdmin: false });
+  const c = accessChannel(req, user, pathInt(req, 'stream_id'), { content: false, activeOnly: false });
+  return { is_subscribed: isSubscribed(req.app, target.id, c.id) };
 }
 
 /** GET /streams/{stream_id}/members: active subscribers, for those who may see them. */
