@@ -116,11 +116,17 @@ describe('PATCH /realm and the settings table', () => {
   });
 
   it('email visibility (a user-settings default, organization-wide): users see addresses per the new rule', async () => {
+    // A deactivated user's address follows the rule too (realm_non_active_users).
+    const gone = await ts.addUser('Gone');
+    const deactivated = await admin.delete(`/users/${gone.id}`);
+    assert.equal(deactivated.status, 200, JSON.stringify(deactivated.body));
     const reg = await member.post('/register', { fetch_event_types: ['realm_user_settings_defaults'] });
     assert.deepEqual(reg.body.realm_user_settings_defaults, { email_address_visibility: 1 });
     assert.equal((await member.patch('/realm/user_settings_defaults', { email_address_visibility: 3 })).status, 400);
 
     const events = await verifyAction(member, () => admin.patch('/realm/user_settings_defaults', { email_address_visibility: 3 }));
+    const inactive = (await member.post('/register', { fetch_event_types: ['realm_user'] })).body.realm_non_active_users;
+    assert.equal(inactive.find((u: { user_id: number }) => u.user_id === gone.id).delivery_email, null);
     assert.ok(events.some((e) => e.type === 'realm_user_settings_defaults' && e.value === 3));
     const users = (await member.post('/register', { fetch_event_types: ['realm_user'] })).body.realm_users;
     const owner = users.find((u: { user_id: number }) => u.user_id === ts.owner.id);

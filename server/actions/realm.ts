@@ -18,10 +18,12 @@ const activeUserIds = (app: App) =>
     .filter((u) => u.is_active)
     .map((u) => u.id);
 
-/** Who sees whose real email, as a set of `viewer:target` pairs (active users). */
-function emailVisibility(app: App, users: UserRecord[]): Set<string> {
+/** Who sees whose real email, as a set of `viewer:target` pairs (active viewers; every target, deactivated too). */
+function emailVisibility(app: App, viewers: UserRecord[]): Set<string> {
   const out = new Set<string>();
-  for (const viewer of users) for (const target of users) if (canSeeEmail(app, viewer, target)) out.add(`${viewer.id}:${target.id}`);
+  for (const viewer of viewers) {
+    for (const target of app.store.users.all()) if (canSeeEmail(app, viewer, target)) out.add(`${viewer.id}:${target.id}`);
+  }
   return out;
 }
 
@@ -60,7 +62,7 @@ export async function doUpdateRealmSettings(app: App, changes: SettingChange[]):
 function announceEmailVisibility(app: App, tx: Transaction, users: UserRecord[], before: Set<string>): void {
   const after = emailVisibility(app, users);
   for (const viewer of users) {
-    for (const target of users) {
+    for (const target of app.store.users.all()) {
       const key = `${viewer.id}:${target.id}`;
       const now = after.has(key);
       if (before.has(key) === now) continue;
