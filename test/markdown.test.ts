@@ -83,6 +83,10 @@ describe('markdown: Zulip markup', () => {
     ['channel name encoded', '#**a b.c**', '<p><a class="stream" data-stream-id="9" href="/#narrow/channel/9-a-b.2Ec">#a b.c</a></p>'],
     ['unknown channel is text', '#**Nowhere**', '<p>#<strong>Nowhere</strong></p>'],
     ['me message', '/me is testing', '<p>/me is testing</p>'],
+    ['global time', '<time:31 Dec 2017> and <time:1496701800>',
+      '<p><time datetime="2017-12-31T00:00:00Z">31 Dec 2017</time> and <time datetime="2017-06-05T22:30:00Z">1496701800</time></p>'],
+    ['global time with a zone', '<time:2017-06-05T22:30:00+02:00>', '<p><time datetime="2017-06-05T20:30:00Z">2017-06-05T22:30:00+02:00</time></p>'],
+    ['bad time', '<time:<alert(1)>>', '<p><span class="timestamp-error">Invalid time format: &lt;alert(1)</span>&gt;</p>'],
   ];
   for (const [name, input, expected] of cases) {
     it(name, () => assert.equal(html(input), expected));
@@ -203,6 +207,16 @@ describe('markdown: hostile input', () => {
     assert.ok((fences.match(/<blockquote>/g) ?? []).length <= 16);
     const lists = Array.from({ length: 400 }, (_, i) => `${' '.repeat(i * 2)}- x`).join('\n').slice(0, 10_000);
     assert.match(renderMessage(lists, ctx).html, /^<ul>/);
+  });
+
+  it('cutting long text for speed keeps links and addresses whole', () => {
+    const url = `https://e.com/${'a'.repeat(700)}`;
+    for (let pad = 180; pad < 420; pad += 7) {
+      const r = html(`${'x'.repeat(pad)} ${url} ${'y'.repeat(pad)} me@example.com *em*`);
+      assert.ok(r.includes(`<a href="${url}">${url}</a>`), `url after ${pad}`);
+      assert.ok(r.includes('<a href="mailto:me@example.com">me@example.com</a>'), `address after ${pad}`);
+      assert.ok(r.includes('<em>em</em>'));
+    }
   });
 
   it('10,000-character hostile inputs finish quickly', () => {

@@ -9,6 +9,7 @@ import { Marked, type Tokens } from 'marked';
 import { codeBlockHtml, fences, spoiler } from './fences.js';
 import { escapeHtml } from './html.js';
 import { channelLink, emoji, groupMention, userMention, zulipInline } from './inline.js';
+import { timestamp } from './timestamp.js';
 import { stateOf, type RenderState } from './state.js';
 import { isImagePath, isUploadHref, safeHref } from './urls.js';
 
@@ -50,14 +51,16 @@ function flushPreviews(state: RenderState): string {
 export function createEngine(): Marked {
   const md = new Marked({ gfm: true, breaks: true, async: false, silent: false });
   md.use({
-    extensions: [fences, spoiler, zulipInline, userMention, groupMention, channelLink, emoji],
+    extensions: [fences, spoiler, zulipInline, userMention, groupMention, channelLink, emoji, timestamp],
     tokenizer: {
       html: () => undefined,
       tag: () => undefined,
       def: () => undefined,
       lheading: () => undefined,
       reflink: () => undefined,
-      emStrong: (src: string) => (src.charCodeAt(0) === 95 ? undefined : false),
+      emStrong(src: string) {
+        return src.charCodeAt(0) === 95 || stateOf(this).noEmphasis ? undefined : false;
+      },
       del: (src: string) => (src.startsWith('~~') ? false : undefined),
     },
     renderer: {

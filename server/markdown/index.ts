@@ -89,7 +89,17 @@ export function plainHtml(content: string): string | undefined {
   return `<p>${lines.map(escapeHtml).join('<br>\n')}</p>`;
 }
 
+/** More `*` than this and emphasis is left as text (marked's matching is quadratic in them). */
+const MAX_EMPHASIS_MARKS = 1000;
+
+function countOf(s: string, ch: string, limit: number): number {
+  let n = 0;
+  for (let i = s.indexOf(ch); i >= 0 && n <= limit; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
 function renderHtml(content: string, state: RenderState): string {
+  if (content.length > MAX_EMPHASIS_MARKS) state.noEmphasis = countOf(content, '*', MAX_EMPHASIS_MARKS) > MAX_EMPHASIS_MARKS;
   const options = optionsWith(engine, state);
   const tokens = engine.lexer(content, options);
   if (state.mentionTokens > 0) collectMentions(tokens, false, state);

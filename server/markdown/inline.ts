@@ -10,6 +10,7 @@ import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { emojiByName } from '../lib/emoji.js';
 import { escapeHtml } from './html.js';
 import { nextStart, stateOf, type RenderState } from './state.js';
+import { resolveTimestamp } from './timestamp.js';
 import { channelNarrow, topicNarrow } from './urls.js';
 
 const CHANNEL_WILDCARDS = new Set(['all', 'everyone', 'stream', 'channel']);
@@ -158,9 +159,23 @@ export const emoji: TokenizerAndRendererExtension = {
 };
 
 /**
+ * marked's text rule looks ahead to the end of the text for an e-mail
+ * address at every stop (`*`, `_`, `[`...), which is quadratic on long runs
+ * of them; so text is cut at most every TEXT_WINDOW characters, at a
+ * character no URL or address contains (or hard, in a run with none).
+ */
+const TEXT_WINDOW = 400;
+const BOUNDARY = /[\s*_~`<>[\]()"]/;
+
+function textBoundary(src: string): number {
+  for (let i = TEXT_WINDOW; i > TEXT_WINDOW / 2; i--) if (BOUNDARY.test(src[i]!)) return i;
+  return TEXT_WINDOW;
+}
+
+/**
  * The one tokenizer for all of the above (one call per position instead of
  * four), dispatching on the first character; its start is the nearest `@*`,
- * `@_*`, `#**` or `:` (not a bare `@`, which would hide e-mail addresses
+ * `@_*`, `#**` or `:` (`<` stops text by itself; not a bare `@`, which would hide e-mail addresses
  * from the autolinker).
  */
 export const zulipInline: TokenizerAndRendererExtension = {
@@ -173,6 +188,7 @@ export const zulipInline: TokenizerAndRendererExtension = {
       const i = nextStart(state, marker, src);
       if (i >= 0 && (best < 0 || i < best)) best = i;
     }
+    if (src.length > TEXT_WINDOW && (best < 0 || best > TEXT_WINDOW)) best = textBoundary(src);
     return best;
   },
   tokenizer(src, tokens) {
@@ -186,6 +202,7 @@ export const zulipInline: TokenizerAndRendererExtension = {
       if (t) state.mentionTokens++;
     } else if (c === 58) t = resolveEmoji(state, src);
     else if (c === 35) t = resolveChannel(state, src, list);
+    else if (c === 60) t = resolveTimestamp(src);
     return t;
   },
 };

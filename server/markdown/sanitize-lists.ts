@@ -7,7 +7,7 @@ export const SCHEMES = ['http', 'https', 'mailto', 'tel', 'sms'];
 export const ALLOWED_TAGS = [
   'p', 'br', 'hr', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  'a', 'span', 'div', 'img',
+  'a', 'span', 'div', 'img', 'time',
 ];
 
 export const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
@@ -15,6 +15,7 @@ export const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
   span: ['class', 'data-user-id', 'data-user-group-id', 'aria-label', 'role', 'title'],
   div: ['class', 'data-code-language', 'aria-hidden'],
   img: ['src', 'alt', 'title', 'class'],
+  time: ['datetime'],
   ol: ['start'],
   th: ['align'],
   td: ['align'],
@@ -24,7 +25,7 @@ export const ALLOWED_CLASSES: Record<string, string[]> = {
   a: ['stream', 'stream-topic', 'message-link'],
   span: [
     'user-mention', 'silent', 'channel-wildcard-mention', 'topic-mention', 'user-group-mention',
-    'emoji', 'emoji-*',
+    'emoji', 'emoji-*', 'timestamp-error',
   ],
   div: ['codehilite', 'spoiler-block', 'spoiler-header', 'spoiler-content', 'message_inline_image'],
   img: ['emoji'],

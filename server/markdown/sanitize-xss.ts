@@ -33,6 +33,7 @@ function attrValue(tag: string, name: string, value: string): string | undefined
   if (name === 'align') return /^(left|right|center)$/.test(value) ? value : undefined;
   if (name === 'aria-hidden') return value === 'true' ? value : undefined;
   if (name === 'role') return value === 'img' ? value : undefined;
+  if (name === 'datetime') return /^[0-9T:.+-]+Z?$/.test(value) ? value : undefined;
   return friendlyAttrValue(value);
 }
 

@@ -22,6 +22,8 @@ export interface RenderState {
   hasAttachment: boolean;
   /** Inline image previews waiting for the end of their paragraph. */
   previews: string[];
+  /** Emphasis off: too many `*` for marked's delimiter matching (quadratic) to stay quick. */
+  noEmphasis: boolean;
   /** Quote/spoiler fences open around the block being lexed. */
   fenceDepth: number;
   /** The token list of the inline run being lexed (set by the inline tokenizers). */
@@ -44,6 +46,7 @@ export function newState(ctx: RenderContext, mentions: boolean): RenderState {
     hasImage: false,
     hasAttachment: false,
     previews: [],
+    noEmphasis: false,
     fenceDepth: 0,
     run: undefined,
     starts: new Map(),
