@@ -68,7 +68,7 @@ export function botsSection(api: Api, members: Json[], reload: () => Promise<voi
               h('td', {}, bot.delivery_email ?? bot.email),
               h('td', {}, bot.bot_owner_id ? (names.get(bot.bot_owner_id) ?? '') : ''),
               h('td', {}, bot.is_active ? 'Active' : 'Deactivated'),
-              h('td', { class: 'row-actions' }, show, off),
+              h('td', {}, h('div', { class: 'row-actions' }, show, off)),
             );
           }),
         ),

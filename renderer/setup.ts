@@ -22,7 +22,7 @@ export function setupPage(api: Api, setupToken: string | null, tokenRequired: bo
     field('Your email', email, 'You sign in with this address.'),
     field('Password', password, 'At least 8 characters.'),
     field('Confirm password', confirm),
-    needToken ? field('Setup token', token, 'Printed by `hearth serve` in the terminal: setup from another computer needs it.') : null,
+    needToken ? field('Setup token', token, 'Printed by hearth serve in its terminal (the desktop app passes it for you): setup from another computer needs it.') : null,
     notice.el,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Create organization')),
   );

@@ -101,7 +101,7 @@ function userRow(api: Api, u: Json, notice: Notice, reload: () => Promise<void>)
     h('td', {}, u.delivery_email ?? u.email),
     h('td', {}, h('div', { class: 'role-cell' }, role, saveRole)),
     h('td', {}, u.is_active ? 'Active' : 'Deactivated'),
-    h('td', { class: 'row-actions' }, reset, toggle),
+    h('td', {}, h('div', { class: 'row-actions' }, reset, toggle)),
   );
 }
 
