@@ -177,6 +177,18 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     assert.equal(await shell.exited, 0);
   });
 
+  it('a second instance quits at once, leaving the data dir to the first', async () => {
+    const dataDir = await tempDir();
+    const shell = startShell({ HEARTH_DATA_DIR: dataDir, HEARTH_HOST: '127.0.0.1', FAKE_ELECTRON_SECOND_INSTANCE: '1' });
+    children.push(shell.child);
+    assert.equal(await shell.exited, 0);
+    assert.deepEqual(
+      shell.events.map((e) => e.event).filter((e) => e !== 'tray'),
+      ['singleInstanceLock', 'exit'],
+    );
+    assert.equal(existsSync(join(dataDir, 'hearth.lock')), false);
+  });
+
   it('a server that cannot start is shown in the window, and Quit still works', async () => {
     const dir = await tempDir();
     const notADir = join(dir, 'file');

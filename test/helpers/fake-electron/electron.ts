@@ -34,7 +34,10 @@ class FakeApp extends EventEmitter {
     report('setPath', { name, value });
   }
   requestSingleInstanceLock() {
-    return true;
+    // FAKE_ELECTRON_SECOND_INSTANCE=1: another Hearth already runs.
+    const got = process.env.FAKE_ELECTRON_SECOND_INSTANCE !== '1';
+    report('singleInstanceLock', { got });
+    return got;
   }
   getLoginItemSettings() {
     return this.loginItem;
