@@ -22,7 +22,7 @@ import type { Transaction } from '../actions/commit.js';
 import type { App } from '../context.js';
 import { emitChannelCreate, emitChannelDelete } from './channel-events.js';
 import { SETTINGS_GRANTING_METADATA_ACCESS } from './channel-settings.js';
-import { channelById, hasMetadataAccess, subscriberMap } from './channels.js';
+import { hasMetadataAccess, subscriberMap } from './channels.js';
 import { groupSettingMemberIds } from './groups.js';
 import { isAdmin, isGuest } from './people.js';
 
@@ -96,9 +96,9 @@ export function snapshotChannelAccess(app: App, userIds?: Iterable<number>): Cha
 export function emitChannelAccessDiff(app: App, tx: Transaction, snapshot: ChannelAccessSnapshot): number {
   const after = computeAccess(app, snapshot.userIds);
   let changed = 0;
-  for (const [channelId, now] of after) {
-    const channel = channelById(app, channelId)!;
-    const before = snapshot.access.get(channelId) ?? new Set<number>();
+  for (const channel of app.store.channels.data.channels) {
+    const now = after.get(channel.id)!;
+    const before = snapshot.access.get(channel.id) ?? new Set<number>();
     const gained = [...now].filter((id) => !before.has(id));
     const lost = [...before].filter((id) => !now.has(id) && app.store.users.get(id)?.is_active === true);
     emitChannelCreate(tx, app, channel, gained);
