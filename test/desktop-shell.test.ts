@@ -148,7 +148,11 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     const sessionPath = shell.events.find((e) => e.event === 'setPath' && e.name === 'sessionData');
     assert.ok(sessionPath && !String(sessionPath.value).startsWith(dataDir));
 
-    // The embedded server answers, from another address with the token.
+    // The tray says where the server runs and how many clients are connected.
+    const tooltips = shell.events.filter((e) => e.event === 'tray').map((e) => String(e.tooltip));
+    assert.ok(tooltips.includes(`Hearth: running at http://127.0.0.1:${port}, 0 clients connected`), tooltips.join(' | '));
+
+    // The embedded server answers.
     const setup = await fetch(`${url.origin}/api/v1/hearth/setup`).then((r) => r.json());
     assert.equal(setup.needs_setup, true);
     assert.ok(existsSync(join(dataDir, 'hearth.lock')));
