@@ -219,6 +219,11 @@ describe('markdown: hostile input', () => {
     }
   });
 
+  it('content far over the message limit is not parsed', () => {
+    const input = '**b** '.repeat(10_000).trimEnd();
+    assert.ok(html(input) === `<p>${input}</p>`, 'rendered as escaped text');
+  });
+
   it('10,000-character hostile inputs finish quickly', () => {
     const inputs = ['*a'.repeat(5000), ':a'.repeat(5000), '['.repeat(10_000), '@**'.repeat(3333), ':'.repeat(10_000), 'a\n'.repeat(5000)];
     for (const input of inputs) {

@@ -107,9 +107,13 @@ function renderHtml(content: string, state: RenderState): string {
   return html.endsWith('\n') ? html.slice(0, -1) : html;
 }
 
+/** Longer content is not parsed at all (callers cap messages at 10,000 characters). */
+const MAX_PARSED_CHARS = 50_000;
+
 /** Renders and sanitises; on a parser failure, the escaped text and an empty state. */
 function render(content: string, ctx: RenderContext, mentions: boolean): { html: string; state: RenderState } {
   const state = newState(ctx, mentions);
+  if (content.length > MAX_PARSED_CHARS) return { html: escapedParagraphs(content), state };
   const plain = plainHtml(content);
   if (plain !== undefined) return { html: plain, state };
   try {
