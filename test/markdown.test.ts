@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emojiByName, zulipCode } from '../server/lib/emoji.js';
 import { plainHtml, renderDescription, renderFullHtml, renderMessage, type RenderContext } from '../server/markdown/index.js';
+import { sanitizeXss } from '../server/markdown/sanitize-xss.js';
 import { encodeHashComponent, safeHref } from '../server/markdown/urls.js';
 
 /** Zulip-flavoured Markdown: each feature's exact HTML (Zulip's markup), mention sets, hostile input. */
@@ -91,6 +92,15 @@ describe('markdown: Zulip markup', () => {
   for (const [name, input, expected] of cases) {
     it(name, () => assert.equal(html(input), expected));
   }
+
+  it('the sanitiser keeps all of the renderer\'s own markup (allow-list complete)', () => {
+    const extra = ['[a.pdf](/user_uploads/2/ab/tok/a.png "t")', '| a | b |\n|:--|--:|\n| 1 | 2 |', '1. a\n2. b\n\n3) c', '---',
+      '@**Mel** @_**|4** @**all** @_**topic** @*support*', '```spoiler *h*\n> q\n```', 'a  \nb', '- [ ] task'];
+    for (const input of [...cases.map((c) => c[1]), ...extra]) {
+      const raw = renderFullHtml(input, ctx);
+      assert.equal(sanitizeXss(raw), raw, input);
+    }
+  });
 
   it('links to uploads: attachment, image preview, paths', () => {
     const r = renderMessage('[a.pdf](/user_uploads/2/ab/tok/a.pdf) and [pic](/user_uploads/2/cd/tok/p.png)', ctx);
