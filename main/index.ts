@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { consoleLogger } from '../server/log.js';
 import { DESKTOP_SETTINGS_FILE, readDesktopSettings } from './lib/desktop-settings.js';
-import { resolveDataDir, sessionDataDir } from './lib/data-paths.js';
+import { resolveDataDir, sessionDataDir, userDataDir } from './lib/data-paths.js';
 import { portNotice, startEmbeddedServer, type EmbeddedServer } from './lib/embedded-server.js';
 import { adminUrl, originOf } from './lib/url-policy.js';
 import { errorPageUrl } from './lib/window-options.js';
@@ -124,6 +124,7 @@ async function startServerAndWindow(): Promise<void> {
   if (notice) void dialog.showMessageBox(win, { type: 'warning', title: 'Hearth', message: notice });
 }
 
+app.setPath('userData', userDataDir(app.getPath('appData')));
 const dataDir = resolveDataDir(process.env, app.getPath('userData'));
 
 if (!app.requestSingleInstanceLock()) {

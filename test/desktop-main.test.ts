@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { resolveDataDir, sessionDataDir } from '../main/lib/data-paths.js';
+import { resolveDataDir, sessionDataDir, userDataDir } from '../main/lib/data-paths.js';
+import { defaultDataDir } from '../server/config.js';
 import { readDesktopSettings } from '../main/lib/desktop-settings.js';
 import { portNotice, startEmbeddedServer, type EmbeddedServer } from '../main/lib/embedded-server.js';
 import { IPC, IPC_PREFIX, isTrustedSender } from '../main/lib/ipc.js';
@@ -141,6 +142,16 @@ describe('data paths and settings', () => {
     assert.equal(resolveDataDir({ HEARTH_DATA_DIR: '/srv/hearth' }, '/home/u/.config/Hearth'), '/srv/hearth');
     assert.equal(resolveDataDir({ HEARTH_DATA_DIR: 'rel/dir' }, '/x', '/work'), '/work/rel/dir');
     assert.equal(resolveDataDir({ HEARTH_DATA_DIR: '  ' }, '/x'), '/x');
+  });
+
+  it('userData is pinned to <appData>/Hearth: the folder hearth serve uses by default', () => {
+    for (const [platform, env, appData] of [
+      ['linux', { HOME: '/home/u' }, '/home/u/.config'],
+      ['darwin', { HOME: '/Users/u' }, '/Users/u/Library/Application Support'],
+      ['win32', { HOME: 'C:\\Users\\u', APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'C:\\Users\\u\\AppData\\Roaming'],
+    ] as const) {
+      assert.equal(userDataDir(appData), defaultDataDir({ ...env }, platform));
+    }
   });
 
   it('Chromium’s session data goes to the platform cache folder, outside the data dir', () => {

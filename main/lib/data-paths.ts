@@ -13,6 +13,15 @@ export function resolveDataDir(env: NodeJS.ProcessEnv, userDataPath: string, cwd
   return userDataPath;
 }
 
+/** The app's name on disk: Electron's userData is `<appData>/Hearth`, as `hearth serve` expects. */
+export const APP_FOLDER = 'Hearth';
+
+/**
+ * The userData folder, pinned to `<appData>/Hearth` whatever name Electron derives (a dev run
+ * from package.json would use `hearth`), so the desktop app and the CLI always agree.
+ */
+export const userDataDir = (appDataPath: string): string => join(appDataPath, APP_FOLDER);
+
 /**
  * Where Chromium keeps the window's own state (caches, local storage). Kept out of the data dir
  * so that backups and the store size hold only Hearth's data: the platform's cache folder.
