@@ -9,7 +9,9 @@ import { ALLOWED_ATTRIBUTES, ALLOWED_CLASSES, ALLOWED_TAGS } from './sanitize-li
 import { safeHref } from './urls.js';
 
 /** Entity-decoded, invisible characters removed (typed here: the package's types miss it). */
-const friendlyAttrValue = (xss as unknown as { friendlyAttrValue(v: string): string }).friendlyAttrValue;
+const xssFriendly = (xss as unknown as { friendlyAttrValue(v: string): string }).friendlyAttrValue;
+/** Values with no entity and no control character are already friendly. */
+const friendlyAttrValue = (v: string): string => (/[&\u0000-\u001f\u007f]/.test(v) ? xssFriendly(v) : v);
 
 const allowList: Record<string, string[]> = {};
 for (const tag of ALLOWED_TAGS) allowList[tag] = ALLOWED_ATTRIBUTES[tag] ?? [];
