@@ -12,6 +12,14 @@ const EMAIL_VISIBILITY = [
   { id: 5, name: 'Moderators and administrators' },
 ];
 
+const LABELS: Record<string, string> = {
+  name: 'organization name',
+  description: 'description',
+  enable_spectator_access: 'public access',
+  max_file_upload_size_mib: 'maximum upload size',
+  video_chat_provider: 'video-call provider',
+};
+
 /** One register call for everything the settings page shows; its queue is deleted straight away. */
 export async function fetchState(api: Api): Promise<Json> {
   const state = await api.post('/register', {
@@ -100,7 +108,9 @@ function organizationForm(api: Api, state: Json): HTMLElement {
       }
       notice.show(
         ignored.length ? 'info' : 'ok',
-        ignored.length ? `Saved, except what this server does not support yet: ${ignored.join(', ')}.` : 'Settings saved.',
+        ignored.length
+          ? `Saved, except what this server cannot change: ${ignored.map((k) => LABELS[k] ?? k).join(', ')}.`
+          : 'Settings saved.',
       );
     });
   });

@@ -287,9 +287,15 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByLabel('Organization name').fill('Acme Corp');
     await page.getByLabel('Organization description').fill('The **Acme** team chat');
     await page.getByLabel('Who can see email addresses').selectOption({ label: 'Administrators only' });
+    await page.getByLabel('Maximum upload size (MiB)').fill('10');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('status').filter({ hasText: /Saved|saved/ }).waitFor();
+    const saved = page.getByRole('status').filter({ hasText: /Saved|saved/ });
+    await saved.waitFor();
     await t.shot('06-settings');
+    // The upload limit: stored, or the page says the server could not change it (never silently dropped).
+    const limit = ts.app.store.realm.data.realm!.settings.max_file_upload_size_mib;
+    if (limit === 10) assert.equal(await saved.textContent(), 'Settings saved.');
+    else assert.match((await saved.textContent()) ?? '', /except what this server cannot change: maximum upload size\.$/);
 
     const settings = await new Client(ts.url, null).get('/server_settings');
     assert.equal(settings.body.realm_name, 'Acme Corp');
