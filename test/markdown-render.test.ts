@@ -46,9 +46,15 @@ describe('POST /messages/render', () => {
     );
   });
 
-  it('deactivated users are not mentioned; case does not matter', async () => {
+  it('deactivated users are mentioned silently (notifying nobody); case does not matter', async () => {
     const res = await render('member', '@**Dee** @**mel**');
-    assert.equal(res.body.rendered, `<p>@<strong>Dee</strong> <span class="user-mention" data-user-id="${cast.member.id}">@Mel</span></p>`);
+    assert.equal(
+      res.body.rendered,
+      `<p><span class="user-mention silent" data-user-id="${cast.deactivated.id}">Dee</span> ` +
+        `<span class="user-mention" data-user-id="${cast.member.id}">@Mel</span></p>`,
+    );
+    const r = renderMessage('@**Dee**', renderContextFor(ts.app, cast.member.id));
+    assert.equal(r.mentionedUserIds.size, 0);
   });
 
   it('stores nothing and notifies nobody', async () => {
@@ -74,7 +80,7 @@ describe('POST /messages/render', () => {
 
   it('renderContextFor reflects the current organization', async () => {
     const ctx = renderContextFor(ts.app, cast.guest.id);
-    assert.equal(ctx.userById(cast.deactivated.id), undefined);
+    assert.equal(ctx.userById(cast.deactivated.id)?.is_active, false);
     assert.equal(ctx.usersByName('ada')[0]?.id, cast.admin.id);
     assert.equal(ctx.groupByName('SUPPORT')?.id, groupId);
     assert.equal(ctx.channelByName('secret plans'), undefined);

@@ -11,11 +11,14 @@ const users = [
   { id: 5, full_name: 'Mel' },
   { id: 6, full_name: 'Twin' },
   { id: 7, full_name: 'Twin' },
+  { id: 8, full_name: 'Gone', is_active: false },
+  { id: 9, full_name: 'Twin', is_active: false },
 ];
 const ctx: RenderContext = {
   usersByName: (n) => users.filter((u) => u.full_name.toLowerCase() === n.toLowerCase()),
   userById: (id) => users.find((u) => u.id === id),
-  groupByName: (n) => (n.toLowerCase() === 'support' ? { id: 17, name: 'support' } : undefined),
+  groupByName: (n) =>
+    n.toLowerCase() === 'support' ? { id: 17, name: 'support' } : n === 'old' ? { id: 18, name: 'old', deactivated: true } : undefined,
   channelByName: (n) => (n.toLowerCase() === 'denmark' ? { id: 1, name: 'Denmark' } : n === 'a b.c' ? { id: 9, name: 'a b.c' } : undefined),
 };
 const html = (content: string) => renderMessage(content, ctx).html;
@@ -143,6 +146,15 @@ describe('markdown: mentions', () => {
     assert.deepEqual([...r.mentionedUserIds], [7]);
     assert.equal(html('@**Nobody**'), '<p>@<strong>Nobody</strong></p>');
     assert.equal(html('mail@**Mel**'), '<p>mail@<strong>Mel</strong></p>');
+  });
+
+  it('deactivated users and groups are mentioned silently', () => {
+    const r = renderMessage('@**Gone** @*old*', ctx);
+    assert.equal(
+      r.html,
+      '<p><span class="user-mention silent" data-user-id="8">Gone</span> <span class="user-group-mention silent" data-user-group-id="18">old</span></p>',
+    );
+    assert.deepEqual([r.mentionedUserIds.size, r.mentionedGroupIds.size], [0, 0]);
   });
 
   it('wildcards', () => {

@@ -1,7 +1,7 @@
 /**
- * The Markdown renderer's view of the organization for one author: active
- * users (mentions), active user groups, and the channels the author can
- * see (channel links). Lookups are lazy: the user-name index is built on
+ * The Markdown renderer's view of the organization for one author: users
+ * and user groups (mentions; deactivated ones are mentioned silently, as in
+ * Zulip), and the channels the author can see (channel links). Lookups are lazy: the user-name index is built on
  * the first name lookup of a render, so plain messages cost nothing.
  */
 import type { App } from '../context.js';
@@ -14,7 +14,6 @@ export function renderContextFor(app: App, userId: number): RenderContext {
     if (names.index) return names.index;
     const index = new Map<string, RenderUser[]>();
     for (const u of app.store.users.all()) {
-      if (!u.is_active) continue;
       const key = u.full_name.toLowerCase();
       const list = index.get(key);
       if (list) list.push(u);
@@ -25,13 +24,11 @@ export function renderContextFor(app: App, userId: number): RenderContext {
   };
   return {
     usersByName: (name) => nameIndex().get(name.toLowerCase()) ?? [],
-    userById: (id) => {
-      const u = app.store.users.get(id);
-      return u?.is_active ? u : undefined;
-    },
+    userById: (id) => app.store.users.get(id),
     groupByName: (name) => {
       const key = name.toLowerCase();
-      return app.store.groups.data.groups.find((g) => !g.deactivated && g.name.toLowerCase() === key);
+      const groups = app.store.groups.data.groups.filter((g) => g.name.toLowerCase() === key);
+      return groups.find((g) => !g.deactivated) ?? groups[0];
     },
     channelByName: (name) => {
       const channel = channelByName(app, name);

@@ -61,10 +61,13 @@ function resolveUser(state: RenderState, src: string, tokens: Tokens.Generic[]):
     user = state.ctx.userById(Number(byId[2]));
     if (byId[1] !== undefined && user && user.full_name !== byId[1]) return undefined;
   } else {
-    const found = state.ctx.usersByName(name);
+    let found = state.ctx.usersByName(name);
+    if (found.length > 1) found = found.filter((u) => u.is_active !== false);
     user = found.length === 1 ? found[0] : undefined;
   }
   if (!user) return undefined;
+  // Zulip shows a deactivated user's mention, silently.
+  if (user.is_active === false) return { ...base, silent: true, kind: 'user', userId: user.id, name: user.full_name };
   return { ...base, kind: 'user', userId: user.id, name: user.full_name };
 }
 
@@ -87,7 +90,8 @@ function resolveGroup(state: RenderState, src: string, tokens: Tokens.Generic[])
   if (!m || !mayStartHere(tokens, BEFORE_MENTION)) return undefined;
   const group = state.mentions ? state.ctx.groupByName(m[2]!) : undefined;
   if (!group) return undefined;
-  return { type: 'zulipGroupMention', raw: m[0], groupId: group.id, name: group.name, silent: m[1] === '_' };
+  const silent = m[1] === '_' || group.deactivated === true;
+  return { type: 'zulipGroupMention', raw: m[0], groupId: group.id, name: group.name, silent };
 }
 
 export const groupMention: TokenizerAndRendererExtension = {

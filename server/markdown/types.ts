@@ -6,14 +6,19 @@
 export interface RenderUser {
   id: number;
   full_name: string;
+  /** False for a deactivated user (mentioned silently, as in Zulip); absent means active. */
+  is_active?: boolean;
 }
 
 export interface RenderContext {
-  /** Active users whose full name matches (case-insensitive); several when names clash. */
+  /**
+   * Users whose full name matches (case-insensitive); several when names
+   * clash. Deactivated users may be included with `is_active: false`.
+   */
   usersByName(name: string): RenderUser[];
   userById(id: number): RenderUser | undefined;
-  /** An active user group by name (case-insensitive). */
-  groupByName(name: string): { id: number; name: string } | undefined;
+  /** A user group by name (case-insensitive); a deactivated one is mentioned silently. */
+  groupByName(name: string): { id: number; name: string; deactivated?: boolean } | undefined;
   /** A channel the author can see, by name (case-insensitive). */
   channelByName(name: string): { id: number; name: string } | undefined;
   /** A realm emoji by name, when custom emoji exist. */
