@@ -172,23 +172,47 @@ describe('backup consistency and failure', () => {
     }
   });
 
-  it('a backup that cannot be written ends in "failed" with the reason', async () => {
+  it('two backups in the same second go to two folders', async () => {
     const fixed = Date.UTC(2026, 0, 2, 3, 4, 5);
     const ts = await startTestServer({ clock: { now: () => fixed } });
     const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
     try {
-      // Something already holds the folder name this backup would create.
-      await writeFile(join(root, 'hearth-backup-20260102-030405'), 'in the way');
-      const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
-      assert.equal(started.status, 200);
+      await writeFile(join(root, 'hearth-backup-20260102-030405'), 'something else, left alone');
+      const first = await ts.ownerClient.post('/hearth/backup', { destination: root });
+      assert.equal(first.body.destination, join(root, 'hearth-backup-20260102-030405-2'));
       await backupRunner(ts.app).finished();
-      const failed = (await ts.ownerClient.get('/hearth/backup')).body;
-      assert.equal(failed.state, 'failed');
-      assert.match(failed.error, /EEXIST/);
-      assert.equal(await readFile(join(root, 'hearth-backup-20260102-030405'), 'utf8'), 'in the way');
+      const second = await ts.ownerClient.post('/hearth/backup', { destination: root });
+      assert.equal(second.body.destination, join(root, 'hearth-backup-20260102-030405-3'));
+      await backupRunner(ts.app).finished();
+      assert.equal((await ts.ownerClient.get('/hearth/backup')).body.state, 'done');
+      assert.equal(await readFile(join(root, 'hearth-backup-20260102-030405'), 'utf8'), 'something else, left alone');
     } finally {
       await ts.stop();
       await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a backup that cannot be written ends in "failed" with the reason', { skip: process.platform !== 'linux' }, async () => {
+    const ts = await startTestServer();
+    try {
+      // /proc is a folder nobody (not even root) can create folders in.
+      const res = await ts.ownerClient.post('/hearth/backup', { destination: '/proc' });
+      assert.equal(res.status, 200);
+      await backupRunner(ts.app).finished();
+      const failed = (await ts.ownerClient.get('/hearth/backup')).body;
+      assert.equal(failed.state, 'failed');
+      assert.match(failed.error, /ENOENT|EACCES|EPERM/);
+      // A failed backup does not block the next one.
+      const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
+      try {
+        assert.equal((await ts.ownerClient.post('/hearth/backup', { destination: root })).status, 200);
+        await backupRunner(ts.app).finished();
+        assert.equal((await ts.ownerClient.get('/hearth/backup')).body.state, 'done');
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    } finally {
+      await ts.stop();
     }
   });
 });

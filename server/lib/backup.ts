@@ -79,21 +79,30 @@ export class BackupRunner {
     return this.status.state === 'running';
   }
 
-  /** Starts a backup into a new folder inside `destination` (checked by the caller); returns at once. */
-  start(destination: string): BackupStatus {
-    const target = join(resolve(destination), `hearth-backup-${stamp(this.app.clock.now())}`);
-    this.status = { state: 'running', copied_bytes: 0, total_bytes: 0, destination: target, error: null };
-    this.running = this.run(target).then(
-      () => {
-        this.status.state = 'done';
-        this.app.log.info('backup done', { destination: target, bytes: this.status.copied_bytes });
-      },
-      (err: unknown) => {
-        this.status.state = 'failed';
-        this.status.error = err instanceof Error ? err.message : String(err);
-        this.app.log.error('backup failed', { destination: target, error: this.status.error });
-      },
-    );
+  /**
+   * Starts a backup into a new folder inside `destination` (checked by the caller): resolves
+   * once that folder exists (or creating it failed), while the copy goes on.
+   */
+  async start(destination: string): Promise<BackupStatus> {
+    const wanted = join(resolve(destination), `hearth-backup-${stamp(this.app.clock.now())}`);
+    this.status = { state: 'running', copied_bytes: 0, total_bytes: 0, destination: wanted, error: null };
+    const fail = (err: unknown) => {
+      this.status.state = 'failed';
+      this.status.error = err instanceof Error ? err.message : String(err);
+      this.app.log.error('backup failed', { destination: this.status.destination, error: this.status.error });
+    };
+    let target: string;
+    try {
+      target = await makeFreshFolder(wanted);
+    } catch (err) {
+      fail(err);
+      return this.current;
+    }
+    this.status.destination = target;
+    this.running = this.run(target).then(() => {
+      this.status.state = 'done';
+      this.app.log.info('backup done', { destination: target, bytes: this.status.copied_bytes });
+    }, fail);
     return this.current;
   }
 
@@ -105,7 +114,6 @@ export class BackupRunner {
   private async run(target: string): Promise<void> {
     const { store } = this.app;
     const dataDir = this.app.config.dataDir;
-    await mkdir(target, { recursive: false, mode: 0o700 });
     await store.settled();
     // One synchronous step: every JSON collection as of the same instant.
     const snapshots = new Map<string, string>();
@@ -136,6 +144,19 @@ export class BackupRunner {
         throw err;
       }
       this.status.copied_bytes += f.size;
+    }
+  }
+}
+
+/** Creates `wanted`, or `wanted-2`, `wanted-3`... when a backup of the same second exists. */
+async function makeFreshFolder(wanted: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const path = n === 1 ? wanted : `${wanted}-${n}`;
+    try {
+      await mkdir(path, { mode: 0o700 });
+      return path;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw err;
     }
   }
 }

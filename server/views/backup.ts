@@ -13,7 +13,7 @@ export async function startBackup(req: ApiRequest): Promise<ViewResult> {
   const problem = await destinationProblem(req.app.config.dataDir, destination);
   if (problem) throw errors.invalidVar('destination', problem);
   if (runner.isRunning) throw errors.badRequest('A backup is already running');
-  return { ...runner.start(destination) };
+  return { ...(await runner.start(destination)) };
 }
 
 /** GET /hearth/backup (administrators): the state of the last backup. */
