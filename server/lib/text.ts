@@ -1,4 +1,4 @@
-import { renderDescription } from '../markdown/index.js';
+import { renderDescription, type RenderContext } from '../markdown/index.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -7,7 +7,9 @@ export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ES
 /**
  * The HTML of a description (channel, channel folder, organization, profile
  * field): Zulip-flavoured Markdown without mentions, sanitised; '' when blank.
+ * With `ctx` (`renderContextFor(app, authorId)`), `#**channel**` links resolve
+ * as the author sees the channels; without it they stay text.
  */
-export function renderPlainDescription(text: string): string {
-  return renderDescription(text);
+export function renderPlainDescription(text: string, ctx?: RenderContext): string {
+  return renderDescription(text, ctx);
 }
