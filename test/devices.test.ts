@@ -139,6 +139,9 @@ describe('POST /register_client_device and the devices register section', () => 
       push_token_last_updated_timestamp: null,
       push_registration_error_code: null,
     });
+    // No end-to-end-encrypted push registrations exist (Hearth relays no push notifications).
+    const push = await mel.post('/register', { fetch_event_types: ['push_device'] });
+    assert.deepEqual(push.body.push_devices, {});
     // Another user's register does not show them.
     const other = await ts.client(cast.accounts.admin).post('/register', { fetch_event_types: ['device'] });
     assert.deepEqual(other.body.devices, {});

@@ -26,3 +26,12 @@ export const devicesSection: StateSection = {
     return { devices };
   },
 };
+
+/**
+ * `push_devices` (Zulip's end-to-end-encrypted push registrations, feature level 406): always
+ * empty, since Hearth offers no push registration (`POST /mobile_push/register` is not served).
+ */
+export const pushDevicesSection: StateSection = {
+  types: ['push_device'],
+  fetch: () => ({ push_devices: {} }),
+};

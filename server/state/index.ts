@@ -8,7 +8,7 @@ import {
   subscriptionsSection,
 } from './channels.js';
 import { botDomainSection, botsSection } from './bots.js';
-import { devicesSection } from './devices.js';
+import { devicesSection, pushDevicesSection } from './devices.js';
 import { draftsSection } from './drafts.js';
 import {
   emptyTopicNameSection,
@@ -46,6 +46,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(botsSection);
   registry.add(botDomainSection);
   registry.add(devicesSection);
+  registry.add(pushDevicesSection);
   registry.add(videoCallsSection);
   registry.add(uploadQuotaSection);
   return registry;
