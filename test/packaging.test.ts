@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -54,6 +54,18 @@ describe('electron-builder.yml', () => {
     const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
     assert.equal(validate(config), true, JSON.stringify(validate.errors, null, 1));
     assert.equal(validate({ ...config, asar: 'yes', notAnOption: 1 }), false);
+  });
+
+  it('loads and validates through electron-builder’s own configuration code (no Electron binary needed)', async () => {
+    const require = createRequire(import.meta.url);
+    const builderLib = dirname(require.resolve('app-builder-lib/package.json'));
+    const { getConfig, validateConfiguration } = require(join(builderLib, 'out', 'util', 'config', 'config.js'));
+    const builderUtil = dirname(createRequire(join(builderLib, 'package.json')).resolve('builder-util/package.json'));
+    const { DebugLogger } = require(join(builderUtil, 'out', 'DebugLogger.js'));
+    const loaded = await getConfig(ROOT, 'electron-builder.yml', null);
+    await validateConfiguration(loaded, new DebugLogger(false));
+    assert.equal(loaded.productName, 'Hearth');
+    await assert.rejects(validateConfiguration({ ...loaded, notAnOption: true }, new DebugLogger(false)), /unknown property/);
   });
 
   it('names files that exist: build resources and icons of the sizes each platform needs', () => {
