@@ -1,5 +1,5 @@
 import { BrowserWindow, app, session, shell, type WebContents } from 'electron';
-import { ALLOWED_PERMISSIONS, CONTENT_SECURITY_POLICY, adminWindowOptions } from './lib/window-options.js';
+import { ALLOWED_PERMISSIONS, CONTENT_SECURITY_POLICY, adminWindowOptions, withPolicy } from './lib/window-options.js';
 import { isAllowedExternalUrl, isServerUrl } from './lib/url-policy.js';
 
 /**
@@ -14,7 +14,7 @@ export function installGuards(getOrigin: () => string | null, getLanOrigins: () 
   ses.webRequest.onHeadersReceived((details, callback) => {
     const origin = getOrigin();
     const headers = { ...details.responseHeaders };
-    if (origin && isServerUrl(details.url, origin)) headers['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+    if (origin && isServerUrl(details.url, origin)) Object.assign(headers, withPolicy(headers, CONTENT_SECURITY_POLICY));
     callback({ responseHeaders: headers });
   });
   ses.setPermissionRequestHandler((_wc, permission, callback) => callback(ALLOWED_PERMISSIONS.includes(permission)));

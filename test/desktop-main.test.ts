@@ -18,7 +18,7 @@ import { IPC, IPC_PREFIX, isTrustedSender } from '../main/lib/ipc.js';
 import { listenWithFallback, parsePort } from '../main/lib/ports.js';
 import { trayMenuModel, trayTooltip } from '../main/lib/tray-model.js';
 import { adminUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf } from '../main/lib/url-policy.js';
-import { CONTENT_SECURITY_POLICY, adminWindowOptions, errorPageUrl, secureWebPreferences } from '../main/lib/window-options.js';
+import { CONTENT_SECURITY_POLICY, adminWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../main/lib/window-options.js';
 import { silentLogger } from '../server/log.js';
 
 const MAIN_DIR = fileURLToPath(new URL('../main/', import.meta.url));
@@ -206,6 +206,15 @@ describe('window options, IPC channels, tray', () => {
     assert.deepEqual(directives.get('object-src'), ["'none'"]);
     assert.deepEqual(directives.get('frame-ancestors'), ["'none'"]);
     assert.ok(!CONTENT_SECURITY_POLICY.includes('unsafe-eval'));
+  });
+
+  it('the window’s CSP is added to the server’s own, never replacing it', () => {
+    const server = "default-src 'none'";
+    const merged = withPolicy({ 'content-security-policy': [server], 'X-Other': ['1'] }, CONTENT_SECURITY_POLICY);
+    assert.deepEqual(merged['content-security-policy'], [server, CONTENT_SECURITY_POLICY]);
+    assert.deepEqual(merged['X-Other'], ['1']);
+    assert.equal(Object.keys(merged).filter((k) => k.toLowerCase() === 'content-security-policy').length, 1);
+    assert.deepEqual(withPolicy({}, 'x')['Content-Security-Policy'], ['x']);
   });
 
   it('the error page escapes what it shows', () => {

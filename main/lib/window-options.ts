@@ -72,7 +72,7 @@ export function adminWindowOptions(preloadPath: string, iconPath?: string): Admi
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
@@ -82,6 +82,15 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
   "frame-src 'none'",
 ].join('; ');
+
+/**
+ * Response headers with `policy` added as one more Content-Security-Policy: a policy the server
+ * already sent (in any letter case) is kept, and the browser enforces both.
+ */
+export function withPolicy(headers: Record<string, string[]>, policy: string): Record<string, string[]> {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === 'content-security-policy') ?? 'Content-Security-Policy';
+  return { ...headers, [key]: [...(headers[key] ?? []), policy] };
+}
 
 /** Permissions the page may ask for (none: the admin UI needs no camera, notifications or location). */
 export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write'];
