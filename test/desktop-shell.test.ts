@@ -144,6 +144,13 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     assert.equal(ipc.subframe.ok, false);
     assert.deepEqual(ipc.external, { ok: true, value: false });
     assert.ok(!shell.events.some((e) => e.event === 'openExternal'));
+    // The server's pages get the window's CSP on top of their own; other sites' responses are untouched.
+    const headers = (await shell.waitFor('headers')) as unknown as Record<string, Record<string, string[]>>;
+    const csp = headers.server!['content-security-policy']!;
+    assert.equal(csp.length, 2);
+    assert.equal(csp[0], "default-src 'none'");
+    assert.match(csp[1]!, /script-src 'self'/);
+    assert.deepEqual(headers.foreign!['content-security-policy'], ["default-src 'none'"]);
     // Chromium's files are kept out of the data dir.
     const sessionPath = shell.events.find((e) => e.event === 'setPath' && e.name === 'sessionData');
     assert.ok(sessionPath && !String(sessionPath.value).startsWith(dataDir));

@@ -106,6 +106,7 @@ async function invokeIpc(pageUrl: string) {
     subframe: await call('hearth:server-info', asFrame(pageUrl, false)),
     external: await call('hearth:open-external', asFrame(pageUrl, true), 'file:///etc/passwd'),
   });
+  report('headers', { server: headersFor(pageUrl), foreign: headersFor('https://zulip.com/') });
 }
 
 export const ipcMain = {
@@ -137,9 +138,26 @@ export const dialog = {
   },
 };
 
+type HeadersListener = (
+  details: { url: string; responseHeaders: Record<string, string[]> },
+  callback: (r: { responseHeaders: Record<string, string[]> }) => void,
+) => void;
+const headerListeners: HeadersListener[] = [];
+
+/** What the installed header hook makes of a response from `url`. */
+function headersFor(url: string): Record<string, string[]> {
+  let out: Record<string, string[]> = {};
+  for (const l of headerListeners) l({ url, responseHeaders: { 'content-security-policy': ["default-src 'none'"] } }, (r) => (out = r.responseHeaders));
+  return out;
+}
+
 export const session = {
   defaultSession: {
-    webRequest: { onHeadersReceived() {} },
+    webRequest: {
+      onHeadersReceived(listener: HeadersListener) {
+        headerListeners.push(listener);
+      },
+    },
     setPermissionRequestHandler() {},
     setPermissionCheckHandler() {},
   },
