@@ -20,6 +20,7 @@
  */
 import type { Transaction } from '../actions/commit.js';
 import type { App } from '../context.js';
+import type { GroupSettingValue } from '../store/channel-records.js';
 import { emitChannelCreate, emitChannelDelete } from './channel-events.js';
 import { SETTINGS_GRANTING_METADATA_ACCESS } from './channel-settings.js';
 import { hasMetadataAccess, subscriberMap } from './channels.js';
@@ -56,6 +57,14 @@ function computeAccess(app: App, userIds: readonly number[]): Map<number, Set<nu
   const users = activeUsers(app, userIds);
   const subscribers = subscriberMap(app);
   const out = new Map<number, Set<number>>();
+  // Channels share setting values (role:nobody, the same team): resolve each value once.
+  const resolved = new Map<string, number[]>();
+  const membersOf = (value: GroupSettingValue): number[] => {
+    const key = typeof value === 'number' ? String(value) : JSON.stringify(value);
+    let ids = resolved.get(key);
+    if (!ids) resolved.set(key, (ids = groupSettingMemberIds(app, value)));
+    return ids;
+  };
   for (const channel of app.store.channels.data.channels) {
     const subs = new Set(subscribers.get(channel.id) ?? []);
     const open = channel.is_web_public;
@@ -67,7 +76,7 @@ function computeAccess(app: App, userIds: readonly number[]): Map<number, Set<nu
     if (!open && channel.invite_only) {
       for (const name of SETTINGS_GRANTING_METADATA_ACCESS) {
         const value = channel.settings[name];
-        if (value !== undefined) for (const id of groupSettingMemberIds(app, value)) granted.add(id);
+        if (value !== undefined) for (const id of membersOf(value)) granted.add(id);
       }
     }
     const seeing = new Set<number>();

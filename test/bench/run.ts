@@ -32,6 +32,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'cold start with 1M messages: time to open and RSS (baseline: 10k messages)',
     load: () => import('./p8.js'),
   },
+  access: {
+    about: 'channel access diff (group/role changes): 1, 100 and every user of 2,000 x 300 channels vs a pair-by-pair check',
+    load: () => import('./channel-access.js'),
+  },
   render: {
     about: 'P9 Markdown render+sanitise µs per message vs marked alone, heap over 1M renders, adversarial inputs',
     load: () => import('./render.js'),
