@@ -44,8 +44,8 @@ function activeUsers(app: App, userIds?: Iterable<number>) {
   return out;
 }
 
-/** Up to this many users, private channels are checked user by user; above, their settings are resolved once. */
-const PER_USER_LIMIT = 100;
+/** Up to this many users (a role change), channels are checked user by user; above, settings are resolved once per value. */
+const PER_USER_LIMIT = 10;
 
 /**
  * hasMetadataAccess (lib/channels.ts) for every (channel, user) pair. For many
