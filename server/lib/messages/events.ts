@@ -29,10 +29,13 @@ export interface MessageEventPayload {
   cache: Map<string, Record<string, unknown>>;
   /** API flag lists by flag bits (shared between queues; never mutated). */
   flagLists: Map<number, string[]>;
+  /** Finished events by user and variant. */
+  events: Map<string, ClientEvent>;
 }
 
-export function messageEvent(p: Omit<MessageEventPayload, 'cache' | 'flagLists'>): ClientEvent {
-  return { type: 'message', [PAYLOAD]: { ...p, cache: new Map(), flagLists: new Map() } } as unknown as ClientEvent;
+export function messageEvent(p: Omit<MessageEventPayload, 'cache' | 'flagLists' | 'events'>): ClientEvent {
+  const payload: MessageEventPayload = { ...p, cache: new Map(), flagLists: new Map(), events: new Map() };
+  return { type: 'message', [PAYLOAD]: payload } as unknown as ClientEvent;
 }
 
 /** Queue narrows compiled once per queue (null: the narrow no longer resolves, nothing matches). */
@@ -63,10 +66,16 @@ function filterMessageEvent(app: App, queue: EventQueue, event: ClientEvent): Cl
     const n = queueNarrow(app, queue, user);
     if (!n || !n.matches(p.message, flags ?? null)) return null;
   }
+  const allowEmpty = queue.capability('empty_topic_name');
+  const variant = `${queue.opts.applyMarkdown ? 1 : 0}${allowEmpty ? 1 : 0}`;
+  const sending = p.localId !== null && p.senderQueueId === queue.id;
+  // Queues of one user with the same options get the very same event object (it is never mutated).
+  const perUser = `${userId}:${variant}`;
+  const shared = sending ? undefined : p.events.get(perUser);
+  if (shared) return shared;
   const sender = app.store.users.get(p.message.sender_id);
   const emailVisible = sender ? canSeeEmail(app, user, sender) : true;
-  const allowEmpty = queue.capability('empty_topic_name');
-  const key = `${queue.opts.applyMarkdown ? 1 : 0}${allowEmpty ? 1 : 0}${emailVisible ? 1 : 0}`;
+  const key = `${variant}${emailVisible ? 1 : 0}`;
   let dict = p.cache.get(key);
   if (!dict) {
     dict = formatMessage(app, user, p.message, {
@@ -79,7 +88,8 @@ function filterMessageEvent(app: App, queue: EventQueue, event: ClientEvent): Cl
   let names = p.flagLists.get(flags ?? 0);
   if (!names) p.flagLists.set(flags ?? 0, (names = flagNames(flags ?? 0)));
   const out: ClientEvent = { type: 'message', message: dict, flags: names };
-  if (p.localId !== null && p.senderQueueId === queue.id) out.local_message_id = p.localId;
+  if (sending) out.local_message_id = p.localId;
+  else p.events.set(perUser, out);
   return out;
 }
 
