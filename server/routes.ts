@@ -32,6 +32,7 @@ import {
   getStream,
   getStreamId,
   getSubscribers,
+  getStreamEmailAddress,
   getSubscriptionStatus,
   listDefaultStreams,
   listStreams,
@@ -145,6 +146,7 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/users/me/subscriptions'), view: updateSubscriptions, auth: 'required' },
   { method: 'POST', path: api('/channels/create'), view: createChannelView, auth: 'required' },
   { method: 'GET', path: api('/users/:user_id/subscriptions/:stream_id'), view: getSubscriptionStatus, auth: 'required' },
+  { method: 'GET', path: api('/streams/:stream_id/email_address'), view: getStreamEmailAddress, auth: 'required' },
   {
     method: 'POST',
     path: api('/users/me/subscriptions/properties'),

@@ -206,6 +206,18 @@ describe('channel visibility and private-channel leaks', () => {
     assert.equal(bad.body.code, 'REQUEST_VARIABLE_INVALID');
   });
 
+  it('answers an empty channel email address (no email gateway) to those who may read the channel', async () => {
+    const id = await createChannel(ts, as('owner'), 'Mailroom', { invite_only: true, principals: [cast.owner.id, cast.member.id] });
+    const res = await as('member').get(`/streams/${id}/email_address`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.email, '');
+    assert.equal((await as('member').get(`/streams/${id}/email_address`, { sender_id: cast.member.id })).status, 200);
+    assertError(await as('admin').get(`/streams/${id}/email_address`), 'Invalid channel ID');
+    assertError(await as('moderator').get(`/streams/${id}/email_address`), 'Invalid channel ID');
+    assertError(await as('member').get('/streams/9999/email_address'), 'Invalid channel ID');
+    assertError(await as('member').get(`/streams/${id}/email_address`, { sender_id: 'me' as never }), /sender_id/, 'BAD_REQUEST');
+  });
+
   it('counts only active subscribers', async () => {
     const id = await createChannel(ts, as('owner'), 'Headcount', { principals: [cast.owner.id, cast.member.id, cast.admin.id] });
     const admin = ts.store.users.get(cast.admin.id)!;

@@ -86,6 +86,18 @@ export function getSubscriptionStatus(req: ApiRequest): ViewResult {
   return { is_subscribed: isSubscribed(req.app, target.id, c.id) };
 }
 
+/**
+ * GET /streams/{stream_id}/email_address: Hearth has no incoming-email gateway,
+ * so, like a Zulip server without EMAIL_GATEWAY_PATTERN, the address is empty.
+ * Needs content access, as Zulip's access_stream_by_id.
+ */
+export function getStreamEmailAddress(req: ApiRequest): ViewResult {
+  const user = requireUser(req);
+  accessChannel(req, user, pathInt(req, 'stream_id'), { content: true, activeOnly: true });
+  req.params.get('sender_id', t.int);
+  return { email: '' };
+}
+
 /** GET /streams/{stream_id}/members: active subscribers, for those who may see them. */
 export function getSubscribers(req: ApiRequest): ViewResult {
   const user = requireUser(req);
