@@ -156,7 +156,14 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
 
   it('creates a user, changes their role, deactivates, reactivates and resets their password', async () => {
     const { page } = t;
+    // Dialogs: Escape closes them and focus returns to the button that opened them.
     await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('dialog', { name: 'Add user' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Add user');
+
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Add user' });
     await dialog.getByLabel('Full name').fill('Bea Builder');
     await dialog.getByLabel('Email').fill('bea@example.com');
@@ -400,6 +407,26 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     // Expected here only: the sanitised <img> asks for its (missing) file (404).
     await page.waitForTimeout(200);
     t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !e.includes('/nope.png')));
+  });
+
+  it('goes back to sign-in when the server stops accepting the key (the account was deactivated)', async () => {
+    const ann = await openPage(browser, ts.url);
+    try {
+      await ann.page.goto(`${ts.url}/admin/`);
+      await ann.page.getByLabel('Email').fill('ann@example.com');
+      await ann.page.getByLabel('Password').fill('ann password 1');
+      await ann.page.getByRole('button', { name: 'Sign in' }).click();
+      await ann.page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
+      const annId = (await owner.get('/users')).body.members.find((u: { delivery_email: string }) => u.delivery_email === 'ann@example.com').user_id;
+      assert.equal((await owner.delete(`/users/${annId}`)).status, 200);
+      await ann.page.getByRole('link', { name: 'Settings' }).click();
+      await ann.page.getByRole('heading', { name: /^Sign in to / }).waitFor();
+      assert.equal(await ann.page.evaluate(() => sessionStorage.length), 0, 'the dead key is forgotten');
+      expectNetworkErrors(ann, 401, '/api/v1/register');
+      assert.deepEqual(ann.errors, []);
+    } finally {
+      await ann.close();
+    }
   });
 
   it('logged no console errors', () => {
