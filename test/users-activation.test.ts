@@ -60,6 +60,8 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
     });
     const streamId = await createChannel(ts, ts.ownerClient, `val-${victim.id}`, { principals: [victim.id, cast.accounts.member.id] });
     const observer = cast.client('member');
+    const victimQueue = (await ts.client(victim).post('/register', { event_types: ['realm_user'] })).body.queue_id as string;
+    assert.ok(ts.app.events.get(victimQueue));
     const events = await verifyAction(
       observer,
       async () => {
@@ -83,6 +85,7 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
     assert.equal((await storedUser(ts, victim.id)).is_active, false);
     assert.equal((await storedUser(ts, bot.id)).is_active, false);
     assert.equal((await ts.client(victim).get('/users/me')).status, 401);
+    assert.equal(ts.app.events.get(victimQueue), undefined, 'the deactivated user\'s queues are gone');
 
     // Reactivation brings back the user alone (not the bot), groups and subscriptions.
     const back = await verifyAction(

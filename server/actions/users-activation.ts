@@ -48,15 +48,19 @@ function deactivateOne(app: App, tx: Transaction, target: UserRecord): void {
  * `user_group` events are sent.
  */
 export async function doDeactivateUser(app: App, target: UserRecord): Promise<void> {
-  await commit(app, (tx) => {
+  const gone = await commit(app, (tx) => {
     tx.touch(app.store.users.collection);
+    const users = [target];
     if (!target.is_bot) {
       for (const bot of app.store.users.all()) {
-        if (bot.is_bot && bot.is_active && bot.bot_owner_id === target.id) deactivateOne(app, tx, bot);
+        if (bot.is_bot && bot.is_active && bot.bot_owner_id === target.id) users.unshift(bot);
       }
     }
-    deactivateOne(app, tx, target);
+    for (const u of users) deactivateOne(app, tx, u);
+    return users;
   });
+  // Their credentials no longer work; their event queues go too (parked polls answer at once).
+  for (const u of gone) app.events.deleteUser(u.id);
 }
 
 /**
