@@ -6,17 +6,12 @@ import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import { PROFILE_FIELD_TYPE as T, type ProfileFieldRecord, type UserRecord } from '../store/records.js';
 import { renderPlainDescription } from './text.js';
+import { renderContextFor } from './render-context.js';
 import { fieldById, isRenderable, selectChoices } from './profile-fields.js';
 import { isAdmin } from './people.js';
 
 const SHORT_MAX = 50;
 const LONG_MAX = 500;
-
-/** One requested change: a value, or null to clear the field. */
-export interface ProfileDataChange {
-  field: ProfileFieldRecord;
-  value: string | number[] | null;
-}
 
 const isDate = (s: string): boolean => {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
@@ -103,7 +98,9 @@ export function resolveProfileChanges(
     }
     if (isEmpty(item.value)) return { field, stored: null };
     const value = validateFieldValue(app, field, item.value);
-    return { field, stored: isRenderable(field.type) ? { value, rendered_value: renderPlainDescription(value) } : { value } };
+    if (!isRenderable(field.type)) return { field, stored: { value } };
+    // Markdown as the editor sees the organization (channel links resolve for them).
+    return { field, stored: { value, rendered_value: renderPlainDescription(value, renderContextFor(app, acting.id)) } };
   });
 }
 
