@@ -1,5 +1,5 @@
 /** First-run setup: organization and owner, then how people connect. */
-import { type Api, saveCredentials } from './api.js';
+import { type Api, ApiError, saveCredentials } from './api.js';
 import { Notice, busy, field, h } from './dom.js';
 import { connectList } from './qr.js';
 
@@ -11,7 +11,14 @@ export function setupPage(api: Api, setupToken: string | null, tokenRequired: bo
   const password = h('input', { name: 'password', type: 'password', required: true, minlength: 8, autocomplete: 'new-password' });
   const confirm = h('input', { name: 'password_confirm', type: 'password', required: true, autocomplete: 'new-password' });
   const token = h('input', { name: 'setup_token', autocomplete: 'off', required: true });
-  const needToken = tokenRequired && !setupToken;
+  let urlToken = setupToken;
+  const tokenField = field('Setup token', token, 'Printed by hearth serve in its terminal (the desktop app passes it for you): setup from another computer needs it.');
+  // Shown when needed: from another computer without a token in the address, or after a stale one was refused.
+  const showToken = (show: boolean) => {
+    tokenField.hidden = !show;
+    token.required = show;
+  };
+  showToken(tokenRequired && !urlToken);
   const form = h(
     'form',
     { class: 'card', 'aria-labelledby': 'setup-title' },
@@ -22,7 +29,7 @@ export function setupPage(api: Api, setupToken: string | null, tokenRequired: bo
     field('Your email', email, 'You sign in with this address.'),
     field('Password', password, 'At least 8 characters.'),
     field('Confirm password', confirm),
-    needToken ? field('Setup token', token, 'Printed by hearth serve in its terminal (the desktop app passes it for you): setup from another computer needs it.') : null,
+    tokenField,
     notice.el,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Create organization')),
   );
@@ -36,13 +43,21 @@ export function setupPage(api: Api, setupToken: string | null, tokenRequired: bo
       return;
     }
     void busy(form, notice, async () => {
-      const res = await api.post('/hearth/setup', {
-        realm_name: realm.value,
-        full_name: name.value,
-        email: email.value,
-        password: password.value,
-        setup_token: setupToken ?? (needToken ? token.value : undefined),
-      });
+      const res = await api
+        .post('/hearth/setup', {
+          realm_name: realm.value,
+          full_name: name.value,
+          email: email.value,
+          password: password.value,
+          setup_token: urlToken ?? (tokenField.hidden ? undefined : token.value),
+        })
+        .catch((err: unknown) => {
+          if (err instanceof ApiError && err.code === 'SETUP_TOKEN_REQUIRED') {
+            urlToken = null;
+            showToken(true);
+          }
+          throw err;
+        });
       const creds = { email: res.email as string, api_key: res.api_key as string, user_id: res.user_id as number };
       saveCredentials(creds);
       api.credentials = creds;
