@@ -350,6 +350,11 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByLabel('Destination folder').fill(backupDir);
     await page.getByRole('button', { name: 'Back up now' }).click();
     await page.getByRole('status').filter({ hasText: 'Backup complete' }).waitFor();
+    const bar = await page.getByRole('progressbar', { name: 'Backup progress' }).evaluate((p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max]);
+    const done = (await owner.get('/hearth/backup')).body;
+    assert.equal(done.state, 'done');
+    assert.deepEqual(bar, [done.copied_bytes, done.total_bytes]);
+    assert.ok(done.total_bytes > 0);
     await t.shot('07-status-backup');
     const made = await readdir(backupDir);
     assert.equal(made.length, 1);
