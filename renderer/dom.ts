@@ -78,7 +78,7 @@ export async function busy(control: HTMLButtonElement | HTMLFormElement, notice:
 export const loading = (what: string) => h('p', { class: 'loading', role: 'status' }, `Loading ${what}…`);
 
 const TAG = /<[a-zA-Z][^>]*>/g;
-const INLINE_ATTR = /\s(?:style|on[a-z]+)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/gi;
+const INLINE_ATTR = /\s+(?:style|on[a-z]+)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/gi;
 
 /**
  * Drops `style` and `on*` attributes inside tags before any parser sees them: Chromium reports

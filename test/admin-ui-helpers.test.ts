@@ -1,0 +1,50 @@
+/** The admin UI's pure helpers, under Node (no browser). */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encode, roleName } from '../renderer/api.js';
+import { zuliprc } from '../renderer/bots.js';
+import { withoutInlineAttributes } from '../renderer/dom.js';
+import { formatBytes, formatUptime } from '../renderer/status.js';
+
+describe('admin UI helpers', () => {
+  it('encodes parameters as Zulip clients do: strings raw, the rest JSON, undefined left out', () => {
+    const p = encode({ name: 'Acme "Corp"', role: 300, flag: false, ids: [1, 2], obj: { a: 1 }, none: null, skip: undefined });
+    assert.deepEqual([...p.entries()], [
+      ['name', 'Acme "Corp"'],
+      ['role', '300'],
+      ['flag', 'false'],
+      ['ids', '[1,2]'],
+      ['obj', '{"a":1}'],
+      ['none', 'null'],
+    ]);
+    assert.equal(roleName(200), 'Administrator');
+    assert.equal(roleName(999), 'Role 999');
+  });
+
+  it('writes a zuliprc as the Zulip web app does', () => {
+    assert.equal(zuliprc('bot@x.test', 'KEY', 'http://10.0.0.2:9991'), '[api]\nemail=bot@x.test\nkey=KEY\nsite=http://10.0.0.2:9991\n');
+  });
+
+  it('drops style and on* attributes inside tags only, leaving text alone', () => {
+    const cases: [string, string][] = [
+      ['<p style="color:red">a</p>', '<p>a</p>'],
+      [`<img src="x" onerror='alert(1)' ONLOAD=go alt="y">`, '<img src="x" alt="y">'],
+      ['<span  style = "x" class="c">t</span>', '<span class="c">t</span>'],
+      ['<p>style="kept" and onclick=kept in text</p>', '<p>style="kept" and onclick=kept in text</p>'],
+      ['<a href="/x" title="onclick=1">l</a>', '<a href="/x" title="onclick=1">l</a>'],
+      ['<p>1 < 2 and 3 > 2</p>', '<p>1 < 2 and 3 > 2</p>'],
+    ];
+    for (const [input, output] of cases) assert.equal(withoutInlineAttributes(input), output, input);
+  });
+
+  it('formats sizes and uptimes for the status page', () => {
+    assert.equal(formatBytes(0), '0 bytes');
+    assert.equal(formatBytes(1023), '1023 bytes');
+    assert.equal(formatBytes(1536), '1.5 KiB');
+    assert.equal(formatBytes(5 * 1024 ** 3), '5.0 GiB');
+    assert.equal(formatUptime(42), '42 s');
+    assert.equal(formatUptime(125), '2 min');
+    assert.equal(formatUptime(3 * 3600 + 60 * 7), '3 h 7 min');
+    assert.equal(formatUptime(2 * 86400 + 5 * 3600), '2 d 5 h');
+  });
+});
