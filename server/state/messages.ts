@@ -5,7 +5,7 @@ import { recentPrivateConversations, unreadMessages } from '../lib/messages/unre
 /** `max_message_id`: the newest message the user received (-1 when none). */
 export const maxMessageSection: StateSection = {
   types: ['message'],
-  fetch: ({ app, user }) => ({ max_message_id: user ? (app.store.messages.userMessages(user.id).last ?? -1) : -1 }),
+  fetch: ({ app, user }) => ({ max_message_id: user ? app.store.messages.maxMessageIdOf(user.id) || -1 : -1 }),
 };
 
 /** `unread_msgs` (Zulip sends it when both `message` and `update_message_flags` are wanted). */

@@ -46,6 +46,11 @@ export class MessageStore {
   private readonly topicKeys = new Map<string, string>();
   private readonly byConversation = new Map<string, IdList>();
   private readonly bySender = new Map<number, IdList>();
+  /**
+   * A user's messages and direct messages: built on the user's first use (one
+   * scan, tens of ms at 1M) rather than at open, where 10M rows would cost
+   * seconds; kept current once built.
+   */
   private readonly byUser: (IdList | undefined)[] = [];
   private readonly unreadByUser: (IdList | undefined)[] = [];
   private readonly starredByUser: (IdList | undefined)[] = [];
@@ -172,8 +177,8 @@ export class MessageStore {
   }
 
   private indexRow(m: MessageRecord, userId: number, flags: number): void {
-    userList(this.byUser, userId).insert(m.id);
-    if (m.dm) userList(this.directByUser, userId).insert(m.id);
+    this.byUser[userId]?.insert(m.id);
+    if (m.dm) this.directByUser[userId]?.insert(m.id);
     this.updateFlagIndexes(m.id, userId, FLAG.read, flags);
   }
 
@@ -254,10 +259,43 @@ export class MessageStore {
 
   // ------------------------------------------------------------ index reads (ascending IdLists; do not mutate)
 
-  userMessages = (userId: number): IdList => this.byUser[userId] ?? EMPTY;
+  userMessages = (userId: number): IdList => this.byUser[userId] ?? this.buildUserLists(userId).all;
   unread = (userId: number): IdList => this.unreadByUser[userId] ?? EMPTY;
   starred = (userId: number): IdList => this.starredByUser[userId] ?? EMPTY;
-  directOf = (userId: number): IdList => this.directByUser[userId] ?? EMPTY;
+  directOf = (userId: number): IdList => this.directByUser[userId] ?? this.buildUserLists(userId).direct;
+
+  /** The newest message the user has a row for (0 when none), without building the user's lists. */
+  maxMessageIdOf(userId: number): number {
+    const built = this.byUser[userId];
+    if (built) return built.last ?? 0;
+    for (const id of this.allIds.descending()) {
+      const m = this.items.get(id);
+      if (m && this.rowIndex(m, userId) >= 0) return id;
+    }
+    return 0;
+  }
+
+  /** The direct conversations the user takes part in, each with its messages (ascending). */
+  *conversationsOf(userId: number): IterableIterator<{ userIds: number[]; ids: IdList }> {
+    for (const [key, ids] of this.byConversation) {
+      if (ids.length === 0) continue;
+      const userIds = key.split(',').map(Number);
+      if (userIds.includes(userId)) yield { userIds, ids };
+    }
+  }
+
+  private buildUserLists(userId: number): { all: IdList; direct: IdList } {
+    const all = new IdList(64);
+    const direct = new IdList(16);
+    for (const m of this.items.all()) {
+      if (this.rowIndex(m, userId) < 0) continue;
+      all.insert(m.id);
+      if (m.dm) direct.insert(m.id);
+    }
+    this.byUser[userId] = all;
+    this.directByUser[userId] = direct;
+    return { all, direct };
+  }
   channel = (streamId: number): IdList => this.byChannel.get(streamId) ?? EMPTY;
   conversation = (key: string): IdList => this.byConversation.get(key) ?? EMPTY;
   sender = (userId: number): IdList => this.bySender.get(userId) ?? EMPTY;

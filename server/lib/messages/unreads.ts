@@ -75,14 +75,16 @@ export function unreadMessages(app: App, user: UserRecord, allowEmptyTopic: bool
 
 /** The conversations of the user's 1,000 most recent direct messages, newest first. */
 export function recentPrivateConversations(app: App, user: UserRecord): Record<string, unknown>[] {
-  const ids = app.store.messages.directOf(user.id);
+  // Each conversation's newest messages, merged: the 1,000 newest decide which conversations count.
+  const newest: { id: number; userIds: number[] }[] = [];
+  for (const { userIds, ids } of app.store.messages.conversationsOf(user.id)) {
+    for (let i = ids.length - 1; i >= Math.max(0, ids.length - MAX_RECENT_DIRECT); i--) newest.push({ id: ids.at(i), userIds });
+  }
+  newest.sort((a, b) => b.id - a.id);
   const out = new Map<string, { max_message_id: number; user_ids: number[] }>();
-  for (let i = ids.length - 1; i >= Math.max(0, ids.length - MAX_RECENT_DIRECT); i--) {
-    const m = app.store.messages.get(ids.at(i));
-    if (!m?.dm) continue;
-    const key = m.dm.join(',');
-    if (out.has(key)) continue;
-    out.set(key, { max_message_id: m.id, user_ids: m.dm.filter((x) => x !== user.id) });
+  for (const { id, userIds } of newest.slice(0, MAX_RECENT_DIRECT)) {
+    const key = userIds.join(',');
+    if (!out.has(key)) out.set(key, { max_message_id: id, user_ids: userIds.filter((x) => x !== user.id) });
   }
   return [...out.values()];
 }
