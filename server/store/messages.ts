@@ -59,16 +59,20 @@ export class MessageStore {
   private constructor(readonly items: SegmentedCollection<MessageRecord>) {}
 
   static async open(dir: string): Promise<MessageStore> {
-    const items = await SegmentedCollection.open<MessageRecord>(dir, 1000);
+    const topics = new Map<string, string>(); // interning: one string per distinct topic
+    const loaded: MessageRecord[][] = [];
+    const items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
+      // Interned as each segment is parsed, so the duplicate topic strings die young.
+      for (const m of segment) {
+        let t = topics.get(m.topic);
+        if (t === undefined) topics.set(m.topic, (t = m.topic));
+        m.topic = t;
+      }
+      loaded.push(segment);
+    });
     const store = new MessageStore(items);
     store.allIds.reserve(items.size);
-    const topics = new Map<string, string>(); // interning: one string per distinct topic
-    for (const m of items.all()) {
-      let t = topics.get(m.topic);
-      if (t === undefined) topics.set(m.topic, (t = m.topic));
-      m.topic = t;
-      store.index(m);
-    }
+    for (const segment of loaded) for (const m of segment) store.index(m);
     return store;
   }
 

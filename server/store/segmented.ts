@@ -48,7 +48,15 @@ export class SegmentedCollection<T extends Identified> {
     this.lastIdFile = new DurableJSONFile(join(dir, LAST_ID_FILE));
   }
 
-  static async open<T extends Identified>(dir: string, segmentSize = 1000): Promise<SegmentedCollection<T>> {
+  /**
+   * Loads every segment. `onSegment` sees each segment's items right after it
+   * is parsed (callers index there, while the parse garbage is still young).
+   */
+  static async open<T extends Identified>(
+    dir: string,
+    segmentSize = 1000,
+    onSegment?: (items: T[]) => void,
+  ): Promise<SegmentedCollection<T>> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const c = new SegmentedCollection<T>(dir, segmentSize);
     const listing = await readdir(dir);
@@ -71,6 +79,7 @@ export class SegmentedCollection<T extends Identified> {
         c.lastId = item.id;
       }
       c.segments.push(seg);
+      onSegment?.(seg.db.data);
     }
     await removeStaleTemp(c.lastIdFile.file);
     const meta = await c.lastIdFile.read();
