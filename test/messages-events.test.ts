@@ -115,8 +115,20 @@ describe('message events and register', () => {
     const before = reg0.body.subscriptions.find((x: { stream_id: number }) => x.stream_id === id);
     assert.equal(before.stream_weekly_traffic, null);
     assert.equal(before.first_message_id, null);
-    const first = await sendStream(owner, 'traffic', 't', 'one');
-    for (let i = 0; i < 7; i++) await sendStream(owner, 'traffic', 't', `more ${i}`);
+    let first = 0;
+    const events = await verifyAction(owner, async () => {
+      first = await sendStream(owner, 'traffic', 't', 'one');
+    });
+    const updates = events.filter((e) => e.type === 'stream' && e.op === 'update');
+    // A new channel is already recently active: only its first message is announced.
+    assert.deepEqual(
+      updates.map((e) => [e.property, e.value]),
+      [['first_message_id', first]],
+    );
+    c.is_recently_active = false; // as after 180 quiet days
+    const revived = await verifyAction(owner, () => sendStream(owner, 'traffic', 't', 'back'));
+    assert.ok(revived.some((e) => e.type === 'stream' && e.property === 'is_recently_active' && e.value === true));
+    for (let i = 0; i < 6; i++) await sendStream(owner, 'traffic', 't', `more ${i}`);
     c.date_created -= 30 * 86_400;
     const reg = await owner.post('/register', {});
     const sub = reg.body.subscriptions.find((x: { stream_id: number }) => x.stream_id === id);

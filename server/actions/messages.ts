@@ -6,6 +6,7 @@
  */
 import type { App } from '../context.js';
 import { claimAttachments } from '../lib/attachment-links.js';
+import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
 import { subscriberIds } from '../lib/channels.js';
 import { groupMemberIds } from '../lib/groups.js';
 import type { Addressee } from '../lib/messages/addressee.js';
@@ -75,10 +76,16 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
     tx.touch(() => app.store.messages.save(m.id));
 
     if (addressee.kind === 'stream') {
+      // Zulip's do_send_messages announces a channel's first message and its return to activity.
       const c = addressee.channel;
-      if (c.first_message_id === null || !c.is_recently_active) {
-        c.first_message_id ??= m.id;
+      if (c.first_message_id === null) {
+        c.first_message_id = m.id;
+        emitStreamPropertyUpdate(tx, app, c, 'first_message_id', m.id);
+        tx.touch(app.store.channels);
+      }
+      if (!c.is_recently_active) {
         c.is_recently_active = true;
+        emitStreamPropertyUpdate(tx, app, c, 'is_recently_active', true);
         tx.touch(app.store.channels);
       }
     }

@@ -1,8 +1,8 @@
 /**
  * Client-side reducer for `message` events, as a Zulip client applies them to
  * `max_message_id`, `unread_msgs`, `recent_private_conversations`,
- * `starred_messages` and the channels' `first_message_id` /
- * `is_recently_active`.
+ * `starred_messages` (channels' `first_message_id` / `is_recently_active`
+ * come as `stream` update events).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type State = Record<string, any>;
@@ -73,13 +73,4 @@ export function applyMessageEvent(state: State, e: Event, userId: number | undef
     list.sort((a, b) => b.max_message_id - a.max_message_id);
   }
   if (state.starred_messages && e.flags.includes('starred')) insertSorted(state.starred_messages, m.id);
-  if (m.type === 'stream') {
-    for (const key of ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams']) {
-      for (const s of state[key] ?? []) {
-        if (s.stream_id !== m.stream_id) continue;
-        if (s.first_message_id === null) s.first_message_id = m.id;
-        s.is_recently_active = true;
-      }
-    }
-  }
 }

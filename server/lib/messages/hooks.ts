@@ -33,6 +33,8 @@ export function channelMessageStats(app: App): ChannelMessageStats {
   return {
     hasNamedTopics: (streamId) => app.store.messages.hasNamedTopics(streamId),
     weeklyTraffic: (streamId) => weeklyTraffic(app, streamId),
+    // The oldest message still stored (deletions included); the record keeps the value events announced.
+    firstMessageId: (streamId) => app.store.messages.channel(streamId).first ?? null,
   };
 }
 
