@@ -3,8 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createChannel, makeCast, stored, watch, type Cast } from './helpers/channels.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
-import { commit } from '../server/actions/commit.js';
-import { emitStreamPropertyUpdate } from '../server/lib/channel-events.js';
 
 /**
  * Who learns about a channel: private channels never reach anyone without
@@ -230,7 +228,7 @@ describe('channel visibility and private-channel leaks', () => {
     }
   });
 
-  it('emitStreamPropertyUpdate (for the messages area) reaches exactly those who may know the channel', async () => {
+  it('a private channel\'s first message is announced (stream update events) to exactly those who may know the channel', async () => {
     const id = await createChannel(ts, as('owner'), 'Quiet Room', { invite_only: true, principals: [cast.owner.id, cast.member.id] });
     const queues = {
       admin: await watch(as('admin')),
@@ -238,18 +236,18 @@ describe('channel visibility and private-channel leaks', () => {
       moderator: await watch(as('moderator')),
       guest: await watch(as('guest')),
     };
-    const events = await verifyAction(as('member'), () =>
-      commit(ts.app, (tx) => {
-        stored(ts, id).first_message_id = 99;
-        tx.touch(ts.store.channels);
-        emitStreamPropertyUpdate(tx, ts.app, stored(ts, id), 'first_message_id', 99);
-      }),
-    );
-    const want = [{ type: 'stream', op: 'update', stream_id: id, name: 'Quiet Room', property: 'first_message_id', value: 99 }];
-    assert.deepEqual(events.map(({ id: _id, ...e }) => e), want);
-    for (const who of ['admin', 'member'] as const) {
-      assert.deepEqual((await queues[who]()).map(({ id: _id, ...e }) => e), want, who);
-    }
+    let messageId = 0;
+    const events = await verifyAction(as('member'), async () => {
+      const res = await as('member').post('/messages', { type: 'stream', to: id, topic: 'hello', content: 'first!' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      messageId = res.body.id as number;
+    });
+    assert.equal(stored(ts, id).first_message_id, messageId);
+    const firstIdEvents = (list: Record<string, unknown>[]) =>
+      list.filter((e) => e.type === 'stream' && e.property === 'first_message_id').map(({ id: _id, ...e }) => e);
+    const want = [{ type: 'stream', op: 'update', stream_id: id, name: 'Quiet Room', property: 'first_message_id', value: messageId }];
+    assert.deepEqual(firstIdEvents(events), want);
+    for (const who of ['admin', 'member'] as const) assert.deepEqual(firstIdEvents(await queues[who]()), want, who);
     for (const who of ['moderator', 'guest'] as const) assert.deepEqual(await queues[who](), [], who);
   });
 });
