@@ -6,6 +6,7 @@ import { currentSetting, settingForApi, writeSetting, type RealmSetting } from '
 import { realmIconFields } from '../lib/realm-icon.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
+import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 
 export interface SettingChange {
   setting: RealmSetting;
@@ -41,6 +42,8 @@ export async function doUpdateRealmSettings(app: App, changes: SettingChange[]):
     const users = app.store.users.all().filter((u) => u.is_active);
     const emailChange = changes.some((c) => c.setting.name === 'email_address_visibility');
     const before = emailChange ? emailVisibility(app, users) : null;
+    const accessChange = changes.some((c) => c.setting.name === 'can_access_all_users_group');
+    const access = accessChange ? snapshotUserAccess(app, users.map((u) => u.id)) : null;
     for (const { setting, value } of changes) writeSetting(realm, setting, value);
     tx.touch(app.store.realm);
     const everyone = users.map((u) => u.id);
@@ -56,6 +59,8 @@ export async function doUpdateRealmSettings(app: App, changes: SettingChange[]):
       }
     }
     if (before) announceEmailVisibility(app, tx, users, before);
+    // Guests who gain or lose sight of people hear of them as Zulip does (realm_user add / remove).
+    if (access) emitUserAccessDiff(app, tx, access);
   });
 }
 

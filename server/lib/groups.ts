@@ -161,6 +161,8 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   can_create_groups: 'role:members',
   /** Zulip's default (Realm.REALM_PERMISSION_GROUP_SETTINGS): owners only; others through a group's can_manage_group. */
   can_manage_all_groups: 'role:owners',
+  /** Who sees every user (Zulip: role:everyone, or role:members to limit guests). */
+  can_access_all_users_group: 'role:everyone',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 

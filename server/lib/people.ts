@@ -67,7 +67,7 @@ export function formatDateJoined(iso: string, spectator: boolean): string {
 export function canAccessAllUsers(app: App, viewer: UserRecord | null): boolean {
   if (!viewer || !isGuest(viewer)) return true;
   const setting = app.store.realm.data.realm?.settings.can_access_all_users_group;
-  if (setting === undefined) return true;
+  if (setting === undefined || setting === null) return true;
   return isUserInGroupSetting(app, setting, viewer.id);
 }
 

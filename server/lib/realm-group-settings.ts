@@ -22,6 +22,11 @@ const OPTIONS: Record<string, GroupSettingOptions> = {
   can_create_web_public_channel_group: {
     allowedSystemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
   },
+  // Zulip: everyone, or members only (guests then see just the people they share channels or DMs with).
+  can_access_all_users_group: {
+    requireSystemGroup: true,
+    allowedSystemGroups: ['role:everyone', 'role:members'],
+  },
 };
 
 function entry(name: string, current: (app: App) => GroupSettingValue): RealmSetting {

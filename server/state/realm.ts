@@ -29,6 +29,7 @@ export const realmSection: StateSection = {
       max_user_group_name_length: LIMITS.max_user_group_name_length,
       realm_can_create_groups: groupSettingForApi(realmGroupSetting(app, 'can_create_groups'), app),
       realm_can_manage_all_groups: groupSettingForApi(realmGroupSetting(app, 'can_manage_all_groups'), app),
+      realm_can_access_all_users_group: groupSettingForApi(realmGroupSetting(app, 'can_access_all_users_group'), app),
     };
   },
 };
