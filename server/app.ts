@@ -48,6 +48,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     heartbeatMs: 60_000,
     gcIntervalMs: 60_000,
     bodyLimitBytes: 32 * 1024 * 1024,
+    fileLimitBytes: 1024 * 1024 * 1024,
     startedAt: clock.now(),
     webPublicStreamsEnabled: false,
     setupToken: null,

@@ -14,8 +14,13 @@ export interface ServerConfig {
   heartbeatMs: number;
   /** How often idle queues are collected (one minute). */
   gcIntervalMs: number;
-  /** Largest accepted form body, in bytes. */
+  /** Largest accepted form body (fields), in bytes. */
   bodyLimitBytes: number;
+  /**
+   * Largest file a multipart body may carry, in bytes (files spool to disk, not memory): the
+   * ceiling for the organization's `max_file_upload_size_mib`, which the upload views enforce.
+   */
+  fileLimitBytes: number;
   /** When this server started (ms since the epoch), for the status page. */
   startedAt: number;
   /** Zulip's WEB_PUBLIC_STREAMS_ENABLED: web-public channels allowed at all (default false). */

@@ -299,10 +299,9 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     const saved = page.getByRole('status').filter({ hasText: /Saved|saved/ });
     await saved.waitFor();
     await t.shot('06-settings');
-    // The upload limit: stored, or the page says the server could not change it (never silently dropped).
-    const limit = ts.app.store.realm.data.realm!.settings.max_file_upload_size_mib;
-    if (limit === 10) assert.equal(await saved.textContent(), 'Settings saved.');
-    else assert.match((await saved.textContent()) ?? '', /except what this server cannot change: maximum upload size\.$/);
+    // The upload limit is an organization setting on Hearth: stored.
+    assert.equal(ts.app.store.realm.data.realm!.settings.max_file_upload_size_mib, 10);
+    assert.equal(await saved.textContent(), 'Settings saved.');
 
     const settings = await new Client(ts.url, null).get('/server_settings');
     assert.equal(settings.body.realm_name, 'Acme Corp');

@@ -27,7 +27,7 @@ describe('HTTP conventions', () => {
   let ts: TestServer;
   let small: TestServer;
   before(async () => {
-    [ts, small] = await Promise.all([startTestServer(), startTestServer({ config: { bodyLimitBytes: 1000 } })]);
+    [ts, small] = await Promise.all([startTestServer(), startTestServer({ config: { bodyLimitBytes: 1000, fileLimitBytes: 1000 } })]);
   });
   after(async () => {
     await Promise.all([ts.stop(), small.stop()]);

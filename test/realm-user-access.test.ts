@@ -68,3 +68,52 @@ describe('the organization setting can_access_all_users_group', () => {
     assert.ok((await guest.get('/users')).body.members.some((m: { user_id: number }) => m.user_id === moderatorId));
   });
 });
+
+/** PATCH /realm max_file_upload_size_mib: Hearth's administrator sets what Zulip sets per server. */
+describe('the organization setting max_file_upload_size_mib', () => {
+  let ts: TestServer;
+  let admin: Client;
+  let member: Client;
+  before(async () => {
+    ts = await startTestServer({ config: { fileLimitBytes: 40 * 1024 * 1024 } });
+    admin = ts.client(await ts.addUser('Adam', 200));
+    member = ts.client(await ts.addUser('Mona'));
+  });
+  after(() => ts.stop());
+
+  const upload = async (client: Client, bytes: number) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), 'blob.bin');
+    const res = await fetch(`${client.baseUrl}/api/v1/user_uploads`, { method: 'POST', headers: client.authHeader, body: form });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('is validated against the server ceiling and changed by administrators only', async () => {
+    const before = await storedRealm(ts);
+    for (const [client, value, msg] of [
+      [admin, 0, /between 1 and 40/],
+      [admin, 41, /between 1 and 40/],
+      [admin, 'big', /./],
+      [member, 10, /Must be an organization administrator/],
+    ] as [Client, unknown, RegExp][]) {
+      const res = await client.patch('/realm', { max_file_upload_size_mib: value as number });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.match(res.body.msg, msg);
+    }
+    assert.deepEqual(await storedRealm(ts), before);
+  });
+
+  it('raised above the form-body limit, a larger upload goes through; lowered, it is refused', async () => {
+    await verifyAction(member, () => admin.patch('/realm', { max_file_upload_size_mib: 34 }), { fetch_event_types: ['realm'] });
+    assert.equal((await storedRealm(ts)).settings.max_file_upload_size_mib, 34);
+    const big = await upload(member, 33 * 1024 * 1024); // over the 32 MiB form-field limit
+    assert.equal(big.status, 200, JSON.stringify(big.body));
+
+    assert.equal((await admin.patch('/realm', { max_file_upload_size_mib: 1 })).status, 200);
+    const refused = await upload(member, 2 * 1024 * 1024);
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.msg, /maximum upload size \(1 MiB\)/);
+    const reg = await member.post('/register', { fetch_event_types: ['realm'] });
+    assert.equal(reg.body.max_file_upload_size_mib, 1);
+  });
+});

@@ -135,8 +135,8 @@ describe('POST /user_uploads', () => {
     }
   });
 
-  it('a body over the server-wide request limit is a 413 JSON error, not a crash', async () => {
-    const small = await startTestServer({ config: { bodyLimitBytes: 64 * 1024 } });
+  it('a file over the server-wide file ceiling is a 413 JSON error, not a crash', async () => {
+    const small = await startTestServer({ config: { fileLimitBytes: 64 * 1024 } });
     try {
       const res = await uploadFiles(small.ownerClient, [{ name: 'big.bin', content: Buffer.alloc(200 * 1024, 1) }]);
       assert.equal(res.status, 413);

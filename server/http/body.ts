@@ -26,7 +26,8 @@ export function bodyParser(app: App): Koa.Middleware {
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
     formidable: {
       uploadDir: tmp,
-      maxFileSize: app.config.bodyLimitBytes,
+      maxFileSize: app.config.fileLimitBytes,
+      maxTotalFileSize: app.config.fileLimitBytes,
       maxFieldsSize: app.config.bodyLimitBytes,
       allowEmptyFiles: true,
       minFileSize: 0,

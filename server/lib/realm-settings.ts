@@ -98,6 +98,24 @@ export const REALM_SETTINGS: RealmSetting[] = [
     },
   }),
   define({
+    // Hearth's own: Zulip sets this per server (MAX_FILE_UPLOAD_SIZE); here the administrator
+    // does, up to the server's file ceiling. Announced as a realm update (clients that do not
+    // know the property ignore it); register shows it under Zulip's key.
+    name: 'max_file_upload_size_mib',
+    type: t.int,
+    who: 'admin',
+    stored: { in: 'settings', key: 'max_file_upload_size_mib' },
+    fallback: 25,
+    registerKey: null,
+    validate: (value, app) => {
+      const ceiling = Math.floor(app.config.fileLimitBytes / (1024 * 1024));
+      if (!Number.isInteger(value) || value < 1 || value > ceiling) {
+        throw errors.badRequest(`max_file_upload_size_mib must be between 1 and ${ceiling}`);
+      }
+      return value;
+    },
+  }),
+  define({
     name: 'enable_spectator_access',
     type: t.bool,
     who: 'admin',

@@ -19,7 +19,9 @@ export function applyRealmEvent(state: State, e: Event): boolean {
     return true;
   }
   if (e.type !== 'realm') return false;
-  if (e.op === 'update') setIfPresent(state, `realm_${e.property}`, e.value);
+  // Hearth's max_file_upload_size_mib setting lives under its Zulip register key.
+  if (e.op === 'update' && e.property === 'max_file_upload_size_mib') setIfPresent(state, e.property, e.value);
+  else if (e.op === 'update') setIfPresent(state, `realm_${e.property}`, e.value);
   else if (e.op === 'update_dict') {
     if (e.property === 'icon') {
       setIfPresent(state, 'realm_icon_url', e.data.icon_url);
