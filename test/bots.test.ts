@@ -250,6 +250,17 @@ describe('PATCH /bots/{bot_id}', () => {
     assert.equal(same.status, 200);
   });
 
+  it('a bot renamed through PATCH /users/{id} is announced to its owner as realm_bot update too (verifyAction)', async () => {
+    const bot = await makeBot(memberC);
+    const events = await verifyAction(memberC, async () => {
+      const res = await adminC.patch(`/users/${bot.id}`, { full_name: 'Renamed By Admin' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    });
+    const botUpdates = events.filter((e) => e.type === 'realm_bot');
+    assert.deepEqual(botUpdates.map((e) => e.bot), [{ user_id: bot.id, full_name: 'Renamed By Admin' }]);
+    assert.equal((await storedUsers()).find((u) => u.id === bot.id)!.full_name, 'Renamed By Admin');
+  });
+
   it('moves a bot to a new owner: delete for the old, add for the new, update for administrators', async () => {
     const bot = await makeBot(memberC);
     const oldOwner = await verifyAction(memberC, async () => {

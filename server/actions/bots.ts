@@ -94,7 +94,6 @@ export async function doUpdateBot(app: App, bot: UserRecord, ch: BotChanges): Pr
     const touch = () => tx.touch(app.store.users.collection);
     if (ch.fullName !== undefined && ch.fullName !== bot.full_name) {
       changeFullName(app, tx, bot, ch.fullName);
-      emitBotUpdate(app, tx, bot, { full_name: ch.fullName });
     }
     if (ch.role !== undefined) changeRole(app, tx, bot, ch.role);
     if (ch.owner) changeOwner(app, tx, bot, ch.owner);

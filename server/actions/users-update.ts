@@ -11,6 +11,7 @@ import type { ProfileFieldRecord, Role, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
+import { emitBotUpdate } from './bots.js';
 
 /**
  * Zulip's do_change_user_role: `realm_user` update with `role` to everyone who
@@ -44,6 +45,8 @@ export function changeFullName(app: App, tx: Transaction, target: UserRecord, na
   target.full_name = name;
   tx.touch(app.store.users.collection);
   emitUserUpdate(app, tx, target, { full_name: name });
+  // Zulip's do_change_full_name: a bot's administrators also hear it as realm_bot update.
+  if (target.is_bot) emitBotUpdate(app, tx, target, { full_name: name });
 }
 
 /**
