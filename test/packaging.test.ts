@@ -68,6 +68,24 @@ describe('electron-builder.yml', () => {
     await assert.rejects(validateConfiguration({ ...loaded, notAnOption: true }, new DebugLogger(false)), /unknown property/);
   });
 
+  it('ships emojibase-data\'s English data only: every other locale directory is excluded', () => {
+    const config = parseYaml(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8'));
+    const rule = (config.files as string[]).find((f) => f.startsWith('!**/node_modules/emojibase-data/{'));
+    assert.ok(rule, 'an exclusion rule for emojibase-data locales');
+    const excluded = new Set(rule.slice(rule.indexOf('{') + 1, rule.indexOf('}')).split(','));
+    const dir = join(ROOT, 'node_modules', 'emojibase-data');
+    const locales = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    for (const name of locales) {
+      if (['en', 'meta', 'versions'].includes(name)) assert.ok(!excluded.has(name), `${name} is needed`);
+      else assert.ok(excluded.has(name), `locale ${name} would be shipped: add it to the exclusion rule`);
+    }
+    // What the server reads is in what is kept.
+    const emojiSource = readFileSync(join(ROOT, 'server', 'lib', 'emoji.ts'), 'utf8');
+    for (const [, path] of emojiSource.matchAll(/'emojibase-data\/([^']+)'/g)) {
+      assert.ok(!excluded.has(path!.split('/')[0]!), `${path} must ship`);
+    }
+  });
+
   it('names files that exist: build resources and icons of the sizes each platform needs', () => {
     assert.ok(existsSync(join(ROOT, config.directories.buildResources)));
     const big = pngSize(join(ROOT, config.mac.icon));
