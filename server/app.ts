@@ -19,6 +19,7 @@ import { consoleLogger, type Logger } from './log.js';
 import { routes } from './routes.js';
 import { buildStateRegistry } from './state/index.js';
 import type { Store } from './store/store.js';
+import { scheduleChannelActivity } from './actions/channel-activity.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -84,6 +85,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   koa.use(buildRouter(app, routes));
 
   let server: Server | null = null;
+  let stopMaintenance: (() => void) | null = null;
   return {
     app,
     koa,
@@ -91,6 +93,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       // A store whose organization predates user groups gets its system groups before serving.
       await doEnsureSystemGroups(app);
       app.events.start();
+      stopMaintenance = scheduleChannelActivity(app);
       server = createServer(koa.callback());
       server.keepAliveTimeout = 65_000;
       server.requestTimeout = 0;
@@ -109,6 +112,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const s = server;
       const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
       app.events.stop();
+      stopMaintenance?.();
       s?.closeIdleConnections();
       // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they
       // become idle (in-flight requests finish), and after a moment drop the rest.
