@@ -54,7 +54,7 @@ function startShell(env: Record<string, string>): Shell {
     child,
     events,
     exited,
-    waitFor(event, timeoutMs = 20_000) {
+    waitFor(event, timeoutMs = 45_000) {
       const seen = events.find((e) => e.event === event);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {

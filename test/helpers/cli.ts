@@ -59,7 +59,7 @@ export interface ServeProcess {
 export async function startServe(
   args: string[],
   env: Record<string, string | undefined> = {},
-  timeoutMs = 15_000,
+  timeoutMs = 45_000,
 ): Promise<ServeProcess> {
   const child = spawn(process.execPath, [HEARTH_BIN, 'serve', ...args], {
     cwd: ROOT,
