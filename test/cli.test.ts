@@ -220,6 +220,8 @@ describe('hearth CLI', { timeout: 180_000 }, () => {
   it('serves a data dir without an organization: server_settings answers, the API says it is not set up', async () => {
     const d = dir();
     const p = await serve(d);
+    // The notice goes to stderr, which may arrive just after the "listening" line on stdout.
+    for (let i = 0; i < 100 && !/No organization/.test(p.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
     assert.match(p.stderr(), /No organization/);
     const anon = new Client(p.url, null);
     const settings = await anon.get('/server_settings');
