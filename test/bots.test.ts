@@ -261,6 +261,40 @@ describe('PATCH /bots/{bot_id}', () => {
     assert.equal((await storedUsers()).find((u) => u.id === bot.id)!.full_name, 'Renamed By Admin');
   });
 
+  it('a bot\'s default_all_public_streams and default_events_register_stream shape its queues when the client sends neither', async () => {
+    await createChannel(ts, adminC, 'town square', { principals: [admin.id] });
+    await createChannel(ts, adminC, 'bot inbox', { principals: [admin.id] });
+    const everything = ts.client(await makeBot(memberC, { default_all_public_streams: true }));
+    const inboxOnly = ts.client(await makeBot(memberC, { default_events_register_stream: 'bot inbox' }));
+    const plain = ts.client(await makeBot(memberC));
+    const queues = await Promise.all(
+      [everything, inboxOnly, plain].map(async (c) => (await c.post('/register', { event_types: ['message'] })).body),
+    );
+    for (const [stream, content] of [['town square', 'one'], ['bot inbox', 'two']]) {
+      const res = await adminC.post('/messages', { type: 'stream', to: stream, topic: 't', content });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const got = await Promise.all(
+      [everything, inboxOnly, plain].map(async (c, i) => {
+        const res = await c.get('/events', { queue_id: queues[i].queue_id, last_event_id: queues[i].last_event_id, dont_block: true });
+        return (res.body.events as { type: string; message?: { content: string } }[])
+          .filter((e) => e.type === 'message')
+          .map((e) => e.message!.content);
+      }),
+    );
+    assert.deepEqual(got, [['one', 'two'], [], []]); // apply_markdown defaults to false: raw content
+    // The inbox bot is not subscribed: its narrow is set, but without all_public_streams it hears only its own messages.
+    const explicit = (await inboxOnly.post('/register', { event_types: ['message'], all_public_streams: true })).body;
+    await adminC.post('/messages', { type: 'stream', to: 'town square', topic: 't', content: 'three' });
+    await adminC.post('/messages', { type: 'stream', to: 'bot inbox', topic: 't', content: 'four' });
+    const res = await inboxOnly.get('/events', { queue_id: explicit.queue_id, last_event_id: explicit.last_event_id, dont_block: true });
+    assert.deepEqual(
+      (res.body.events as { type: string; message?: { content: string } }[]).filter((e) => e.type === 'message').map((e) => e.message!.content),
+      ['four'],
+      'narrowed to its default channel',
+    );
+  });
+
   it('moves a bot to a new owner: delete for the old, add for the new, update for administrators', async () => {
     const bot = await makeBot(memberC);
     const oldOwner = await verifyAction(memberC, async () => {

@@ -4,6 +4,7 @@ import { decodeJson, t, type ParamType } from '../http/params.js';
 import { v } from '../http/validate.js';
 import { LIMITS, versionFields } from '../version.js';
 import { baseUrl } from './common.js';
+import { channelById } from '../lib/channels.js';
 
 export const IDLE_TIMEOUT = { DEFAULT: 600, MAX: 7 * 24 * 3600, MOBILE: 12 * 3600 } as const;
 
@@ -60,8 +61,15 @@ export function register(req: ApiRequest): ViewResult {
   const presenceDays = params.get('presence_history_limit_days', t.int, 14);
   const eventTypes = params.get('event_types', t.json(v.nullable(v.list(v.str))), null);
   const fetchEventTypes = params.get('fetch_event_types', t.json(v.nullable(v.list(v.str))), null);
-  const allPublicStreams = params.get('all_public_streams', t.bool, false);
-  const narrowed = params.get('narrow', narrow, []);
+  // Zulip's _default_all_public_streams and _default_narrow: a bot's defaults apply when the client sends none.
+  const botDefaults = user?.bot_settings;
+  const allPublicStreams = params.get('all_public_streams', t.bool, botDefaults?.default_all_public_streams ?? false);
+  let narrowed = params.get('narrow', narrow, []);
+  const defaultStream = botDefaults?.default_events_register_stream_id;
+  if (!narrowed.length && defaultStream != null) {
+    const c = channelById(app, defaultStream);
+    if (c) narrowed = [['stream', c.name]];
+  }
   const idle = params.get('idle_queue_timeout', idleTimeout, IDLE_TIMEOUT.DEFAULT);
   const capabilities = params.get('client_capabilities', t.json(v.record(v.bool)), {});
   params.accept('queue_lifespan_secs');
