@@ -117,3 +117,68 @@ describe('the organization setting max_file_upload_size_mib', () => {
     assert.equal(reg.body.max_file_upload_size_mib, 1);
   });
 });
+
+/** A restricted guest meets people through channels and direct messages, by events (Zulip's user access updates). */
+describe('a restricted guest gains and loses people through subscriptions and direct messages', () => {
+  let ts: TestServer;
+  let admin: Client;
+  let guest: Client;
+  let guestId: number;
+  let moderator: Client;
+  let moderatorId: number;
+  let memberId: number;
+  let mel: Client;
+  const id = (name: string) => ts.store.groups.data.groups.find((g) => g.name === name)!.id;
+  const params = { fetch_event_types: ['realm_user', 'subscription', 'stream', 'message'], client_capabilities: { user_list_incomplete: true } };
+  before(async () => {
+    ts = await startTestServer();
+    admin = ts.client(await ts.addUser('Adam', 200));
+    const mod = await ts.addUser('Moe', 300);
+    moderator = ts.client(mod);
+    moderatorId = mod.id;
+    const m = await ts.addUser('Mel');
+    memberId = m.id;
+    mel = ts.client(m);
+    const g = await ts.addUser('Gwen', 600);
+    guest = ts.client(g);
+    guestId = g.id;
+    assert.equal((await admin.patch('/realm', { can_access_all_users_group: { new: id('role:members') } })).status, 200);
+  });
+  after(() => ts.stop());
+
+  const sees = async (userId: number) => (await guest.get('/users')).body.members.some((m: { user_id: number }) => m.user_id === userId);
+
+  it('subscribing the guest to a channel with the moderator: realm_user add before the subscription', async () => {
+    assert.equal(await sees(moderatorId), false);
+    assert.equal((await moderator.post('/users/me/subscriptions', { subscriptions: [{ name: 'garden' }] })).status, 200);
+    const events = await verifyAction(guest, async () => {
+      const res = await admin.post('/users/me/subscriptions', { subscriptions: [{ name: 'garden' }], principals: [guestId] });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }, params);
+    const addAt = events.findIndex((e) => e.type === 'realm_user' && e.op === 'add' && (e.person as { user_id: number }).user_id === moderatorId);
+    const subAt = events.findIndex((e) => e.type === 'subscription' && e.op === 'add');
+    assert.ok(addAt >= 0 && subAt > addAt, JSON.stringify(events));
+    assert.equal(await sees(moderatorId), true);
+  });
+
+  it('unsubscribing takes the people away again (realm_user remove)', async () => {
+    const events = await verifyAction(guest, async () => {
+      const res = await admin.delete('/users/me/subscriptions', { subscriptions: ['garden'], principals: [guestId] });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }, params);
+    assert.ok(events.some((e) => e.type === 'realm_user' && e.op === 'remove' && (e.person as { user_id: number }).user_id === moderatorId), JSON.stringify(events));
+    assert.equal(await sees(moderatorId), false);
+  });
+
+  it('a first direct message from a member introduces them to the guest', async () => {
+    assert.equal(await sees(memberId), false);
+    const events = await verifyAction(guest, async () => {
+      const res = await mel.post('/messages', { type: 'direct', to: JSON.stringify([guestId]), content: 'welcome' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }, params);
+    const addAt = events.findIndex((e) => e.type === 'realm_user' && e.op === 'add' && (e.person as { user_id: number }).user_id === memberId);
+    const msgAt = events.findIndex((e) => e.type === 'message');
+    assert.ok(addAt >= 0 && msgAt > addAt, JSON.stringify(events));
+    assert.equal(await sees(memberId), true);
+  });
+});

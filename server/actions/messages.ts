@@ -15,6 +15,7 @@ import { renderForStorage } from '../lib/messages/render.js';
 import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
+import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 
 export interface SendInput {
   addressee: Addressee;
@@ -72,8 +73,11 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
     };
     if (addressee.kind === 'direct') fields.dm = addressee.userIds;
     if (input.client) fields.client = input.client;
+    // A first direct message lets a restricted guest (and their correspondents) access each other.
+    const people = addressee.kind === 'direct' ? snapshotUserAccess(app, recipients) : null;
     const m = app.store.messages.add(fields);
     tx.touch(() => app.store.messages.save(m.id));
+    if (people) emitUserAccessDiff(app, tx, people);
 
     if (addressee.kind === 'stream') {
       // Zulip's do_send_messages announces a channel's first message and its return to activity.

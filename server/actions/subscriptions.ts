@@ -12,6 +12,7 @@ import type {
 } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
+import { activeGuestIds, emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 
 /** A channel to create, validated by the view. */
 export interface NewChannel {
@@ -83,6 +84,7 @@ export async function doAddSubscriptions(
     const subscribed: Pair[] = [];
     const already: Pair[] = [];
     const accessBefore = new Map(channels.map((c) => [c.id, metadataAccessUserIds(app, c)]));
+    const people = snapshotUserAccess(app, activeGuestIds(app));
     for (const user of req.users) {
       const taken = new Set<string>();
       for (const channel of channels) {
@@ -102,6 +104,8 @@ export async function doAddSubscriptions(
     }
     if (subscribed.length === 0) return { subscribed, already };
     tx.touch(app.store.subscriptions);
+    // Restricted guests meet the channel's people (and its subscribers meet them) before the subscriber lists name them.
+    emitUserAccessDiff(app, tx, people);
 
     const altered = new Map<number, Set<number>>();
     for (const { user, channel } of subscribed) {
@@ -170,6 +174,7 @@ export async function doRemoveSubscriptions(
   return commit(app, (tx) => {
     const removed: Pair[] = [];
     const notRemoved: Pair[] = [];
+    const people = snapshotUserAccess(app, activeGuestIds(app));
     for (const user of users) {
       for (const channel of channels) {
         const row = subscriptionOf(app, user.id, channel.id);
@@ -213,6 +218,8 @@ export async function doRemoveSubscriptions(
         }
       }
     }
+    // Restricted guests lose sight of people they no longer share a channel (or DMs) with.
+    emitUserAccessDiff(app, tx, people);
     return { removed, notRemoved };
   });
 }

@@ -15,11 +15,18 @@
  * organization has no such restriction.
  */
 import type { App } from '../context.js';
-import { accessFilter, formatUser, inaccessibleUser } from '../lib/people.js';
+import { accessFilter, formatUser, inaccessibleUser, isGuest } from '../lib/people.js';
 import type { UserRecord } from '../store/records.js';
 import type { Transaction } from './commit.js';
 
 export type UserAccessSnapshot = Map<number, ((u: UserRecord) => boolean) | null>;
+
+/** Active guests: the only users whose access a subscription change can move. */
+export const activeGuestIds = (app: App): number[] =>
+  app.store.users
+    .all()
+    .filter((u) => u.is_active && isGuest(u))
+    .map((u) => u.id);
 
 export function snapshotUserAccess(app: App, viewerIds: Iterable<number>): UserAccessSnapshot {
   const out: UserAccessSnapshot = new Map();
