@@ -9,6 +9,7 @@ import { activeUsers, isAdmin } from '../lib/people.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';
+import { dropFromGroupSettings } from './group-settings-cleanup.js';
 
 /** The channels a user is subscribed to (the subscription rows survive deactivation). */
 const subscribedChannelIds = (app: App, userId: number): number[] =>
@@ -57,6 +58,7 @@ export async function doDeactivateUser(app: App, target: UserRecord): Promise<vo
       }
     }
     for (const u of users) deactivateOne(app, tx, u);
+    dropFromGroupSettings(app, tx, new Set(users.map((u) => u.id)));
     return users;
   });
   // Their credentials no longer work; their event queues go too (parked polls answer at once).
