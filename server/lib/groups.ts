@@ -163,6 +163,9 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   can_manage_all_groups: 'role:owners',
   /** Who sees every user (Zulip: role:everyone, or role:members to limit guests). */
   can_access_all_users_group: 'role:everyone',
+  /** Who may authorize a direct message conversation / start one (Zulip 9.0 defaults: everyone). */
+  direct_message_permission_group: 'role:everyone',
+  direct_message_initiator_group: 'role:everyone',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 

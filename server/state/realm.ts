@@ -30,6 +30,8 @@ export const realmSection: StateSection = {
       realm_can_create_groups: groupSettingForApi(realmGroupSetting(app, 'can_create_groups'), app),
       realm_can_manage_all_groups: groupSettingForApi(realmGroupSetting(app, 'can_manage_all_groups'), app),
       realm_can_access_all_users_group: groupSettingForApi(realmGroupSetting(app, 'can_access_all_users_group'), app),
+      realm_direct_message_permission_group: groupSettingForApi(realmGroupSetting(app, 'direct_message_permission_group'), app),
+      realm_direct_message_initiator_group: groupSettingForApi(realmGroupSetting(app, 'direct_message_initiator_group'), app),
     };
   },
 };

@@ -37,6 +37,9 @@ export interface RealmSettings {
   video_chat_provider?: number;
   /** Who sees every user (Zulip's can_access_all_users_group); absent means role:everyone. */
   can_access_all_users_group?: GroupSettingValue;
+  /** Who may authorize / start direct message conversations; absent means role:everyone. */
+  direct_message_permission_group?: GroupSettingValue;
+  direct_message_initiator_group?: GroupSettingValue;
   /** Zulip's realm jitsi_server_url: a custom Jitsi Meet server; absent or null: the server default. */
   jitsi_server_url?: string | null;
   /** BigBlueButton (server/lib/video-calls.ts): the API base URL (`.../bigbluebutton/`) and its shared secret. */

@@ -12,6 +12,7 @@ import {
   resolveDirectRecipients,
   type Addressee,
 } from '../lib/messages/addressee.js';
+import { checkDirectMessagePermission } from '../lib/messages/direct-permissions.js';
 import { requireUser } from './common.js';
 
 const TYPES: Record<string, 'stream' | 'direct'> = { stream: 'stream', channel: 'stream', private: 'direct', direct: 'direct' };
@@ -59,7 +60,9 @@ export async function sendMessage(req: ApiRequest): Promise<ViewResult> {
     checkChannelSend(app, user, channel, topic);
     addressee = { kind, channel, topic };
   } else {
-    addressee = { kind, userIds: resolveDirectRecipients(app, user, parseDirectRecipients(to)) };
+    const userIds = resolveDirectRecipients(app, user, parseDirectRecipients(to));
+    checkDirectMessagePermission(app, user, userIds);
+    addressee = { kind, userIds };
   }
   const id = await doSendMessage(app, user, { addressee, content, readBySender, queueId, localId });
   return { id };
