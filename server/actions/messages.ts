@@ -11,6 +11,7 @@ import { subscriberIds } from '../lib/channels.js';
 import { groupMemberIds } from '../lib/groups.js';
 import type { Addressee } from '../lib/messages/addressee.js';
 import { messageEvent } from '../lib/messages/events.js';
+import { checkGroupMentions } from '../lib/messages/mention-permissions.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
@@ -39,6 +40,7 @@ function topicParticipants(app: App, streamId: number, topic: string): Set<numbe
 export async function doSendMessage(app: App, sender: UserRecord, input: SendInput): Promise<number> {
   const { addressee } = input;
   const rendered = renderForStorage(app, sender.id, input.content);
+  checkGroupMentions(app, sender, rendered.mentionedGroupIds);
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
 
