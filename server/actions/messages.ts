@@ -11,7 +11,7 @@ import { subscriberIds } from '../lib/channels.js';
 import { groupMemberIds } from '../lib/groups.js';
 import type { Addressee } from '../lib/messages/addressee.js';
 import { messageEvent } from '../lib/messages/events.js';
-import { checkGroupMentions } from '../lib/messages/mention-permissions.js';
+import { checkGroupMentions, checkWildcardMentions } from '../lib/messages/mention-permissions.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
@@ -41,6 +41,12 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
   const { addressee } = input;
   const rendered = renderForStorage(app, sender.id, input.content);
   checkGroupMentions(app, sender, rendered.mentionedGroupIds);
+  if (addressee.kind === 'stream' && rendered.channelWildcard) {
+    checkWildcardMentions(app, sender, 'channel', subscriberIds(app, addressee.channel.id).length);
+  }
+  if (addressee.kind === 'stream' && rendered.topicWildcard) {
+    checkWildcardMentions(app, sender, 'topic', topicParticipants(app, addressee.channel.id, addressee.topic).size);
+  }
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
 

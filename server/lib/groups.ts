@@ -166,6 +166,8 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   /** Who may authorize a direct message conversation / start one (Zulip 9.0 defaults: everyone). */
   direct_message_permission_group: 'role:everyone',
   direct_message_initiator_group: 'role:everyone',
+  /** Who may use wildcard mentions in large channels and topics (Zulip 10 default: administrators). */
+  can_mention_many_users_group: 'role:administrators',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 

@@ -32,6 +32,7 @@ export const realmSection: StateSection = {
       realm_can_access_all_users_group: groupSettingForApi(realmGroupSetting(app, 'can_access_all_users_group'), app),
       realm_direct_message_permission_group: groupSettingForApi(realmGroupSetting(app, 'direct_message_permission_group'), app),
       realm_direct_message_initiator_group: groupSettingForApi(realmGroupSetting(app, 'direct_message_initiator_group'), app),
+      realm_can_mention_many_users_group: groupSettingForApi(realmGroupSetting(app, 'can_mention_many_users_group'), app),
     };
   },
 };

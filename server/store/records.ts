@@ -40,6 +40,8 @@ export interface RealmSettings {
   /** Who may authorize / start direct message conversations; absent means role:everyone. */
   direct_message_permission_group?: GroupSettingValue;
   direct_message_initiator_group?: GroupSettingValue;
+  /** Who may use wildcard mentions in large channels; absent means role:administrators. */
+  can_mention_many_users_group?: GroupSettingValue;
   /** Zulip's realm jitsi_server_url: a custom Jitsi Meet server; absent or null: the server default. */
   jitsi_server_url?: string | null;
   /** BigBlueButton (server/lib/video-calls.ts): the API base URL (`.../bigbluebutton/`) and its shared secret. */
