@@ -49,6 +49,13 @@ import { sendMessage } from './views/messages-send.js';
 import { renderMessageView } from './views/render.js';
 import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
 import { getTopics } from './views/messages-topics.js';
+import {
+  markAllAsRead,
+  markStreamAsRead,
+  markTopicAsRead,
+  updateMessageFlags,
+  updateMessageFlagsForNarrow,
+} from './views/message-flags.js';
 import { updateSubscriptionProperties } from './views/subscription-properties.js';
 import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions } from './views/subscriptions.js';
 import { createChannelView } from './views/channel-create.js';
@@ -169,6 +176,11 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/matches_narrow'), view: matchesNarrow, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id'), view: getMessage, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
+  { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
+  { method: 'POST', path: api('/messages/flags/narrow'), view: updateMessageFlagsForNarrow, auth: 'required' },
+  { method: 'POST', path: api('/mark_all_as_read'), view: markAllAsRead, auth: 'required' },
+  { method: 'POST', path: api('/mark_stream_as_read'), view: markStreamAsRead, auth: 'required' },
+  { method: 'POST', path: api('/mark_topic_as_read'), view: markTopicAsRead, auth: 'required' },
   { method: 'GET', path: api('/users/me/:stream_id/topics'), view: getTopics, auth: 'required' },
   { method: 'GET', path: api('/channel_folders'), view: listChannelFolders, auth: 'required' },
   { method: 'PATCH', path: api('/channel_folders'), view: reorderChannelFolders, auth: 'required' },

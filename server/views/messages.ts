@@ -20,9 +20,9 @@ import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
 
-const narrowParam: ParamType<NarrowTerm[]> = { read: (raw, name) => parseNarrow(raw, name) };
+export const narrowParam: ParamType<NarrowTerm[]> = { read: (raw, name) => parseNarrow(raw, name) };
 
-const nonNegative: ParamType<number> = {
+export const nonNegative: ParamType<number> = {
   read(raw, name) {
     const n = t.int.read(raw, name);
     if (n < 0) throw errors.badRequest(`${name} is too small`);
@@ -31,7 +31,7 @@ const nonNegative: ParamType<number> = {
 };
 
 /** Zulip's parse_anchor_value: null means the first unread message. */
-function anchorParam(req: ApiRequest): number | null {
+export function anchorParam(req: ApiRequest): number | null {
   const { params } = req;
   const raw = params.get('anchor', t.string);
   if (params.get('use_first_unread_anchor', t.bool, false)) return null;

@@ -7,7 +7,7 @@
 import { applyRealmEvent } from './apply-realm-events.js';
 import { applyBotEvent } from './apply-bot-events.js';
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
-import { applyMessageEvent } from './apply-message-events.js';
+import { applyFlagsEvent, applyMessageEvent } from './apply-message-events.js';
 import { applyCustomProfileFields, applyRealmUserEvent } from './apply-people-events.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -77,6 +77,9 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
         break;
       case 'message':
         applyMessageEvent(out, e, opts.userId);
+        break;
+      case 'update_message_flags':
+        applyFlagsEvent(out, e, opts.userId);
         break;
       case 'drafts':
         applyDrafts(out, e);

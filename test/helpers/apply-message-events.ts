@@ -74,3 +74,52 @@ export function applyMessageEvent(state: State, e: Event, userId: number | undef
   }
   if (state.starred_messages && e.flags.includes('starred')) insertSorted(state.starred_messages, m.id);
 }
+
+/**
+ * `update_message_flags`, as a Zulip client applies it: `read` add drops the
+ * messages from `unread_msgs` (all of them with `all`), `read` remove puts them
+ * back from `message_details`, `starred` keeps `starred_messages`.
+ */
+export function applyFlagsEvent(state: State, e: Event, userId: number | undefined): void {
+  if (e.flag === 'starred' && state.starred_messages) {
+    if (e.op === 'add') for (const id of e.messages) insertSorted(state.starred_messages, id);
+    else state.starred_messages = state.starred_messages.filter((id: number) => !e.messages.includes(id));
+    return;
+  }
+  if (e.flag !== 'read' || !state.unread_msgs) return;
+  const u = state.unread_msgs;
+  if (e.op === 'add') {
+    if (e.all) {
+      Object.assign(u, { count: 0, pms: [], streams: [], huddles: [], mentions: [] });
+      return;
+    }
+    const gone = new Set<number>(e.messages);
+    const mutedChannel = (streamId: number) =>
+      (state.subscriptions ?? []).some((s: Event) => s.stream_id === streamId && (s.is_muted || s.in_home_view === false));
+    for (const s of u.streams) {
+      const before = s.unread_message_ids.length;
+      s.unread_message_ids = s.unread_message_ids.filter((id: number) => !gone.has(id));
+      if (!mutedChannel(s.stream_id)) u.count -= before - s.unread_message_ids.length;
+    }
+    for (const key of ['pms', 'huddles']) {
+      for (const p of u[key]) {
+        const before = p.unread_message_ids.length;
+        p.unread_message_ids = p.unread_message_ids.filter((id: number) => !gone.has(id));
+        u.count -= before - p.unread_message_ids.length;
+      }
+    }
+    u.streams = u.streams.filter((s: Event) => s.unread_message_ids.length);
+    u.pms = u.pms.filter((s: Event) => s.unread_message_ids.length);
+    u.huddles = u.huddles.filter((s: Event) => s.unread_message_ids.length);
+    u.mentions = u.mentions.filter((id: number) => !gone.has(id));
+    return;
+  }
+  for (const [key, d] of Object.entries(e.message_details as Record<string, Event>)) {
+    const id = Number(key);
+    const message =
+      d.type === 'stream'
+        ? { id, type: 'stream', stream_id: d.stream_id, subject: d.topic }
+        : { id, type: 'private', display_recipient: [...d.user_ids, userId].map((x) => ({ id: x })) };
+    addUnread(state, { message, flags: d.mentioned ? ['mentioned'] : [] }, userId);
+  }
+}

@@ -71,13 +71,17 @@ export function withMatches(m: MessageRecord, dict: Record<string, unknown>, wor
   dict.match_subject = highlightText(topic, re);
 }
 
-export function fetchRange(
-  app: App,
-  user: UserRecord | null,
-  terms: NarrowTerm[],
-  r: RangeRequest,
-  format: FormatOptions,
-): Record<string, unknown> {
+export interface SelectedRange {
+  anchor: number;
+  rows: MessageRecord[];
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+  narrow: PreparedNarrow;
+}
+
+/** The messages of a range request under a narrow (GET /messages and POST /messages/flags/narrow). */
+export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm[], r: RangeRequest): SelectedRange {
   const store = app.store.messages;
   const n = prepareNarrow(app, user, terms);
   const anchor = r.anchor ?? firstUnread(app, user, n);
@@ -105,18 +109,35 @@ export function fetchRange(
       if (m) afterRows.push(m);
     }
   }
-  const rows = [...before, ...(anchorRow ? [anchorRow] : []), ...afterRows];
-  const words = n.compiled.searchWords;
-  const messages = rows.map((m) => {
+  return {
+    anchor,
+    rows: [...before, ...(anchorRow ? [anchorRow] : []), ...afterRows],
+    foundAnchor: anchorRow !== null,
+    foundOldest: anchoredLeft || before.length < r.numBefore,
+    foundNewest: anchoredRight || afterRows.length < r.numAfter,
+    narrow: n,
+  };
+}
+
+export function fetchRange(
+  app: App,
+  user: UserRecord | null,
+  terms: NarrowTerm[],
+  r: RangeRequest,
+  format: FormatOptions,
+): Record<string, unknown> {
+  const range = selectRange(app, user, terms, r);
+  const words = range.narrow.compiled.searchWords;
+  const messages = range.rows.map((m) => {
     const dict = formatForViewer(app, user, m, format);
     if (words) withMatches(m, dict, words, format.allowEmptyTopicName);
     return dict;
   });
   return {
-    anchor,
-    found_anchor: anchorRow !== null,
-    found_oldest: anchoredLeft || before.length < r.numBefore,
-    found_newest: anchoredRight || afterRows.length < r.numAfter,
+    anchor: range.anchor,
+    found_anchor: range.foundAnchor,
+    found_oldest: range.foundOldest,
+    found_newest: range.foundNewest,
     history_limited: false,
     messages,
   };

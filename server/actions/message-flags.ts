@@ -1,0 +1,105 @@
+/**
+ * Personal message flags (Zulip's do_update_message_flags, do_mark_all_as_read,
+ * do_mark_stream_messages_as_read): the user's rows change, touched segments are
+ * saved, and the user's clients hear `update_message_flags` with `op` and the
+ * legacy `operation`; removing `read` carries `message_details` so clients can
+ * rebuild their unread counts.
+ */
+import type { App } from '../context.js';
+import { subscriptionOf } from '../lib/channels.js';
+import { FLAG, WILDCARD_MENTION_BITS, type MessageRecord } from '../store/message-records.js';
+import type { UserRecord } from '../store/records.js';
+import { commit } from './commit.js';
+
+export type FlagOp = 'add' | 'remove';
+
+/** Flags a user may change (Zulip's UserMessage editable flags). */
+export const EDITABLE_FLAGS = { read: FLAG.read, starred: FLAG.starred, collapsed: FLAG.collapsed } as const;
+export type EditableFlag = keyof typeof EDITABLE_FLAGS;
+
+/**
+ * Whether a channel message counts towards the user's unread total (Zulip's
+ * `unmuted_stream_msg`): the channel is not muted for them. Topic-level muting
+ * (user topics) plugs in here.
+ */
+export function countsAsUnmuted(app: App, userId: number, m: MessageRecord): boolean {
+  if (m.stream_id === null) return true;
+  return subscriptionOf(app, userId, m.stream_id)?.is_muted !== true;
+}
+
+/** What a client needs to show a message as unread again. */
+function messageDetails(app: App, user: UserRecord, m: MessageRecord, flags: number): Record<string, unknown> {
+  const mentioned = (flags & (FLAG.mentioned | WILDCARD_MENTION_BITS)) !== 0;
+  const out: Record<string, unknown> =
+    m.stream_id === null
+      ? { type: 'private', user_ids: (m.dm ?? []).filter((id) => id !== user.id) }
+      : { type: 'stream', stream_id: m.stream_id, topic: m.topic, unmuted_stream_msg: countsAsUnmuted(app, user.id, m) };
+  if (mentioned) out.mentioned = true;
+  return out;
+}
+
+export interface FlagChange {
+  /** IDs whose flag changed, ascending. */
+  changed: number[];
+}
+
+/**
+ * Sets or clears one editable flag on messages the view has checked the user may
+ * read. Messages without a row get one (historical) when the flag is added and is
+ * not `read` (Zulip creates historical rows for starring or collapsing what the
+ * user can see but never received); `read` needs a row.
+ */
+export async function doUpdateMessageFlags(
+  app: App,
+  user: UserRecord,
+  messages: MessageRecord[],
+  op: FlagOp,
+  flag: EditableFlag,
+  opts: { all?: boolean } = {},
+): Promise<FlagChange> {
+  const bit = EDITABLE_FLAGS[flag];
+  const store = app.store.messages;
+  return commit(app, (tx) => {
+    const changed: MessageRecord[] = [];
+    const details: Record<string, unknown> = {};
+    for (const m of messages) {
+      const old = store.rowFlags(m, user.id);
+      if (old === null) {
+        if (op === 'remove' || flag === 'read') continue;
+        store.setRowFlags(m, user.id, FLAG.read | FLAG.historical | bit);
+        changed.push(m);
+        continue;
+      }
+      const next = op === 'add' ? old | bit : old & ~bit;
+      if (next === old) continue;
+      store.setRowFlags(m, user.id, next);
+      changed.push(m);
+      if (op === 'remove' && flag === 'read') details[String(m.id)] = messageDetails(app, user, m, next);
+    }
+    if (!changed.length && !opts.all) return { changed: [] };
+    const ids = changed.map((m) => m.id).sort((a, b) => a - b);
+    if (ids.length) tx.touch(() => store.save(...ids));
+    const event: Record<string, unknown> = {
+      type: 'update_message_flags',
+      op,
+      operation: op,
+      flag,
+      messages: opts.all ? [] : ids,
+      all: opts.all === true,
+    };
+    if (op === 'remove' && flag === 'read') event.message_details = details;
+    tx.emit(event as never, [user.id]);
+    return { changed: ids };
+  });
+}
+
+/** The user's unread messages matching `keep`, as records (ascending). */
+export function unreadWhere(app: App, user: UserRecord, keep: (m: MessageRecord) => boolean): MessageRecord[] {
+  const store = app.store.messages;
+  const out: MessageRecord[] = [];
+  for (const id of store.unread(user.id)) {
+    const m = store.get(id);
+    if (m && keep(m)) out.push(m);
+  }
+  return out;
+}
