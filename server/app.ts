@@ -20,6 +20,7 @@ import { routes } from './routes.js';
 import { buildStateRegistry } from './state/index.js';
 import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
+import { installTypingFilter } from './lib/typing.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -75,6 +76,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   installUserGroupFilter(app);
   installMessageFilter(app);
   installPeopleFilter(app);
+  installTypingFilter(app);
   app.channelMessages = channelMessageStats(app);
   app.messageAccess = messageAccess(app);
 

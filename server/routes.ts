@@ -49,6 +49,8 @@ import { sendMessage } from './views/messages-send.js';
 import { renderMessageView } from './views/render.js';
 import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
 import { getTopics } from './views/messages-topics.js';
+import { addReaction, removeReaction } from './views/reactions.js';
+import { sendTyping } from './views/typing.js';
 import {
   markAllAsRead,
   markStreamAsRead,
@@ -177,6 +179,9 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/:message_id'), view: getMessage, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
+  { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
+  { method: 'POST', path: api('/messages/:message_id/reactions'), view: addReaction, auth: 'required' },
+  { method: 'DELETE', path: api('/messages/:message_id/reactions'), view: removeReaction, auth: 'required' },
   { method: 'POST', path: api('/messages/flags/narrow'), view: updateMessageFlagsForNarrow, auth: 'required' },
   { method: 'POST', path: api('/mark_all_as_read'), view: markAllAsRead, auth: 'required' },
   { method: 'POST', path: api('/mark_stream_as_read'), view: markStreamAsRead, auth: 'required' },

@@ -22,6 +22,7 @@ import { realmSection, realmUserDefaultsSection } from './realm.js';
 import { userGroupsSection } from './user-groups.js';
 import { videoCallsSection } from './video-calls.js';
 import { uploadQuotaSection } from '../lib/upload-limits.js';
+import { typingSection } from '../lib/typing.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
@@ -38,6 +39,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(streamsSection);
   registry.add(defaultStreamsSection);
   registry.add(channelFoldersSection);
+  registry.add(typingSection);
   registry.add(maxMessageSection);
   registry.add(unreadSection);
   registry.add(recentPrivateSection);

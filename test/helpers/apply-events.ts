@@ -71,6 +71,9 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
     if (applyRealmEvent(out, e)) continue;
     switch (e.type) {
       case 'heartbeat':
+      case 'typing':
+      case 'reaction':
+        // Not part of the register state (Zulip's apply_event ignores them; reactions live on messages).
         break;
       case 'attachment':
         // Zulip's apply_event ignores it: attachments are not part of the register state.

@@ -57,7 +57,7 @@ export function parseDirectRecipients(raw: string): string[] | number[] {
   throw errors.badRequest('Invalid data type for recipients');
 }
 
-function userByApiEmail(app: App, email: string): UserRecord | undefined {
+export function userByApiEmail(app: App, email: string): UserRecord | undefined {
   const real = app.store.users.byEmailAddress(email);
   if (real) return real;
   const fake = /^user(\d+)@(.+)$/i.exec(email);

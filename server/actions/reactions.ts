@@ -1,0 +1,75 @@
+/**
+ * Emoji reactions (Zulip's do_add_reaction / do_remove_reaction): stored on the
+ * message record, announced as `reaction` events to the message's recipients.
+ */
+import type { App } from '../context.js';
+import type { ResolvedEmoji } from '../lib/reaction-emoji.js';
+import { apiEmail } from '../lib/people.js';
+import { FLAG, type MessageRecord, type ReactionRecord } from '../store/message-records.js';
+import type { UserRecord } from '../store/records.js';
+import { commit } from './commit.js';
+
+/** The active users with a row on the message (Zulip: its recipients). */
+function recipientsOf(app: App, m: MessageRecord): number[] {
+  return app.store.messages.rowUserIds(m).filter((id) => app.store.users.get(id)?.is_active);
+}
+
+function reactionEvent(app: App, user: UserRecord, m: MessageRecord, op: 'add' | 'remove', r: ResolvedEmoji, viewer: UserRecord) {
+  return {
+    type: 'reaction',
+    op,
+    user_id: user.id,
+    // Deprecated in Zulip, still sent: some clients read the reacting user from here.
+    user: { user_id: user.id, email: apiEmail(app, viewer, user), full_name: user.full_name },
+    message_id: m.id,
+    emoji_name: r.emoji_name,
+    emoji_code: r.emoji_code,
+    reaction_type: r.reaction_type,
+  };
+}
+
+/** The user's reaction with this emoji (same code and type), if any. */
+export const findReaction = (m: MessageRecord, userId: number, r: { emoji_code: string; reaction_type: string }) =>
+  (m.reactions ?? []).find((x) => x.user_id === userId && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type);
+
+export async function doAddReaction(app: App, user: UserRecord, m: MessageRecord, emoji: ResolvedEmoji): Promise<void> {
+  await commit(app, (tx) => {
+    // Someone already reacted with this emoji: keep their name for it, as Zulip does.
+    const same = (m.reactions ?? []).find((x) => x.emoji_code === emoji.emoji_code && x.reaction_type === emoji.reaction_type);
+    const r: ResolvedEmoji = same ? { ...emoji, emoji_name: same.emoji_name } : emoji;
+    const record: ReactionRecord = { ...r, user_id: user.id };
+    (m.reactions ??= []).push(record);
+    // Reacting to a message the user never received makes it part of their history.
+    if (app.store.messages.rowFlags(m, user.id) === null) app.store.messages.setRowFlags(m, user.id, FLAG.read | FLAG.historical);
+    tx.touch(() => app.store.messages.save(m.id));
+    emitToEach(app, tx, m, (viewer) => reactionEvent(app, user, m, 'add', r, viewer));
+  });
+}
+
+export async function doRemoveReaction(app: App, user: UserRecord, m: MessageRecord, existing: ReactionRecord): Promise<void> {
+  await commit(app, (tx) => {
+    m.reactions = (m.reactions ?? []).filter((x) => x !== existing);
+    if (!m.reactions.length) delete m.reactions;
+    tx.touch(() => app.store.messages.save(m.id));
+    emitToEach(app, tx, m, (viewer) => reactionEvent(app, user, m, 'remove', existing as ResolvedEmoji, viewer));
+  });
+}
+
+/** One event per viewer only where the reacting user's email differs by viewer; otherwise one for all. */
+function emitToEach(
+  app: App,
+  tx: { emit(event: never, userIds: Iterable<number>): void },
+  m: MessageRecord,
+  make: (viewer: UserRecord) => Record<string, unknown>,
+): void {
+  const groups = new Map<string, { event: Record<string, unknown>; ids: number[] }>();
+  for (const id of recipientsOf(app, m)) {
+    const viewer = app.store.users.get(id)!;
+    const event = make(viewer);
+    const key = JSON.stringify(event);
+    const g = groups.get(key);
+    if (g) g.ids.push(id);
+    else groups.set(key, { event, ids: [id] });
+  }
+  for (const { event, ids } of groups.values()) tx.emit(event as never, ids);
+}

@@ -1,0 +1,41 @@
+/** Sends `typing` events (no state changes; through commit so events follow the one path). */
+import type { App } from '../context.js';
+import { apiEmail } from '../lib/people.js';
+import type { UserRecord } from '../store/records.js';
+import { commit } from './commit.js';
+
+export type TypingTarget = { kind: 'direct'; userIds: number[] } | { kind: 'stream'; streamId: number; topic: string; audience: number[] };
+
+export async function doSendTyping(app: App, sender: UserRecord, op: 'start' | 'stop', target: TypingTarget): Promise<void> {
+  await commit(app, (tx) => {
+    if (target.kind === 'direct') {
+      // One event per viewer: emails follow each viewer's email visibility.
+      for (const viewerId of target.userIds) {
+        const viewer = app.store.users.get(viewerId);
+        if (!viewer?.is_active) continue;
+        const person = (u: UserRecord) => ({ user_id: u.id, email: apiEmail(app, viewer, u) });
+        const recipients = target.userIds.map((id) => app.store.users.get(id)).filter((u): u is UserRecord => u !== undefined);
+        tx.emit(
+          { type: 'typing', op, message_type: 'direct', sender: person(sender), recipients: recipients.map(person) } as never,
+          [viewerId],
+        );
+      }
+      return;
+    }
+    for (const viewerId of target.audience) {
+      const viewer = app.store.users.get(viewerId);
+      if (!viewer?.is_active) continue;
+      tx.emit(
+        {
+          type: 'typing',
+          op,
+          message_type: 'stream',
+          sender: { user_id: sender.id, email: apiEmail(app, viewer, sender) },
+          stream_id: target.streamId,
+          topic: target.topic,
+        } as never,
+        [viewerId],
+      );
+    }
+  });
+}

@@ -1,0 +1,55 @@
+/** POST /typing (Zulip's send_notification_backend). */
+import type { ApiRequest, ViewResult } from '../context.js';
+import { doSendTyping } from '../actions/typing.js';
+import { errors } from '../errors.js';
+import { t, type ParamType } from '../http/params.js';
+import { v } from '../http/validate.js';
+import { channelById, hasContentAccess, subscriberIds } from '../lib/channels.js';
+import { userByApiEmail } from '../lib/messages/addressee.js';
+import { requireUser } from './common.js';
+
+const TYPES: Record<string, 'direct' | 'stream'> = { direct: 'direct', private: 'direct', stream: 'stream', channel: 'stream' };
+
+const opParam: ParamType<'start' | 'stop'> = {
+  read(raw) {
+    if (raw === 'start' || raw === 'stop') return raw;
+    throw errors.badRequest('Invalid op');
+  },
+};
+
+/** `to`: a JSON list of user IDs (legacy clients send emails). */
+const toParam: ParamType<(number | string)[]> = t.json(v.list((x, name) => {
+  if (typeof x === 'number' && Number.isInteger(x)) return x;
+  if (typeof x === 'string') return x;
+  throw errors.badRequest(`${name} is not an integer`);
+}));
+
+export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireUser(req);
+  const kind = TYPES[params.get('type', t.string) ?? 'direct'];
+  if (!kind) throw errors.badRequest('Invalid type');
+  const op = params.require('op', opParam);
+  if (kind === 'direct') {
+    const to = params.get('to', toParam);
+    if (to === undefined) throw errors.badRequest("Missing 'to' argument");
+    if (to.length === 0) throw errors.badRequest("Empty 'to' list");
+    const ids = new Set<number>([user.id]);
+    for (const r of to) {
+      const u = typeof r === 'number' ? app.store.users.get(r) : userByApiEmail(app, r);
+      if (!u || !u.is_active) throw errors.badRequest(typeof r === 'number' ? `Invalid user ID ${r}` : `Invalid email '${r}'`);
+      ids.add(u.id);
+    }
+    await doSendTyping(app, user, op, { kind, userIds: [...ids].sort((a, b) => a - b) });
+    return {};
+  }
+  const streamId = params.get('stream_id', t.int);
+  if (streamId === undefined) throw errors.badRequest("Missing 'stream_id' argument");
+  const topic = params.get('topic', t.string);
+  if (topic === undefined) throw errors.badRequest('Missing topic');
+  const channel = channelById(app, streamId);
+  if (!channel || !hasContentAccess(app, user, channel)) throw errors.badRequest('Invalid channel ID');
+  const audience = subscriberIds(app, channel.id).filter((id) => id !== user.id);
+  await doSendTyping(app, user, op, { kind, streamId: channel.id, topic, audience });
+  return {};
+}
