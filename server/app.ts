@@ -21,6 +21,7 @@ import { buildStateRegistry } from './state/index.js';
 import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
 import { installTypingFilter } from './lib/typing.js';
+import { installDeleteMessageFilter } from './lib/messages/delete-events.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -77,6 +78,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   installMessageFilter(app);
   installPeopleFilter(app);
   installTypingFilter(app);
+  installDeleteMessageFilter(app);
   app.channelMessages = channelMessageStats(app);
   app.messageAccess = messageAccess(app);
 

@@ -51,6 +51,7 @@ import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './vie
 import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
 import { sendTyping } from './views/typing.js';
+import { deleteMessage } from './views/messages-delete.js';
 import {
   markAllAsRead,
   markStreamAsRead,
@@ -180,6 +181,7 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
   { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
+  { method: 'DELETE', path: api('/messages/:message_id'), view: deleteMessage, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/reactions'), view: addReaction, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id/reactions'), view: removeReaction, auth: 'required' },
   { method: 'POST', path: api('/messages/flags/narrow'), view: updateMessageFlagsForNarrow, auth: 'required' },

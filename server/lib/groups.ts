@@ -168,6 +168,12 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   direct_message_initiator_group: 'role:everyone',
   /** Who may use wildcard mentions in large channels and topics (Zulip 10 default: administrators). */
   can_mention_many_users_group: 'role:administrators',
+  /** Deleting and moving messages (Zulip 10 defaults). */
+  can_delete_any_message_group: 'role:administrators',
+  can_delete_own_message_group: 'role:everyone',
+  can_move_messages_between_topics_group: 'role:everyone',
+  can_move_messages_between_channels_group: 'role:members',
+  can_resolve_topics_group: 'role:everyone',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 

@@ -68,6 +68,29 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 /** Types one entry against its own value type, then keeps it in the mixed table. */
 export const define = <T>(s: RealmSetting<T>): RealmSetting => s as unknown as RealmSetting;
 
+/**
+ * A time limit in seconds (Zulip's message edit / delete / move limits): a positive integer,
+ * or null (JSON null or "unlimited") for no limit.
+ */
+function secondsLimit(name: string, fallback: number): RealmSetting {
+  return define<number | null>({
+    name,
+    type: {
+      read: (raw, param) => {
+        if (raw === 'unlimited' || raw === '"unlimited"' || raw === 'null') return null;
+        return t.int.read(raw, param);
+      },
+    },
+    who: 'admin',
+    stored: { in: 'settings', key: name as keyof RealmSettings & string },
+    fallback,
+    validate: (value) => {
+      if (value !== null && value < 1) throw errors.badRequest(`Bad value for '${name}': ${value}`);
+      return value;
+    },
+  });
+}
+
 export const REALM_SETTINGS: RealmSetting[] = [
   define({
     name: 'name',
@@ -182,6 +205,12 @@ export const REALM_SETTINGS: RealmSetting[] = [
       return value;
     },
   }),
+  define({ name: 'allow_message_editing', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_message_editing' }, fallback: true }),
+  define({ name: 'allow_edit_history', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_edit_history' }, fallback: true }),
+  secondsLimit('message_content_edit_limit_seconds', 600),
+  secondsLimit('message_content_delete_limit_seconds', 600),
+  secondsLimit('move_messages_within_stream_limit_seconds', 604_800),
+  secondsLimit('move_messages_between_streams_limit_seconds', 604_800),
   define({
     // Zulip 7.0 (feature level 163) made this a user setting with a realm default; Hearth keeps one
     // organization-wide value, which is what clients assume for every user.

@@ -33,6 +33,17 @@ export const realmSection: StateSection = {
       realm_direct_message_permission_group: groupSettingForApi(realmGroupSetting(app, 'direct_message_permission_group'), app),
       realm_direct_message_initiator_group: groupSettingForApi(realmGroupSetting(app, 'direct_message_initiator_group'), app),
       realm_can_mention_many_users_group: groupSettingForApi(realmGroupSetting(app, 'can_mention_many_users_group'), app),
+      ...Object.fromEntries(
+        (
+          [
+            'can_delete_any_message_group',
+            'can_delete_own_message_group',
+            'can_move_messages_between_topics_group',
+            'can_move_messages_between_channels_group',
+            'can_resolve_topics_group',
+          ] as const
+        ).map((name) => [`realm_${name}`, groupSettingForApi(realmGroupSetting(app, name), app)]),
+      ),
     };
   },
 };

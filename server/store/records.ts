@@ -29,6 +29,18 @@ export interface RealmSettings {
   topics_policy?: 'allow_empty_topic' | 'disable_empty_topic';
   /** Days messages are kept; -1 forever (Zulip's self-hosted default). */
   message_retention_days?: number;
+  /** Message editing and deletion (Zulip's realm settings of the same names; absent: Zulip's defaults). */
+  allow_message_editing?: boolean;
+  allow_edit_history?: boolean;
+  message_content_edit_limit_seconds?: number | null;
+  message_content_delete_limit_seconds?: number | null;
+  move_messages_within_stream_limit_seconds?: number | null;
+  move_messages_between_streams_limit_seconds?: number | null;
+  can_delete_any_message_group?: GroupSettingValue;
+  can_delete_own_message_group?: GroupSettingValue;
+  can_move_messages_between_topics_group?: GroupSettingValue;
+  can_move_messages_between_channels_group?: GroupSettingValue;
+  can_resolve_topics_group?: GroupSettingValue;
   /** Who may create user groups; absent means role:members (server/lib/groups.ts REALM_GROUP_SETTING_DEFAULTS). */
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */

@@ -123,3 +123,23 @@ export function applyFlagsEvent(state: State, e: Event, userId: number | undefin
     addUnread(state, { message, flags: d.mentioned ? ['mentioned'] : [] }, userId);
   }
 }
+
+/**
+ * `delete_message` (either form): the messages leave `unread_msgs` and
+ * `starred_messages`. (Zulip's apply_event also recomputes `max_message_id` and
+ * `recent_private_conversations` from the database, which a client cannot:
+ * tests of deletions leave those sections out.)
+ */
+export function applyDeleteEvent(state: State, e: Event): void {
+  const ids: number[] = e.message_ids ?? [e.message_id];
+  if (state.starred_messages) state.starred_messages = state.starred_messages.filter((id: number) => !ids.includes(id));
+  if (state.unread_msgs) {
+    const unread = [
+      ...state.unread_msgs.streams.flatMap((s: Event) => s.unread_message_ids),
+      ...state.unread_msgs.pms.flatMap((s: Event) => s.unread_message_ids),
+      ...state.unread_msgs.huddles.flatMap((s: Event) => s.unread_message_ids),
+    ];
+    const gone = ids.filter((id) => unread.includes(id));
+    if (gone.length) applyFlagsEvent(state, { flag: 'read', op: 'add', messages: gone, all: false }, undefined);
+  }
+}

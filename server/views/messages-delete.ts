@@ -1,0 +1,14 @@
+/** DELETE /messages/{message_id} (Zulip's delete_message_backend). */
+import type { ApiRequest, ViewResult } from '../context.js';
+import { doDeleteMessages } from '../actions/message-delete.js';
+import { checkCanDelete } from '../lib/messages/edit-permissions.js';
+import { requireUser } from './common.js';
+import { accessMessage } from './messages.js';
+
+export async function deleteMessage(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  const m = accessMessage(req, user);
+  checkCanDelete(req.app, user, m);
+  await doDeleteMessages(req.app, [m]);
+  return {};
+}
