@@ -52,6 +52,7 @@ import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
 import { sendTyping } from './views/typing.js';
 import { deleteMessage } from './views/messages-delete.js';
+import { updateMessage } from './views/messages-edit.js';
 import {
   markAllAsRead,
   markStreamAsRead,
@@ -182,6 +183,7 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
   { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id'), view: deleteMessage, auth: 'required' },
+  { method: 'PATCH', path: api('/messages/:message_id'), view: updateMessage, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/reactions'), view: addReaction, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id/reactions'), view: removeReaction, auth: 'required' },
   { method: 'POST', path: api('/messages/flags/narrow'), view: updateMessageFlagsForNarrow, auth: 'required' },

@@ -7,7 +7,7 @@
 import { applyRealmEvent } from './apply-realm-events.js';
 import { applyBotEvent } from './apply-bot-events.js';
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
-import { applyDeleteEvent, applyFlagsEvent, applyMessageEvent } from './apply-message-events.js';
+import { applyDeleteEvent, applyFlagsEvent, applyMessageEvent, applyUpdateMessageEvent } from './apply-message-events.js';
 import { applyCustomProfileFields, applyRealmUserEvent } from './apply-people-events.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -86,6 +86,9 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
         break;
       case 'delete_message':
         applyDeleteEvent(out, e);
+        break;
+      case 'update_message':
+        applyUpdateMessageEvent(out, e);
         break;
       case 'drafts':
         applyDrafts(out, e);

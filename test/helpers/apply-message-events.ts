@@ -143,3 +143,45 @@ export function applyDeleteEvent(state: State, e: Event): void {
     if (gone.length) applyFlagsEvent(state, { flag: 'read', op: 'add', messages: gone, all: false }, undefined);
   }
 }
+
+/**
+ * `update_message`, as Zulip's apply_event keeps `unread_msgs`: moved unread
+ * messages change channel/topic (and count if the channel's muting differs);
+ * a content edit updates the message's place among the unread mentions.
+ */
+export function applyUpdateMessageEvent(state: State, e: Event): void {
+  const u = state.unread_msgs;
+  if (!u) return;
+  const muted = (streamId: number) =>
+    (state.subscriptions ?? []).some((s: Event) => s.stream_id === streamId && (s.is_muted || s.in_home_view === false));
+  if ('rendered_content' in e) {
+    const unread = u.streams.some((s: Event) => s.unread_message_ids.includes(e.message_id)) ||
+      u.pms.some((s: Event) => s.unread_message_ids.includes(e.message_id)) ||
+      u.huddles.some((s: Event) => s.unread_message_ids.includes(e.message_id));
+    u.mentions = u.mentions.filter((id: number) => id !== e.message_id);
+    const flags: string[] = e.flags ?? [];
+    const inMuted = e.stream_id !== undefined && muted(e.stream_id);
+    if (unread && (flags.includes('mentioned') || (flags.includes('wildcard_mentioned') && !inMuted))) insertSorted(u.mentions, e.message_id);
+  }
+  if (e.new_stream_id === undefined && e.subject === undefined) return;
+  const ids = new Set<number>(e.message_ids);
+  const toStream = e.new_stream_id ?? e.stream_id;
+  const moving: { id: number; topic: string }[] = [];
+  for (const s of u.streams) {
+    if (s.stream_id !== e.stream_id) continue;
+    for (const id of s.unread_message_ids) if (ids.has(id)) moving.push({ id, topic: e.subject ?? s.topic });
+    s.unread_message_ids = s.unread_message_ids.filter((id: number) => !ids.has(id));
+  }
+  u.streams = u.streams.filter((s: Event) => s.unread_message_ids.length);
+  if (!moving.length) return;
+  for (const { id, topic } of moving) {
+    let s = u.streams.find((x: Event) => x.stream_id === toStream && x.topic === topic);
+    if (!s) {
+      s = { stream_id: toStream, topic, unread_message_ids: [] };
+      u.streams.push(s);
+      u.streams.sort((a: Event, b: Event) => a.stream_id - b.stream_id || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
+    }
+    insertSorted(s.unread_message_ids, id);
+  }
+  if (muted(e.stream_id) !== muted(toStream)) u.count += muted(toStream) ? -moving.length : moving.length;
+}

@@ -44,3 +44,55 @@ export function checkCanDelete(app: App, user: UserRecord, m: MessageRecord): vo
     throw errors.badRequest('The time limit for deleting this message has passed');
   }
 }
+
+/** Zulip's grace period on edit and move limits (the clock of the editing client may lag). */
+const GRACE_SECONDS = 20;
+
+const withinLimit = (app: App, m: MessageRecord, limit: number | null | undefined) =>
+  limit == null || ageSeconds(app, m) <= limit + GRACE_SECONDS;
+
+/** Moderators and above are not bound by the move time limits (Zulip). */
+const isModeratorOrAbove = (u: UserRecord) => u.role <= 300;
+
+export function checkCanEditContent(app: App, user: UserRecord, m: MessageRecord): void {
+  if (!realmValue(app, 'allow_message_editing')) throw errors.badRequest('Your organization has turned off message editing');
+  if (m.sender_id !== user.id) throw errors.badRequest("You don't have permission to edit this message");
+  if (!withinLimit(app, m, realmValue(app, 'message_content_edit_limit_seconds'))) {
+    throw errors.badRequest("The time limit for editing this message's content has passed");
+  }
+}
+
+/** The "✔ " prefix Zulip's resolve-topic feature adds. */
+export const RESOLVED_PREFIX = '✔ ';
+
+/** Whether renaming `from` to `to` only resolves or unresolves the topic. */
+export function isResolveChange(from: string, to: string): boolean {
+  const strip = (t: string) => (t.startsWith(RESOLVED_PREFIX) ? t.slice(RESOLVED_PREFIX.length) : t);
+  return from !== to && strip(from) === strip(to) && (from.startsWith(RESOLVED_PREFIX) !== to.startsWith(RESOLVED_PREFIX));
+}
+
+export function checkCanChangeTopic(app: App, user: UserRecord, m: MessageRecord, newTopic: string): void {
+  if (isResolveChange(m.topic, newTopic)) {
+    if (!inRealmSetting(app, user, 'can_resolve_topics_group')) throw errors.badRequest("You don't have permission to resolve topics.");
+    return;
+  }
+  const channel = m.stream_id === null ? undefined : channelById(app, m.stream_id);
+  const allowed =
+    inRealmSetting(app, user, 'can_move_messages_between_topics_group') ||
+    (channel !== undefined && inChannelSetting(app, user, channel, 'can_move_messages_within_channel_group'));
+  if (!allowed) throw errors.badRequest("You don't have permission to edit this message");
+  if (!isModeratorOrAbove(user) && !withinLimit(app, m, realmValue(app, 'move_messages_within_stream_limit_seconds'))) {
+    throw errors.badRequest("The time limit for editing this message's topic has passed.");
+  }
+}
+
+export function checkCanChangeChannel(app: App, user: UserRecord, m: MessageRecord): void {
+  const channel = m.stream_id === null ? undefined : channelById(app, m.stream_id);
+  const allowed =
+    inRealmSetting(app, user, 'can_move_messages_between_channels_group') ||
+    (channel !== undefined && inChannelSetting(app, user, channel, 'can_move_messages_out_of_channel_group'));
+  if (!allowed) throw errors.badRequest("You don't have permission to move this message");
+  if (!isModeratorOrAbove(user) && !withinLimit(app, m, realmValue(app, 'move_messages_between_streams_limit_seconds'))) {
+    throw errors.badRequest("The time limit for editing this message's channel has passed");
+  }
+}
