@@ -7,7 +7,13 @@
 import { applyRealmEvent } from './apply-realm-events.js';
 import { applyBotEvent } from './apply-bot-events.js';
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
-import { applyDeleteEvent, applyFlagsEvent, applyMessageEvent, applyUpdateMessageEvent } from './apply-message-events.js';
+import {
+  applyDeleteEvent,
+  applyFlagsEvent,
+  applyMessageEvent,
+  applyUpdateMessageEvent,
+  recountUnread,
+} from './apply-message-events.js';
 import { applyCustomProfileFields, applyRealmUserEvent } from './apply-people-events.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -66,7 +72,10 @@ function applyUserGroup(state: State, e: Event): void {
 export function applyEvents(state: State, events: Event[], opts: ChannelReducerOptions = {}): State {
   const out = structuredClone(state);
   for (const e of events) {
-    if (applyChannelEvent(out, e, opts)) continue;
+    if (applyChannelEvent(out, e, opts)) {
+      if (e.type === 'subscription' && e.op === 'update' && ['is_muted', 'in_home_view'].includes(e.property)) recountUnread(out);
+      continue;
+    }
     if (applyBotEvent(out, e)) continue;
     if (applyRealmEvent(out, e)) continue;
     switch (e.type) {

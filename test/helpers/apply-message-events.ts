@@ -185,3 +185,15 @@ export function applyUpdateMessageEvent(state: State, e: Event): void {
   }
   if (muted(e.stream_id) !== muted(toStream)) u.count += muted(toStream) ? -moving.length : moving.length;
 }
+
+/** Recounts `unread_msgs.count` after the user mutes or unmutes a channel (what a client's unread model does). */
+export function recountUnread(state: State): void {
+  const u = state.unread_msgs;
+  if (!u) return;
+  const muted = (streamId: number) =>
+    (state.subscriptions ?? []).some((s: Event) => s.stream_id === streamId && (s.is_muted || s.in_home_view === false));
+  u.count =
+    u.streams.reduce((n: number, s: Event) => n + (muted(s.stream_id) ? 0 : s.unread_message_ids.length), 0) +
+    u.pms.reduce((n: number, s: Event) => n + s.unread_message_ids.length, 0) +
+    u.huddles.reduce((n: number, s: Event) => n + s.unread_message_ids.length, 0);
+}
