@@ -22,6 +22,7 @@ import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
 import { installTypingFilter } from './lib/typing.js';
 import { installDeleteMessageFilter } from './lib/messages/delete-events.js';
+import { installUserSettingsFilter } from './lib/user-settings-events.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -79,6 +80,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   installPeopleFilter(app);
   installTypingFilter(app);
   installDeleteMessageFilter(app);
+  installUserSettingsFilter(app);
   app.channelMessages = channelMessageStats(app);
   app.messageAccess = messageAccess(app);
 

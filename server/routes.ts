@@ -51,6 +51,11 @@ import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './vie
 import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
 import { sendTyping } from './views/typing.js';
+import { changeSettings } from './views/user-settings.js';
+import { addAlertWords, listAlertWords, removeAlertWords } from './views/alert-words.js';
+import { muteUser, unmuteUser } from './views/muted-users.js';
+import { legacyMuteTopic, setUserTopic } from './views/user-topics.js';
+import { getStatus as getUserStatus, updateStatus } from './views/user-status.js';
 import { deleteMessage } from './views/messages-delete.js';
 import { updateMessage } from './views/messages-edit.js';
 import {
@@ -182,6 +187,18 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
   { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
+  { method: 'PATCH', path: api('/settings'), view: changeSettings, auth: 'required' },
+  { method: 'GET', path: api('/users/me/alert_words'), view: listAlertWords, auth: 'required' },
+  { method: 'POST', path: api('/users/me/alert_words'), view: addAlertWords, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/alert_words'), view: removeAlertWords, auth: 'required' },
+  { method: 'POST', path: api('/users/me/muted_users/:muted_user_id'), view: muteUser, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/muted_users/:muted_user_id'), view: unmuteUser, auth: 'required' },
+  { method: 'POST', path: api('/user_topics'), view: setUserTopic, auth: 'required' },
+  { method: 'PATCH', path: api('/users/me/subscriptions/muted_topics'), view: legacyMuteTopic, auth: 'required' },
+  { method: 'POST', path: api('/users/me/status'), view: updateStatus, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id/status'), view: getUserStatus, auth: 'required' },
+  { method: 'PATCH', path: api('/settings/display'), view: changeSettings, auth: 'required' },
+  { method: 'PATCH', path: api('/settings/notifications'), view: changeSettings, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id'), view: deleteMessage, auth: 'required' },
   { method: 'PATCH', path: api('/messages/:message_id'), view: updateMessage, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/reactions'), view: addReaction, auth: 'required' },

@@ -9,6 +9,7 @@
  */
 import type { App } from '../context.js';
 import { relinkAttachments } from '../lib/attachment-links.js';
+import { containsAlertWord } from '../lib/alert-words.js';
 import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
 import { channelById, hasContentAccess, subscriberIds } from '../lib/channels.js';
 import { groupMemberIds } from '../lib/groups.js';
@@ -63,8 +64,9 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       const mentioned = new Set(rendered.mentionedUserIds);
       for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
       for (const userId of store.rowUserIds(target)) {
-        let f = store.rowFlags(target, userId)! & ~MENTION_BITS;
+        let f = store.rowFlags(target, userId)! & ~(MENTION_BITS | FLAG.has_alert_word);
         if (mentioned.has(userId)) f |= FLAG.mentioned;
+        if (userId !== target.sender_id && containsAlertWord(edit.content, app.store.users.get(userId)?.alert_words)) f |= FLAG.has_alert_word;
         if (target.stream_id !== null && rendered.channelWildcard) f |= FLAG.stream_wildcard_mentioned;
         if (target.stream_id !== null && rendered.topicWildcard) f |= FLAG.topic_wildcard_mentioned;
         store.setRowFlags(target, userId, f);

@@ -6,7 +6,7 @@
  * rebuild their unread counts.
  */
 import type { App } from '../context.js';
-import { subscriptionOf } from '../lib/channels.js';
+import { isMutedFor } from '../lib/user-topics.js';
 import { FLAG, WILDCARD_MENTION_BITS, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
@@ -19,12 +19,11 @@ export type EditableFlag = keyof typeof EDITABLE_FLAGS;
 
 /**
  * Whether a channel message counts towards the user's unread total (Zulip's
- * `unmuted_stream_msg`): the channel is not muted for them. Topic-level muting
- * (user topics) plugs in here.
+ * `unmuted_stream_msg`): neither the topic nor (unless the topic is unmuted or
+ * followed) the channel is muted for them.
  */
 export function countsAsUnmuted(app: App, userId: number, m: MessageRecord): boolean {
-  if (m.stream_id === null) return true;
-  return subscriptionOf(app, userId, m.stream_id)?.is_muted !== true;
+  return !isMutedFor(app, app.store.users.get(userId), m);
 }
 
 /** What a client needs to show a message as unread again. */

@@ -12,6 +12,7 @@ import { groupMemberIds } from '../lib/groups.js';
 import type { Addressee } from '../lib/messages/addressee.js';
 import { messageEvent } from '../lib/messages/events.js';
 import { checkGroupMentions, checkWildcardMentions } from '../lib/messages/mention-permissions.js';
+import { containsAlertWord } from '../lib/alert-words.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
@@ -62,6 +63,12 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
     for (const id of [...recipients].sort((a, b) => a - b)) {
       let f = addressee.kind === 'direct' ? FLAG.is_private : 0;
       if (id === sender.id && input.readBySender) f |= FLAG.read;
+      if (id !== sender.id) {
+        const r = app.store.users.get(id);
+        // Zulip: a muted sender's messages arrive read; alert words flag the message for their owner.
+        if (r?.muted_users?.some((m) => m.id === sender.id)) f |= FLAG.read;
+        if (containsAlertWord(input.content, r?.alert_words)) f |= FLAG.has_alert_word;
+      }
       if (mentioned.has(id)) f |= FLAG.mentioned;
       if (rendered.channelWildcard) f |= FLAG.stream_wildcard_mentioned;
       if (participants?.has(id) || (participants && id === sender.id)) f |= FLAG.topic_wildcard_mentioned;

@@ -23,6 +23,10 @@ import { userGroupsSection } from './user-groups.js';
 import { videoCallsSection } from './video-calls.js';
 import { uploadQuotaSection } from '../lib/upload-limits.js';
 import { typingSection } from '../lib/typing.js';
+import { userSettingsSection } from './user-settings.js';
+import { alertWordsSection } from '../lib/alert-words.js';
+import { mutedTopicsSection, userTopicsSection } from '../lib/user-topics.js';
+import { mutedUsersSection, userStatusSection } from '../lib/user-status.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
@@ -40,6 +44,12 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(defaultStreamsSection);
   registry.add(channelFoldersSection);
   registry.add(typingSection);
+  registry.add(userSettingsSection);
+  registry.add(alertWordsSection);
+  registry.add(mutedUsersSection);
+  registry.add(userTopicsSection);
+  registry.add(mutedTopicsSection);
+  registry.add(userStatusSection);
   registry.add(maxMessageSection);
   registry.add(unreadSection);
   registry.add(recentPrivateSection);

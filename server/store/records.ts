@@ -121,6 +121,16 @@ export interface UserRecord {
   awaiting_first_login?: boolean;
   /** Bots only (the bots area, server/lib/bots.ts): default channels, services and configuration. */
   bot_settings?: BotSettings;
+  /** Personal settings the user changed (server/lib/user-settings.ts has the rest's defaults). */
+  user_settings?: Record<string, unknown>;
+  /** Alert words as entered (matched case-insensitively). */
+  alert_words?: string[];
+  /** Users this user muted, with when (Unix seconds). */
+  muted_users?: { id: number; timestamp: number }[];
+  /** Per-topic visibility (0 inherit is not stored; 1 muted, 2 unmuted, 3 followed). */
+  user_topics?: { stream_id: number; topic_name: string; visibility_policy: number; last_updated: number }[];
+  /** The user's status (empty fields are not kept). */
+  status?: { status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
 }
 
 /** What a bot keeps besides its user fields (Zulip's UserProfile bot columns, Service and BotConfigData rows). */

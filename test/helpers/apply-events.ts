@@ -7,6 +7,7 @@
 import { applyRealmEvent } from './apply-realm-events.js';
 import { applyBotEvent } from './apply-bot-events.js';
 import { applyChannelEvent, type ChannelReducerOptions } from './apply-channel-events.js';
+import { applySettingsEvent } from './apply-settings-events.js';
 import {
   applyDeleteEvent,
   applyFlagsEvent,
@@ -78,6 +79,10 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
     }
     if (applyBotEvent(out, e)) continue;
     if (applyRealmEvent(out, e)) continue;
+    if (applySettingsEvent(out, e)) {
+      if (e.type === 'user_topic') recountUnread(out);
+      continue;
+    }
     switch (e.type) {
       case 'heartbeat':
       case 'typing':

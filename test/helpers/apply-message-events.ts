@@ -14,13 +14,19 @@ const insertSorted = (list: number[], id: number) => {
   list.sort((a, b) => a - b);
 };
 
+/** Whether a channel topic is muted for the client (user topics over channel muting). */
+export function isMutedIn(state: State, streamId: number, topic: string): boolean {
+  const t = (state.user_topics ?? []).find((x: Event) => x.stream_id === streamId && x.topic_name.toLowerCase() === String(topic).toLowerCase());
+  if (t?.visibility_policy === 1) return true;
+  if (t?.visibility_policy === 2 || t?.visibility_policy === 3) return false;
+  return (state.subscriptions ?? []).some((s: Event) => s.stream_id === streamId && (s.is_muted || s.in_home_view === false));
+}
+
 function addUnread(state: State, e: Event, userId: number | undefined): void {
   const u = state.unread_msgs;
   const m = e.message;
   if (!u || e.flags.includes('read')) return;
-  const muted =
-    m.type === 'stream' &&
-    (state.subscriptions ?? []).some((s: Event) => s.stream_id === m.stream_id && (s.is_muted || s.in_home_view === false));
+  const muted = m.type === 'stream' && isMutedIn(state, m.stream_id, m.subject);
   if (e.flags.includes('mentioned') || (e.flags.includes('wildcard_mentioned') && !muted)) insertSorted(u.mentions, m.id);
   if (m.type === 'stream') {
     let s = u.streams.find((x: Event) => x.stream_id === m.stream_id && x.topic === m.subject);
@@ -94,12 +100,10 @@ export function applyFlagsEvent(state: State, e: Event, userId: number | undefin
       return;
     }
     const gone = new Set<number>(e.messages);
-    const mutedChannel = (streamId: number) =>
-      (state.subscriptions ?? []).some((s: Event) => s.stream_id === streamId && (s.is_muted || s.in_home_view === false));
     for (const s of u.streams) {
       const before = s.unread_message_ids.length;
       s.unread_message_ids = s.unread_message_ids.filter((id: number) => !gone.has(id));
-      if (!mutedChannel(s.stream_id)) u.count -= before - s.unread_message_ids.length;
+      if (!isMutedIn(state, s.stream_id, s.topic)) u.count -= before - s.unread_message_ids.length;
     }
     for (const key of ['pms', 'huddles']) {
       for (const p of u[key]) {
@@ -152,15 +156,14 @@ export function applyDeleteEvent(state: State, e: Event): void {
 export function applyUpdateMessageEvent(state: State, e: Event): void {
   const u = state.unread_msgs;
   if (!u) return;
-  const muted = (streamId: number) =>
-    (state.subscriptions ?? []).some((s: Event) => s.stream_id === streamId && (s.is_muted || s.in_home_view === false));
   if ('rendered_content' in e) {
     const unread = u.streams.some((s: Event) => s.unread_message_ids.includes(e.message_id)) ||
       u.pms.some((s: Event) => s.unread_message_ids.includes(e.message_id)) ||
       u.huddles.some((s: Event) => s.unread_message_ids.includes(e.message_id));
     u.mentions = u.mentions.filter((id: number) => id !== e.message_id);
     const flags: string[] = e.flags ?? [];
-    const inMuted = e.stream_id !== undefined && muted(e.stream_id);
+    const entry = u.streams.find((s: Event) => s.unread_message_ids.includes(e.message_id));
+    const inMuted = entry !== undefined && isMutedIn(state, entry.stream_id, entry.topic);
     if (unread && (flags.includes('mentioned') || (flags.includes('wildcard_mentioned') && !inMuted))) insertSorted(u.mentions, e.message_id);
   }
   if (e.new_stream_id === undefined && e.subject === undefined) return;
@@ -183,17 +186,15 @@ export function applyUpdateMessageEvent(state: State, e: Event): void {
     }
     insertSorted(s.unread_message_ids, id);
   }
-  if (muted(e.stream_id) !== muted(toStream)) u.count += muted(toStream) ? -moving.length : moving.length;
+  recountUnread(state);
 }
 
 /** Recounts `unread_msgs.count` after the user mutes or unmutes a channel (what a client's unread model does). */
 export function recountUnread(state: State): void {
   const u = state.unread_msgs;
   if (!u) return;
-  const muted = (streamId: number) =>
-    (state.subscriptions ?? []).some((s: Event) => s.stream_id === streamId && (s.is_muted || s.in_home_view === false));
   u.count =
-    u.streams.reduce((n: number, s: Event) => n + (muted(s.stream_id) ? 0 : s.unread_message_ids.length), 0) +
+    u.streams.reduce((n: number, s: Event) => n + (isMutedIn(state, s.stream_id, s.topic) ? 0 : s.unread_message_ids.length), 0) +
     u.pms.reduce((n: number, s: Event) => n + s.unread_message_ids.length, 0) +
     u.huddles.reduce((n: number, s: Event) => n + s.unread_message_ids.length, 0);
 }

@@ -7,6 +7,7 @@ import type { App } from '../../context.js';
 import { FLAG, WILDCARD_MENTION_BITS } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { displayTopic } from './format.js';
+import { topicPolicy, VISIBILITY } from '../user-topics.js';
 
 export const MAX_UNREAD_MESSAGES = 50_000;
 export const MAX_RECENT_DIRECT = 1000;
@@ -32,7 +33,10 @@ export function unreadMessages(app: App, user: UserRecord, allowEmptyTopic: bool
     const m = store.get(id);
     if (!m) continue;
     const flags = store.rowFlags(m, user.id) ?? 0;
-    const isMuted = m.stream_id !== null && muted.has(m.stream_id);
+    const policy = m.stream_id === null || !user.user_topics ? 0 : topicPolicy(user, m.stream_id, m.topic);
+    const isMuted =
+      m.stream_id !== null &&
+      (policy === VISIBILITY.MUTED || (policy !== VISIBILITY.UNMUTED && policy !== VISIBILITY.FOLLOWED && muted.has(m.stream_id)));
     if (flags & FLAG.mentioned) mentions.push(id);
     else if (flags & WILDCARD_MENTION_BITS && !isMuted) mentions.push(id);
     if (m.stream_id !== null) {

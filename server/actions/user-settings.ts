@@ -1,0 +1,51 @@
+/**
+ * PATCH /settings (Zulip's json_change_settings): each changed setting stored
+ * and announced to the user's clients as `user_settings` update (older clients
+ * get the legacy event through the queue filter in server/lib/user-settings-events.ts).
+ */
+import type { App } from '../context.js';
+import { hashPassword } from '../auth/secrets.js';
+import type { UserRecord } from '../store/records.js';
+import { commit } from './commit.js';
+import { changeFullName } from './users-update.js';
+
+export interface SettingsChange {
+  settings: Record<string, unknown>;
+  fullName?: string;
+  newPassword?: string;
+}
+
+export async function doChangeSettings(app: App, user: UserRecord, ch: SettingsChange): Promise<void> {
+  const passwordHash = ch.newPassword !== undefined ? await hashPassword(ch.newPassword) : undefined;
+  await commit(app, (tx) => {
+    if (ch.fullName !== undefined) changeFullName(app, tx, user, ch.fullName);
+    if (passwordHash !== undefined) {
+      user.password_hash = passwordHash;
+      tx.touch(app.store.users.collection);
+    }
+    for (const [name, value] of Object.entries(ch.settings)) {
+      if (name === 'timezone') {
+        if (user.timezone === value) continue;
+        user.timezone = value as string;
+        // Zulip: everyone who may see the user learns the new timezone.
+        tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, timezone: value } } as never, null);
+      } else {
+        const stored = (user.user_settings ??= {});
+        if (stored[name] === value) continue;
+        stored[name] = value;
+      }
+      tx.touch(app.store.users.collection);
+      const event: Record<string, unknown> = { type: 'user_settings', op: 'update', property: name, value };
+      if (name === 'default_language') event.language_name = languageName(value as string);
+      tx.emit(event as never, [user.id]);
+    }
+  });
+}
+
+function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Per-topic visibility (Zulip's UserTopic): 1 muted, 2 unmuted (in a muted
+ * channel), 3 followed; 0 (inherit) is the absence of an entry. Topic names
+ * match case-insensitively. Also what decides whether an unread channel message
+ * counts (Zulip's `unmuted_stream_msg`).
+ */
+import type { App } from '../context.js';
+import type { StateSection } from '../events/state.js';
+import type { MessageRecord } from '../store/message-records.js';
+import type { UserRecord } from '../store/records.js';
+import { channelById, subscriptionOf } from './channels.js';
+
+export const VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+
+export function topicPolicy(user: UserRecord | undefined, streamId: number, topic: string): number {
+  const key = topic.toLowerCase();
+  return user?.user_topics?.find((t) => t.stream_id === streamId && t.topic_name.toLowerCase() === key)?.visibility_policy ?? 0;
+}
+
+/** Whether a channel message is muted for the user: a muted topic, or a muted channel unless the topic is unmuted or followed. */
+export function isMutedFor(app: App, user: UserRecord | undefined, m: MessageRecord): boolean {
+  if (m.stream_id === null || !user) return false;
+  const policy = topicPolicy(user, m.stream_id, m.topic);
+  if (policy === VISIBILITY.MUTED) return true;
+  if (policy === VISIBILITY.UNMUTED || policy === VISIBILITY.FOLLOWED) return false;
+  return subscriptionOf(app, user.id, m.stream_id)?.is_muted === true;
+}
+
+export const userTopicsSection: StateSection = {
+  types: ['user_topic'],
+  fetch: ({ user }) => (user ? { user_topics: (user.user_topics ?? []).map((t) => ({ ...t })) } : {}),
+};
+
+/** Zulip's legacy `muted_topics`: [channel name, topic, timestamp] of muted topics. */
+export function legacyMutedTopics(app: App, user: UserRecord): [string, string, number][] {
+  return (user.user_topics ?? [])
+    .filter((t) => t.visibility_policy === VISIBILITY.MUTED)
+    .map((t) => [channelById(app, t.stream_id)?.name ?? '', t.topic_name, t.last_updated]);
+}
+
+export const mutedTopicsSection: StateSection = {
+  types: ['muted_topics'],
+  fetch: ({ app, user }) => (user ? { muted_topics: legacyMutedTopics(app, user) } : {}),
+};

@@ -1,0 +1,28 @@
+/** POST / DELETE /users/me/muted_users/{muted_user_id} (Zulip's muted_users.py). */
+import type { ApiRequest, ViewResult } from '../context.js';
+import { doSetMuted } from '../actions/muted-users.js';
+import { errors } from '../errors.js';
+import { pathInt, requireUser } from './common.js';
+
+function target(req: ApiRequest) {
+  const user = requireUser(req);
+  const id = pathInt(req, 'muted_user_id');
+  if (id === user.id) throw errors.badRequest('Cannot mute self');
+  const other = req.app.store.users.get(id);
+  if (!other || other.is_deleted) throw errors.badRequest('No such user');
+  return { user, id };
+}
+
+export async function muteUser(req: ApiRequest): Promise<ViewResult> {
+  const { user, id } = target(req);
+  if (user.muted_users?.some((m) => m.id === id)) throw errors.badRequest('User already muted');
+  await doSetMuted(req.app, user, id, true);
+  return {};
+}
+
+export async function unmuteUser(req: ApiRequest): Promise<ViewResult> {
+  const { user, id } = target(req);
+  if (!user.muted_users?.some((m) => m.id === id)) throw errors.badRequest('User is not muted');
+  await doSetMuted(req.app, user, id, false);
+  return {};
+}

@@ -1,0 +1,38 @@
+/** PATCH /settings (Zulip's json_change_settings), and its legacy aliases. */
+import type { ApiRequest, ViewResult } from '../context.js';
+import { doChangeSettings } from '../actions/user-settings.js';
+import { MIN_PASSWORD_LENGTH, verifyPassword } from '../auth/secrets.js';
+import { errors } from '../errors.js';
+import { t } from '../http/params.js';
+import { checkFullName } from '../lib/people-access.js';
+import { USER_SETTINGS, parseSetting } from '../lib/user-settings.js';
+import { requireUser } from './common.js';
+
+export async function changeSettings(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireUser(req);
+  const settings: Record<string, unknown> = {};
+  for (const name of [...Object.keys(USER_SETTINGS), 'timezone']) {
+    const value = params.get(name, { read: (raw: string) => parseSetting(name, raw) });
+    if (value !== undefined) settings[name] = value;
+  }
+  const rawName = params.get('full_name', t.string);
+  const fullName = rawName !== undefined ? checkFullName(rawName) : undefined;
+  const oldPassword = params.get('old_password', t.string);
+  const newPassword = params.get('new_password', t.string);
+  if (newPassword !== undefined) {
+    if (user.is_bot) throw errors.badRequest('Bots cannot change their password');
+    if (oldPassword === undefined) throw errors.badRequest("Missing 'old_password' argument");
+    if (!(await verifyPassword(oldPassword, user.password_hash))) throw errors.badRequest('Wrong password!');
+    if (newPassword.length < MIN_PASSWORD_LENGTH) throw errors.badRequest('New password is too weak!');
+  }
+  if (!Object.keys(settings).length && fullName === undefined && newPassword === undefined && !params.has('email')) {
+    throw errors.badRequest('Please choose one or more settings to change');
+  }
+  await doChangeSettings(app, user, {
+    settings,
+    ...(fullName !== undefined && fullName !== user.full_name ? { fullName } : {}),
+    ...(newPassword !== undefined ? { newPassword } : {}),
+  });
+  return fullName !== undefined ? { full_name: fullName } : {};
+}

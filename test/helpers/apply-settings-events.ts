@@ -1,0 +1,65 @@
+/**
+ * Client-side reducer for personal-settings and per-user events: `user_settings`
+ * (and its legacy forms), `alert_words`, `muted_users`, `user_topic`,
+ * `muted_topics`, `user_status`, `presence`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type State = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Event = Record<string, any>;
+
+/** Returns whether the event was one of these types. */
+export function applySettingsEvent(state: State, e: Event): boolean {
+  switch (e.type) {
+    case 'user_settings':
+      if (state.user_settings) state.user_settings[e.property] = e.value;
+      else if (e.property in state) state[e.property] = e.value;
+      return true;
+    case 'update_display_settings':
+      if (e.setting_name in state) state[e.setting_name] = e.setting;
+      return true;
+    case 'update_global_notifications':
+      if (e.notification_name in state) state[e.notification_name] = e.setting;
+      return true;
+    case 'alert_words':
+      if (state.alert_words) state.alert_words = e.alert_words;
+      return true;
+    case 'muted_users':
+      if (state.muted_users) state.muted_users = e.muted_users;
+      return true;
+    case 'user_topic': {
+      if (!state.user_topics) return true;
+      const list: Event[] = state.user_topics.filter(
+        (t: Event) => !(t.stream_id === e.stream_id && t.topic_name.toLowerCase() === e.topic_name.toLowerCase()),
+      );
+      if (e.visibility_policy !== 0) {
+        list.push({ stream_id: e.stream_id, topic_name: e.topic_name, visibility_policy: e.visibility_policy, last_updated: e.last_updated });
+      }
+      state.user_topics = list;
+      return true;
+    }
+    case 'muted_topics':
+      if (state.muted_topics) state.muted_topics = e.muted_topics;
+      return true;
+    case 'user_status': {
+      if (!state.user_status) return true;
+      const key = String(e.user_id);
+      const current: Event = { ...(state.user_status[key] ?? {}) };
+      for (const k of ['status_text', 'emoji_name', 'emoji_code', 'reaction_type']) {
+        if (k in e) {
+          if (e[k] === '') delete current[k];
+          else current[k] = e[k];
+        }
+      }
+      if (Object.keys(current).length) state.user_status[key] = current;
+      else delete state.user_status[key];
+      return true;
+    }
+    case 'presence':
+      if (!state.presences) return true;
+      if (e.presences) Object.assign(state.presences, e.presences);
+      return true;
+    default:
+      return false;
+  }
+}

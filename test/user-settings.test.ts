@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { USER_SETTINGS } from '../server/lib/user-settings.js';
+import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
+import { drain, verifyAction } from './helpers/verify-action.js';
+
+const MODERN = { fetch_event_types: ['user_settings'], client_capabilities: JSON.stringify({ user_settings_object: true }) };
+const LEGACY = { fetch_event_types: ['user_settings', 'update_display_settings', 'update_global_notifications'] };
+
+describe('personal settings: PATCH /settings, register and events', () => {
+  let ts: TestServer;
+  let mel: Client;
+  let melAcc: Account;
+  before(async () => {
+    ts = await startTestServer();
+    melAcc = await ts.addUser('Mel');
+    mel = ts.client(melAcc);
+  });
+  after(() => ts.stop());
+
+  const stored = async () => JSON.parse(await readFile(join(ts.dataDir, 'users.json'), 'utf8')).users.find((u: { id: number }) => u.id === melAcc.id);
+
+  it('register: a user_settings object for capable clients, top-level keys for the others, with Zulip\'s defaults', async () => {
+    const modern = (await mel.post('/register', MODERN)).body;
+    for (const k of ['starred_message_counts', 'display_emoji_reaction_users', 'emojiset', 'presence_enabled', 'twenty_four_hour_time']) {
+      assert.ok(k in modern.user_settings, k);
+    }
+    assert.equal(modern.user_settings.emojiset, 'google');
+    assert.ok(Array.isArray(modern.user_settings.emojiset_choices));
+    assert.ok(!('twenty_four_hour_time' in modern));
+    const legacy = (await mel.post('/register', LEGACY)).body;
+    assert.equal(legacy.twenty_four_hour_time, false);
+    assert.equal(legacy.enter_sends, false);
+    assert.ok(!('user_settings' in legacy));
+  });
+
+  it('changes settings durably, each announced (verifyAction, both client kinds)', async () => {
+    const legacyReg = await mel.post('/register', { event_types: JSON.stringify(['user_settings']) });
+    const events = await verifyAction(mel, async () => {
+      const res = await mel.patch('/settings', { twenty_four_hour_time: true, emojiset: 'text', enter_sends: true, default_language: 'de' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }, MODERN);
+    const byName = (a: unknown[], b: unknown[]) => String(a[1]).localeCompare(String(b[1]));
+    assert.deepEqual(events.map((e) => [e.type, e.property, e.value]).sort(byName), [
+      ['user_settings', 'default_language', 'de'],
+      ['user_settings', 'emojiset', 'text'],
+      ['user_settings', 'enter_sends', true],
+      ['user_settings', 'twenty_four_hour_time', true],
+    ]);
+    assert.equal(events.find((e) => e.property === 'default_language')!.language_name, 'Deutsch');
+    const legacy = await drain(mel, legacyReg.body.queue_id, legacyReg.body.last_event_id);
+    assert.deepEqual(legacy.map((e) => [e.type, e.setting_name ?? e.notification_name, e.setting]).sort(byName), [
+      ['update_display_settings', 'default_language', 'de'],
+      ['update_display_settings', 'emojiset', 'text'],
+      ['update_global_notifications', 'enter_sends', true],
+      ['update_display_settings', 'twenty_four_hour_time', true],
+    ]);
+    await verifyAction(mel, () => mel.patch('/settings', { starred_message_counts: false }), LEGACY);
+    await ts.app.store.settled();
+    const u = await stored();
+    assert.equal(u.user_settings.twenty_four_hour_time, true);
+    assert.equal(u.user_settings.starred_message_counts, false);
+  });
+
+  it('validates every kind of setting; nothing is stored on error', async () => {
+    const before = await stored();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ emojiset: 'comic' }, /Invalid emojiset/],
+      [{ twenty_four_hour_time: 'yes' }, /is not valid JSON|is not a boolean/],
+      [{ color_scheme: 9 }, /Invalid color_scheme/],
+      [{ web_font_size_px: 3 }, /Invalid web_font_size_px/],
+      [{ timezone: 'Mars/Olympus' }, /Invalid timezone/],
+      [{ demote_inactive_streams: 1.5 }, /is not an integer/],
+      [{}, /Please choose one or more settings to change/],
+      [{ new_password: 'abcdefghi' }, /Missing 'old_password' argument/],
+      [{ old_password: 'wrong one!', new_password: 'abcdefghi' }, /Wrong password!/],
+      [{ full_name: '' }, /Name too short!/],
+    ];
+    for (const [params, msg] of cases) {
+      const res = await mel.patch('/settings', params as never);
+      assert.equal(res.status, 400, JSON.stringify([params, res.body]));
+      assert.match(res.body.msg, msg);
+    }
+    assert.deepEqual(await stored(), before);
+    // Every table entry accepts its own default.
+    for (const [name, spec] of Object.entries(USER_SETTINGS)) {
+      const res = await mel.patch('/settings', { [name]: spec.type === 'string' ? spec.default : JSON.stringify(spec.default) } as never);
+      assert.equal(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
+    }
+  });
+
+  it('changes the full name, the timezone and the password', async () => {
+    assert.equal((await mel.patch('/settings', { full_name: 'Melanie', timezone: 'Europe/Berlin' })).status, 200);
+    assert.equal(ts.store.users.get(melAcc.id)!.full_name, 'Melanie');
+    assert.equal(ts.store.users.get(melAcc.id)!.timezone, 'Europe/Berlin');
+    const res = await mel.patch('/settings', { old_password: melAcc.password, new_password: 'a brand new secret' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const login = await ts.anonymous.post('/fetch_api_key', { username: melAcc.email, password: 'a brand new secret' });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+  });
+});
