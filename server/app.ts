@@ -23,6 +23,7 @@ import { scheduleChannelActivity } from './actions/channel-activity.js';
 import { installTypingFilter } from './lib/typing.js';
 import { installDeleteMessageFilter } from './lib/messages/delete-events.js';
 import { installUserSettingsFilter } from './lib/user-settings-events.js';
+import { installPresenceFilter } from './lib/presence.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -81,6 +82,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   installTypingFilter(app);
   installDeleteMessageFilter(app);
   installUserSettingsFilter(app);
+  installPresenceFilter(app);
   app.channelMessages = channelMessageStats(app);
   app.messageAccess = messageAccess(app);
 

@@ -52,6 +52,7 @@ import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
 import { sendTyping } from './views/typing.js';
 import { changeSettings } from './views/user-settings.js';
+import { realmPresence, updatePresence, userPresence } from './views/presence.js';
 import { addAlertWords, listAlertWords, removeAlertWords } from './views/alert-words.js';
 import { muteUser, unmuteUser } from './views/muted-users.js';
 import { legacyMuteTopic, setUserTopic } from './views/user-topics.js';
@@ -196,6 +197,9 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/user_topics'), view: setUserTopic, auth: 'required' },
   { method: 'PATCH', path: api('/users/me/subscriptions/muted_topics'), view: legacyMuteTopic, auth: 'required' },
   { method: 'POST', path: api('/users/me/status'), view: updateStatus, auth: 'required' },
+  { method: 'POST', path: api('/users/me/presence'), view: updatePresence, auth: 'required' },
+  { method: 'GET', path: api('/realm/presence'), view: realmPresence, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id_or_email/presence'), view: userPresence, auth: 'required' },
   { method: 'GET', path: api('/users/:user_id/status'), view: getUserStatus, auth: 'required' },
   { method: 'PATCH', path: api('/settings/display'), view: changeSettings, auth: 'required' },
   { method: 'PATCH', path: api('/settings/notifications'), view: changeSettings, auth: 'required' },

@@ -24,6 +24,7 @@ import { videoCallsSection } from './video-calls.js';
 import { uploadQuotaSection } from '../lib/upload-limits.js';
 import { typingSection } from '../lib/typing.js';
 import { userSettingsSection } from './user-settings.js';
+import { presenceSection } from '../lib/presence.js';
 import { alertWordsSection } from '../lib/alert-words.js';
 import { mutedTopicsSection, userTopicsSection } from '../lib/user-topics.js';
 import { mutedUsersSection, userStatusSection } from '../lib/user-status.js';
@@ -50,6 +51,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(userTopicsSection);
   registry.add(mutedTopicsSection);
   registry.add(userStatusSection);
+  registry.add(presenceSection);
   registry.add(maxMessageSection);
   registry.add(unreadSection);
   registry.add(recentPrivateSection);

@@ -3,7 +3,8 @@ import type { Client, ParamValue } from './server.js';
 import { applyEvents } from './apply-events.js';
 
 /** Register fields that differ between two registers by design. */
-const VOLATILE = ['queue_id', 'last_event_id', 'result', 'msg', 'idle_queue_timeout_secs'];
+// server_timestamp is the time of the register; presence_last_update_id counts every presence update (clients get it again from POST /users/me/presence).
+const VOLATILE = ['queue_id', 'last_event_id', 'result', 'msg', 'idle_queue_timeout_secs', 'server_timestamp', 'presence_last_update_id'];
 
 export function stateOf(body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body };
