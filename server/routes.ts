@@ -52,6 +52,17 @@ import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
 import { sendTyping } from './views/typing.js';
 import { changeSettings } from './views/user-settings.js';
+import { listRealmEmoji, serveEmojiData, uploadRealmEmoji } from './views/emoji-data.js';
+import {
+  createNavView,
+  createSnippet,
+  deleteNavView,
+  deleteSnippet,
+  editNavView,
+  editSnippet,
+  listNavViews,
+  listSnippets,
+} from './views/saved-items.js';
 import { realmPresence, updatePresence, userPresence } from './views/presence.js';
 import { addAlertWords, listAlertWords, removeAlertWords } from './views/alert-words.js';
 import { muteUser, unmuteUser } from './views/muted-users.js';
@@ -105,6 +116,17 @@ const api = (path: string) => `/api/v1${path}`;
 /** The one route table. Specific paths come before parameterised ones. */
 export const routes: Route[] = [
   { method: 'GET', path: api('/server_settings'), view: serverSettings, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/static/generated/emoji/emoji_api.json', view: serveEmojiData, auth: 'none', needsRealm: false },
+  { method: 'GET', path: api('/realm/emoji'), view: listRealmEmoji, auth: 'required' },
+  { method: 'GET', path: api('/saved_snippets'), view: listSnippets, auth: 'required' },
+  { method: 'POST', path: api('/saved_snippets'), view: createSnippet, auth: 'required' },
+  { method: 'PATCH', path: api('/saved_snippets/:saved_snippet_id'), view: editSnippet, auth: 'required' },
+  { method: 'DELETE', path: api('/saved_snippets/:saved_snippet_id'), view: deleteSnippet, auth: 'required' },
+  { method: 'GET', path: api('/navigation_views'), view: listNavViews, auth: 'required' },
+  { method: 'POST', path: api('/navigation_views'), view: createNavView, auth: 'required' },
+  { method: 'PATCH', path: api('/navigation_views/:fragment'), view: editNavView, auth: 'required' },
+  { method: 'DELETE', path: api('/navigation_views/:fragment'), view: deleteNavView, auth: 'required' },
+  { method: 'POST', path: api('/realm/emoji/:emoji_name'), view: uploadRealmEmoji, auth: 'required' },
   { method: 'POST', path: api('/fetch_api_key'), view: fetchApiKey, auth: 'none' },
   // Desktop admin (setup, status, backup, password reset) and organization settings.
   { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },

@@ -33,7 +33,7 @@ describe('personal settings: PATCH /settings, register and events', () => {
     const legacy = (await mel.post('/register', LEGACY)).body;
     assert.equal(legacy.twenty_four_hour_time, false);
     assert.equal(legacy.enter_sends, false);
-    assert.ok(!('user_settings' in legacy));
+    assert.equal(legacy.user_settings.enter_sends, false, 'the object is sent to every client');
   });
 
   it('changes settings durably, each announced (verifyAction, both client kinds)', async () => {

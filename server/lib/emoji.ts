@@ -88,3 +88,15 @@ export function emojiNameForCode(code: string): string | undefined {
   load();
   return tables.byCode!.get(code);
 }
+
+/** Every Unicode emoji code with its names, the canonical (first known) name first (Zulip's `code_to_names`). */
+export function codeToNames(): Record<string, string[]> {
+  const byName = load();
+  const out: Record<string, string[]> = {};
+  for (const [code, canonical] of tables.byCode!) out[code] = [canonical];
+  for (const [name, code] of byName) {
+    const names = (out[code] ??= []);
+    if (!names.includes(name)) names.push(name);
+  }
+  return out;
+}

@@ -25,6 +25,8 @@ import { uploadQuotaSection } from '../lib/upload-limits.js';
 import { typingSection } from '../lib/typing.js';
 import { userSettingsSection } from './user-settings.js';
 import { presenceSection } from '../lib/presence.js';
+import { realmExtrasSection } from '../lib/realm-extras.js';
+import { navigationViewsSection, savedSnippetsSection } from './saved-items.js';
 import { alertWordsSection } from '../lib/alert-words.js';
 import { mutedTopicsSection, userTopicsSection } from '../lib/user-topics.js';
 import { mutedUsersSection, userStatusSection } from '../lib/user-status.js';
@@ -52,6 +54,9 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(mutedTopicsSection);
   registry.add(userStatusSection);
   registry.add(presenceSection);
+  registry.add(realmExtrasSection);
+  registry.add(savedSnippetsSection);
+  registry.add(navigationViewsSection);
   registry.add(maxMessageSection);
   registry.add(unreadSection);
   registry.add(recentPrivateSection);

@@ -129,6 +129,10 @@ export interface UserRecord {
   muted_users?: { id: number; timestamp: number }[];
   /** Per-topic visibility (0 inherit is not stored; 1 muted, 2 unmuted, 3 followed). */
   user_topics?: { stream_id: number; topic_name: string; visibility_policy: number; last_updated: number }[];
+  /** Saved message snippets (Zulip 10). */
+  saved_snippets?: { id: number; title: string; content: string; date_created: number }[];
+  /** Left-sidebar navigation views (Zulip 11): built-in views re-pinned or custom narrows by URL fragment. */
+  navigation_views?: { fragment: string; is_pinned: boolean; name: string | null }[];
   /** The user's status (empty fields are not kept). */
   status?: { status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string };
 }

@@ -13,13 +13,16 @@ export function applySettingsEvent(state: State, e: Event): boolean {
   switch (e.type) {
     case 'user_settings':
       if (state.user_settings) state.user_settings[e.property] = e.value;
-      else if (e.property in state) state[e.property] = e.value;
+      if (e.property in state) state[e.property] = e.value;
       return true;
+    // Legacy forms: clients without user_settings_object update the top-level keys (and the object, if kept).
     case 'update_display_settings':
       if (e.setting_name in state) state[e.setting_name] = e.setting;
+      if (state.user_settings) state.user_settings[e.setting_name] = e.setting;
       return true;
     case 'update_global_notifications':
       if (e.notification_name in state) state[e.notification_name] = e.setting;
+      if (state.user_settings) state.user_settings[e.notification_name] = e.setting;
       return true;
     case 'alert_words':
       if (state.alert_words) state.alert_words = e.alert_words;
@@ -53,6 +56,22 @@ export function applySettingsEvent(state: State, e: Event): boolean {
       }
       if (Object.keys(current).length) state.user_status[key] = current;
       else delete state.user_status[key];
+      return true;
+    }
+    case 'saved_snippets': {
+      if (!state.saved_snippets) return true;
+      const list: Event[] = state.saved_snippets;
+      if (e.op === 'add') list.push(e.saved_snippet);
+      else if (e.op === 'update') list.splice(list.findIndex((s) => s.id === e.saved_snippet.id), 1, e.saved_snippet);
+      else state.saved_snippets = list.filter((s) => s.id !== e.saved_snippet_id);
+      return true;
+    }
+    case 'navigation_view': {
+      if (!state.navigation_views) return true;
+      const list: Event[] = state.navigation_views;
+      if (e.op === 'add') list.push(e.navigation_view);
+      else if (e.op === 'update') Object.assign(list.find((v) => v.fragment === e.fragment) ?? {}, e.data);
+      else state.navigation_views = list.filter((v) => v.fragment !== e.fragment);
       return true;
     }
     case 'presence':

@@ -1,0 +1,11 @@
+import type { StateSection } from '../events/state.js';
+
+export const savedSnippetsSection: StateSection = {
+  types: ['saved_snippets'],
+  fetch: ({ user }) => (user ? { saved_snippets: (user.saved_snippets ?? []).map((s) => ({ ...s })) } : {}),
+};
+
+export const navigationViewsSection: StateSection = {
+  types: ['navigation_view'],
+  fetch: ({ user }) => (user ? { navigation_views: (user.navigation_views ?? []).map((v) => ({ ...v })) } : {}),
+};

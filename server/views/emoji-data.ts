@@ -1,0 +1,46 @@
+/**
+ * Emoji data for clients (`server_emoji_data_url`): `{"code_to_names": ...}`
+ * built from the bundled emoji tables, served with an ETag so clients re-use
+ * their copy; and the organization's custom emoji (none: Hearth has no custom
+ * emoji yet).
+ */
+import { createHash } from 'node:crypto';
+import type { ApiRequest, ViewResult } from '../context.js';
+import { errors } from '../errors.js';
+import { codeToNames } from '../lib/emoji.js';
+import { requireUser } from './common.js';
+
+/** The serialised data, built once per server instance (it never changes while the server runs). */
+const built = new WeakMap<object, { body: string; etag: string }>();
+
+function emojiData(app: object) {
+  let data = built.get(app);
+  if (!data) {
+    const body = JSON.stringify({ code_to_names: codeToNames() });
+    built.set(app, (data = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }));
+  }
+  return data;
+}
+
+export function serveEmojiData(req: ApiRequest): void {
+  const ctx = req.koa;
+  const { body, etag } = emojiData(req.app);
+  ctx.set('ETag', etag);
+  ctx.set('Cache-Control', 'public, max-age=86400');
+  if (ctx.get('If-None-Match') === etag) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = 'application/json';
+  ctx.body = body;
+}
+
+export function listRealmEmoji(req: ApiRequest): ViewResult {
+  requireUser(req);
+  return { emoji: {} };
+}
+
+export function uploadRealmEmoji(req: ApiRequest): ViewResult {
+  requireUser(req);
+  throw errors.badRequest('Custom emoji are not supported on this server yet.');
+}
