@@ -1,41 +1,53 @@
 /**
  * Deleting messages (Zulip's do_delete_messages): the records go (IDs are never
  * reused), files no other message links go with them, the channel's
- * `first_message_id` follows, and everyone who had the message hears
- * `delete_message`.
+ * `first_message_id` follows (stream update first, as Zulip sends it), and
+ * everyone who could read the messages, plus the user who deleted them, hears
+ * `delete_message`: one event per conversation (channel messages grouped by
+ * channel and case-insensitive topic, the topic lower-cased as in Zulip).
  */
 import type { App } from '../context.js';
 import { releaseAttachments } from '../lib/attachment-links.js';
 import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
-import { channelById, subscriberIds } from '../lib/channels.js';
+import { channelById } from '../lib/channels.js';
+import { actionRecipients } from '../lib/messages/action-recipients.js';
 import { emitMessagesDeleted } from '../lib/messages/delete-events.js';
 import type { MessageRecord } from '../store/message-records.js';
+import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 
-export async function doDeleteMessages(app: App, messages: MessageRecord[]): Promise<void> {
+interface Group {
+  messages: MessageRecord[];
+  topic?: string;
+}
+
+function groupByConversation(messages: MessageRecord[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const m of messages) {
+    const topic = m.stream_id === null ? undefined : m.topic.toLowerCase();
+    const key = m.stream_id === null ? `dm:${(m.dm ?? []).join(',')}` : `${m.stream_id}:${topic}`;
+    const g = groups.get(key);
+    if (g) g.messages.push(m);
+    else groups.set(key, { messages: [m], topic });
+  }
+  return [...groups.values()];
+}
+
+export async function doDeleteMessages(app: App, messages: MessageRecord[], actingUser: UserRecord | null = null): Promise<void> {
   if (!messages.length) return;
   const store = app.store.messages;
   await commit(app, (tx) => {
-    const audience = new Set<number>();
-    for (const m of messages) {
-      for (const id of store.rowUserIds(m)) audience.add(id);
-      // Subscribers may have it through shared history without a row.
-      if (m.stream_id !== null) for (const id of subscriberIds(app, m.stream_id)) audience.add(id);
-    }
+    const groups = groupByConversation(messages).map((g) => {
+      const audience = actionRecipients(app, g.messages);
+      if (actingUser) audience.add(actingUser.id);
+      return { ...g, audience };
+    });
     const channels = new Set(messages.map((m) => m.stream_id).filter((s): s is number => s !== null));
     const firstBefore = new Map([...channels].map((s) => [s, store.channel(s).first ?? null]));
     const ids = messages.map((m) => m.id);
     for (const id of ids) store.remove(id);
     tx.touch(() => store.save(...ids));
     releaseAttachments(app, tx, ids);
-    const active = [...audience].filter((id) => app.store.users.get(id)?.is_active);
-    // One event per conversation (Zulip groups deletions by topic / conversation).
-    const groups = new Map<string, MessageRecord[]>();
-    for (const m of messages) {
-      const key = m.stream_id === null ? `dm:${(m.dm ?? []).join(',')}` : `${m.stream_id}:${m.topic}`;
-      (groups.get(key) ?? groups.set(key, []).get(key)!).push(m);
-    }
-    for (const group of groups.values()) emitMessagesDeleted(tx, group, active);
     // Zulip keeps first_message_id pointing at the oldest remaining message.
     for (const s of channels) {
       const channel = channelById(app, s);
@@ -45,5 +57,6 @@ export async function doDeleteMessages(app: App, messages: MessageRecord[]): Pro
       tx.touch(app.store.channels);
       emitStreamPropertyUpdate(tx, app, channel, 'first_message_id', now);
     }
+    for (const g of groups) emitMessagesDeleted(tx, g.messages, g.audience, g.topic);
   });
 }

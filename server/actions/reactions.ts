@@ -1,18 +1,15 @@
 /**
  * Emoji reactions (Zulip's do_add_reaction / do_remove_reaction): stored on the
- * message record, announced as `reaction` events to the message's recipients.
+ * message record, announced as `reaction` events to everyone who can read the
+ * message and has it (Zulip's event_recipient_ids_for_action_on_messages).
  */
 import type { App } from '../context.js';
 import type { ResolvedEmoji } from '../lib/reaction-emoji.js';
+import { actionRecipients } from '../lib/messages/action-recipients.js';
 import { apiEmail } from '../lib/people.js';
 import { FLAG, type MessageRecord, type ReactionRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
-
-/** The active users with a row on the message (Zulip: its recipients). */
-function recipientsOf(app: App, m: MessageRecord): number[] {
-  return app.store.messages.rowUserIds(m).filter((id) => app.store.users.get(id)?.is_active);
-}
 
 function reactionEvent(app: App, user: UserRecord, m: MessageRecord, op: 'add' | 'remove', r: ResolvedEmoji, viewer: UserRecord) {
   return {
@@ -32,11 +29,13 @@ function reactionEvent(app: App, user: UserRecord, m: MessageRecord, op: 'add' |
 export const findReaction = (m: MessageRecord, userId: number, r: { emoji_code: string; reaction_type: string }) =>
   (m.reactions ?? []).find((x) => x.user_id === userId && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type);
 
-export async function doAddReaction(app: App, user: UserRecord, m: MessageRecord, emoji: ResolvedEmoji): Promise<void> {
+/** A reaction by anyone with this emoji (same code and type): new ones count as votes for it. */
+export const findAnyReaction = (m: MessageRecord, r: { emoji_code: string; reaction_type: string }) =>
+  (m.reactions ?? []).find((x) => x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type);
+
+/** `emoji` is validated by the caller, or a vote for an existing reaction (whose name it carries). */
+export async function doAddReaction(app: App, user: UserRecord, m: MessageRecord, r: ResolvedEmoji): Promise<void> {
   await commit(app, (tx) => {
-    // Someone already reacted with this emoji: keep their name for it, as Zulip does.
-    const same = (m.reactions ?? []).find((x) => x.emoji_code === emoji.emoji_code && x.reaction_type === emoji.reaction_type);
-    const r: ResolvedEmoji = same ? { ...emoji, emoji_name: same.emoji_name } : emoji;
     const record: ReactionRecord = { ...r, user_id: user.id };
     (m.reactions ??= []).push(record);
     // Reacting to a message the user never received makes it part of their history.
@@ -63,7 +62,7 @@ function emitToEach(
   make: (viewer: UserRecord) => Record<string, unknown>,
 ): void {
   const groups = new Map<string, { event: Record<string, unknown>; ids: number[] }>();
-  for (const id of recipientsOf(app, m)) {
+  for (const id of actionRecipients(app, [m])) {
     const viewer = app.store.users.get(id)!;
     const event = make(viewer);
     const key = JSON.stringify(event);

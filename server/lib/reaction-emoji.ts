@@ -1,9 +1,12 @@
 /**
- * Resolving the emoji of a reaction request (Zulip's emoji_name_to_emoji_code
- * and check_emoji_request): Unicode emoji by name through server/lib/emoji.ts,
- * Zulip's one extra emoji (`zulip`), and the organization's custom emoji when
- * a lookup for them is installed (`realmEmojiLookup`).
+ * Emoji in reactions and statuses (Zulip's zerver/lib/emoji.py): Unicode
+ * emoji by name through server/lib/emoji.ts, Zulip's one extra emoji
+ * (`zulip`), and the organization's custom emoji through a source the
+ * custom-emoji area installs with `setCustomEmojiSource(app, source)`;
+ * until then no custom emoji exist, so `realm_emoji` requests get Zulip's
+ * "Invalid custom emoji." and unknown names "Emoji '...' does not exist".
  */
+import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import { emojiByName, emojiNameForCode } from './emoji.js';
 
@@ -15,43 +18,90 @@ export interface ResolvedEmoji {
   reaction_type: ReactionType;
 }
 
-/** Active custom emoji by name (ID as `emoji_code`); the custom-emoji area provides it. */
-export type RealmEmojiLookup = (name: string) => { id: string } | undefined;
+/** One custom emoji; `id` (a string of digits) is its `emoji_code`. */
+export interface CustomEmoji {
+  id: string;
+  name: string;
+  deactivated: boolean;
+}
 
-const REACTION_TYPES = new Set<string>(['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji']);
+/** The organization's custom emoji: active ones by name, any (deactivated too) by ID. */
+export interface CustomEmojiSource {
+  activeByName(name: string): CustomEmoji | undefined;
+  byId(id: string): CustomEmoji | undefined;
+}
 
-/** The emoji of a request that names it, and optionally gives its code and type. */
+const NO_CUSTOM_EMOJI: CustomEmojiSource = { activeByName: () => undefined, byId: () => undefined };
+
+type WithSource = App & { customEmojiSource?: CustomEmojiSource };
+
+/** Installed by the custom-emoji area when the app is built. */
+export function setCustomEmojiSource(app: App, source: CustomEmojiSource): void {
+  (app as WithSource).customEmojiSource = source;
+}
+
+export const customEmojiOf = (app: App | undefined): CustomEmojiSource =>
+  (app as WithSource | undefined)?.customEmojiSource ?? NO_CUSTOM_EMOJI;
+
+/**
+ * Zulip's get_emoji_data: the code and type a name stands for (an active
+ * custom emoji wins, then `zulip`, then Unicode).
+ */
+export function emojiData(name: string, custom: CustomEmojiSource): { emoji_code: string; reaction_type: ReactionType } {
+  const realm = custom.activeByName(name);
+  if (realm) return { emoji_code: realm.id, reaction_type: 'realm_emoji' };
+  if (name === 'zulip') return { emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' };
+  const unicode = emojiByName(name);
+  if (unicode) return { emoji_code: unicode.code, reaction_type: 'unicode_emoji' };
+  throw errors.badRequest(`Emoji '${name}' does not exist`);
+}
+
+/** Zulip's check_emoji_request: whether this name, code and type make a valid new reaction. */
+export function checkEmojiRequest(name: string, code: string, type: string, custom: CustomEmojiSource): ReactionType {
+  if (type === 'realm_emoji') {
+    const emoji = custom.byId(code);
+    if (!emoji) throw errors.badRequest('Invalid custom emoji.');
+    if (emoji.name !== name) throw errors.badRequest('Invalid custom emoji name.');
+    if (emoji.deactivated) throw errors.badRequest('This custom emoji has been deactivated.');
+    return type;
+  }
+  if (type === 'zulip_extra_emoji') {
+    if (code !== 'zulip') throw errors.badRequest('Invalid emoji code.');
+    if (name !== code) throw errors.badRequest('Invalid emoji name.');
+    return type;
+  }
+  if (type === 'unicode_emoji') {
+    if (emojiNameForCode(code) === undefined) throw errors.badRequest('Invalid emoji code.');
+    if (emojiByName(name)?.code !== code) throw errors.badRequest('Invalid emoji name.');
+    return type;
+  }
+  throw errors.badRequest('Invalid emoji type.');
+}
+
+/**
+ * The code and type of a request that names an emoji and may give either:
+ * the missing ones come from the name (Zulip's check_add_reaction and
+ * update_user_status_backend), nothing is validated yet.
+ */
+export function requestedEmoji(
+  name: string,
+  code: string | undefined,
+  type: string | undefined,
+  custom: CustomEmojiSource,
+): { emoji_name: string; emoji_code: string; reaction_type: string } {
+  if (code !== undefined && type !== undefined) return { emoji_name: name, emoji_code: code, reaction_type: type };
+  const data = emojiData(name, custom);
+  return { emoji_name: name, emoji_code: code ?? data.emoji_code, reaction_type: type ?? data.reaction_type };
+}
+
+/** A named emoji, its missing code and type filled in from the name, validated. */
 export function resolveReactionEmoji(
   name: string,
   code: string | undefined,
   type: string | undefined,
-  realmEmoji: RealmEmojiLookup = () => undefined,
+  custom: CustomEmojiSource = NO_CUSTOM_EMOJI,
 ): ResolvedEmoji {
-  if (type !== undefined && !REACTION_TYPES.has(type)) throw errors.badRequest('Invalid emoji type.');
-  if (code === undefined) {
-    // Zulip: a custom emoji of that name wins, then the extra `zulip` emoji, then Unicode.
-    const custom = realmEmoji(name);
-    if (custom && (type === undefined || type === 'realm_emoji')) return { emoji_name: name, emoji_code: custom.id, reaction_type: 'realm_emoji' };
-    if (name === 'zulip' && (type === undefined || type === 'zulip_extra_emoji')) {
-      return { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' };
-    }
-    const unicode = emojiByName(name);
-    if (unicode && (type === undefined || type === 'unicode_emoji')) {
-      return { emoji_name: name, emoji_code: unicode.code, reaction_type: 'unicode_emoji' };
-    }
-    throw errors.badRequest(`Emoji '${name}' does not exist`);
-  }
-  const kind = (type ?? 'unicode_emoji') as ReactionType;
-  if (kind === 'realm_emoji') {
-    const custom = realmEmoji(name);
-    if (!custom || custom.id !== code) throw errors.badRequest('Invalid custom emoji.');
-    return { emoji_name: name, emoji_code: code, reaction_type: kind };
-  }
-  if (kind === 'zulip_extra_emoji') {
-    if (code !== 'zulip' || name !== 'zulip') throw errors.badRequest('Invalid emoji code.');
-    return { emoji_name: name, emoji_code: code, reaction_type: kind };
-  }
-  if (emojiNameForCode(code) === undefined) throw errors.badRequest('Invalid emoji code.');
-  if (emojiByName(name)?.code !== code) throw errors.badRequest('Invalid emoji name.');
-  return { emoji_name: name, emoji_code: code, reaction_type: kind };
+  const r = requestedEmoji(name, code, type, custom);
+  const kind = checkEmojiRequest(r.emoji_name, r.emoji_code, r.reaction_type, custom);
+  return { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: kind };
 }

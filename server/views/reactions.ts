@@ -1,51 +1,62 @@
-/** POST / DELETE /messages/{message_id}/reactions (Zulip's reactions.py). */
+/** POST / DELETE /messages/{message_id}/reactions (Zulip's reactions.py and check_add_reaction). */
 import type { ApiRequest, ViewResult } from '../context.js';
-import { doAddReaction, doRemoveReaction, findReaction } from '../actions/reactions.js';
-import { HearthError } from '../errors.js';
+import { doAddReaction, doRemoveReaction, findAnyReaction, findReaction } from '../actions/reactions.js';
+import { errors, HearthError } from '../errors.js';
 import { t } from '../http/params.js';
-import { resolveReactionEmoji, type RealmEmojiLookup } from '../lib/reaction-emoji.js';
+import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
+import { checkEmojiRequest, customEmojiOf, emojiData, requestedEmoji, type ReactionType } from '../lib/reaction-emoji.js';
+import type { MessageRecord } from '../store/message-records.js';
+import type { UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';
 import { accessMessage } from './messages.js';
 
-/** The organization's custom emoji, when that area has installed a lookup on the app. */
-const realmEmoji = (req: ApiRequest): RealmEmojiLookup =>
-  (req.app as { realmEmojiByName?: RealmEmojiLookup }).realmEmojiByName ?? (() => undefined);
-
-function emojiOf(req: ApiRequest) {
-  const { params } = req;
-  const name = params.require('emoji_name', t.string);
-  const code = params.get('emoji_code', t.string);
-  const type = params.get('reaction_type', t.string);
-  return resolveReactionEmoji(name, code, type, realmEmoji(req));
+/** access_message(..., is_modifying_message=True): archived channels' messages stay as they are. */
+function accessForChange(req: ApiRequest, user: UserRecord): MessageRecord {
+  const m = accessMessage(req, user);
+  if (isInArchivedChannel(req.app, m)) throw errors.badRequest('Invalid message(s)');
+  return m;
 }
 
 export async function addReaction(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
   const user = requireUser(req);
-  const m = accessMessage(req, user);
-  const emoji = emojiOf(req);
-  if (findReaction(m, user.id, emoji)) {
+  const name = params.require('emoji_name', t.string);
+  const code = params.get('emoji_code', t.string);
+  const type = params.get('reaction_type', t.string);
+  const m = accessForChange(req, user);
+  const custom = customEmojiOf(app);
+  const wanted = requestedEmoji(name, code, type, custom);
+  if (findReaction(m, user.id, wanted)) {
     throw new HearthError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
   }
-  await doAddReaction(req.app, user, m, emoji);
+  // A vote for an existing reaction keeps its name and is not validated again (it may be a
+  // since-deactivated custom emoji); a new one must be valid now.
+  const vote = findAnyReaction(m, wanted);
+  const reaction_type = vote
+    ? (wanted.reaction_type as ReactionType)
+    : checkEmojiRequest(wanted.emoji_name, wanted.emoji_code, wanted.reaction_type, custom);
+  await doAddReaction(app, user, m, { emoji_name: vote?.emoji_name ?? name, emoji_code: wanted.emoji_code, reaction_type });
   return {};
 }
 
 export async function removeReaction(req: ApiRequest): Promise<ViewResult> {
-  const { params } = req;
+  const { app, params } = req;
   const user = requireUser(req);
-  const m = accessMessage(req, user);
-  // Zulip: the code (with its type) identifies the reaction; a name alone is resolved to a code.
-  const code = params.get('emoji_code', t.string);
+  const name = params.get('emoji_name', t.string);
+  let code = params.get('emoji_code', t.string);
+  // Zulip: the type defaults to unicode_emoji even when the code is looked up from a name.
   const type = params.get('reaction_type', t.string) ?? 'unicode_emoji';
-  let target: { emoji_code: string; reaction_type: string };
-  if (code !== undefined) {
-    params.accept('emoji_name');
-    target = { emoji_code: code, reaction_type: type };
-  } else {
-    target = emojiOf(req);
+  const m = accessForChange(req, user);
+  if (code === undefined) {
+    if (name === undefined) {
+      throw errors.badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+    }
+    code = emojiData(name, customEmojiOf(app)).emoji_code;
   }
-  const existing = findReaction(m, user.id, target);
+  // No validation of the emoji: the stored reaction was valid when added (a custom emoji may
+  // since have been deactivated).
+  const existing = findReaction(m, user.id, { emoji_code: code, reaction_type: type });
   if (!existing) throw new HearthError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
-  await doRemoveReaction(req.app, user, m, existing);
+  await doRemoveReaction(app, user, m, existing);
   return {};
 }

@@ -2,24 +2,33 @@
  * `delete_message` events in both of Zulip's forms: one event with
  * `message_ids` for clients with the `bulk_message_deletion` capability, one
  * event per message (`message_id`) for the others. Both forms are emitted; a
- * queue filter lets each queue see only its form.
+ * queue filter lets each queue see only its form, and shows the empty topic as
+ * `realm_empty_topic_display_name` to queues without the `empty_topic_name`
+ * capability.
  */
 import type { Transaction } from '../../actions/commit.js';
 import type { App } from '../../context.js';
 import type { ClientEvent } from '../../events/queue.js';
 import type { MessageRecord } from '../../store/message-records.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from './format.js';
 
 const BULK = Symbol('bulk_message_deletion form');
 
 type Marked = ClientEvent & { [BULK]?: boolean };
 
-/** Emits the deletion of messages that shared one conversation (one channel topic, or one DM conversation). */
-export function emitMessagesDeleted(tx: Transaction, messages: MessageRecord[], userIds: Iterable<number>): void {
+/**
+ * Emits the deletion of messages that shared one conversation (one channel
+ * topic, or one DM conversation). `topic` overrides the event's topic (Zulip's
+ * do_delete_messages sends the lower-cased topic it grouped by).
+ */
+export function emitMessagesDeleted(tx: Transaction, messages: MessageRecord[], userIds: Iterable<number>, topic?: string): void {
   if (!messages.length) return;
   const to = [...new Set(userIds)];
   const first = messages[0]!;
   const where: Record<string, unknown> =
-    first.stream_id === null ? { message_type: 'private' } : { message_type: 'stream', stream_id: first.stream_id, topic: first.topic };
+    first.stream_id === null
+      ? { message_type: 'private' }
+      : { message_type: 'stream', stream_id: first.stream_id, topic: topic ?? first.topic };
   const bulk: Marked = { type: 'delete_message', message_ids: messages.map((m) => m.id).sort((a, b) => a - b), ...where } as Marked;
   bulk[BULK] = true;
   tx.emit(bulk, to);
@@ -33,7 +42,8 @@ export function emitMessagesDeleted(tx: Transaction, messages: MessageRecord[], 
 export function installDeleteMessageFilter(app: App): void {
   app.events.addFilter('delete_message', (queue, event) => {
     const bulk = (event as Marked)[BULK];
-    if (bulk === undefined) return event;
-    return bulk === queue.capability('bulk_message_deletion') ? event : null;
+    if (bulk !== undefined && bulk !== queue.capability('bulk_message_deletion')) return null;
+    if (event.topic === '' && !queue.capability('empty_topic_name')) return { ...event, topic: EMPTY_TOPIC_DISPLAY_NAME };
+    return event;
   });
 }
