@@ -58,7 +58,12 @@ export async function doUpdateRealmSettings(app: App, changes: SettingChange[]):
         tx.emit({ type: 'realm', op: 'update', property: setting.name, value }, everyone);
       }
     }
-    if (before) announceEmailVisibility(app, tx, users, before);
+    if (before) {
+      // Each user's own email_address_visibility setting follows the organization's rule.
+      const value = currentSetting(app, changes.find((c) => c.setting.name === 'email_address_visibility')!.setting);
+      tx.emit({ type: 'user_settings', op: 'update', property: 'email_address_visibility', value }, everyone);
+      announceEmailVisibility(app, tx, users, before);
+    }
     // Guests who gain or lose sight of people hear of them as Zulip does (realm_user add / remove).
     if (access) emitUserAccessDiff(app, tx, access);
   });

@@ -4,7 +4,7 @@
  * `update_global_notifications`, naming the user.
  */
 import type { App } from '../context.js';
-import { isDisplaySetting } from './user-settings.js';
+import { isDisplaySetting, isNotificationSetting } from './user-settings.js';
 
 export function installUserSettingsFilter(app: App): void {
   app.events.addFilter('user_settings', (queue, event) => {
@@ -21,6 +21,8 @@ export function installUserSettingsFilter(app: App): void {
         ...(e.language_name !== undefined ? { language_name: e.language_name } : {}),
       } as never;
     }
+    // Settings newer than the legacy forms (email_address_visibility) have no legacy event: they go as they are.
+    if (!isNotificationSetting(e.property)) return event;
     return { type: 'update_global_notifications', user: user.email, notification_name: e.property, setting: e.value } as never;
   });
 }
