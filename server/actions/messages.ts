@@ -16,7 +16,10 @@ import { containsAlertWord } from '../lib/alert-words.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
+import { mentionFollowers, sendPolicy } from '../lib/topic-participation.js';
+import { VISIBILITY } from '../lib/user-topics.js';
 import { commit } from './commit.js';
+import { setTopicPolicyIn } from './user-topics.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 
 export interface SendInput {
@@ -38,7 +41,13 @@ function topicParticipants(app: App, streamId: number, topic: string): Set<numbe
   return out;
 }
 
-export async function doSendMessage(app: App, sender: UserRecord, input: SendInput): Promise<number> {
+export interface SendResult {
+  id: number;
+  /** Zulip's automatic_new_visibility_policy: the sender's topic policy this send changed (followed or unmuted). */
+  automaticPolicy: number | null;
+}
+
+export async function doSendMessage(app: App, sender: UserRecord, input: SendInput): Promise<SendResult> {
   const { addressee } = input;
   const rendered = renderForStorage(app, sender.id, input.content);
   checkGroupMentions(app, sender, rendered.mentionedGroupIds);
@@ -90,6 +99,8 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
     if (input.client) fields.client = input.client;
     // A first direct message lets a restricted guest (and their correspondents) access each other.
     const people = addressee.kind === 'direct' ? snapshotUserAccess(app, recipients) : null;
+    // Whether the sender starts the topic is decided before the message joins it.
+    const automaticPolicy = addressee.kind === 'stream' ? sendPolicy(app, sender, addressee.channel, addressee.topic) : null;
     const m = app.store.messages.add(fields);
     tx.touch(() => app.store.messages.save(m.id));
     if (people) emitUserAccessDiff(app, tx, people);
@@ -108,12 +119,20 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
         tx.touch(app.store.channels);
       }
     }
+    if (addressee.kind === 'stream') {
+      // Zulip sets these before announcing the message, so clients file it under the new policy.
+      const { channel, topic } = addressee;
+      if (automaticPolicy !== null) setTopicPolicyIn(app, tx, sender, channel.id, topic, automaticPolicy);
+      for (const u of mentionFollowers(app, rendered.mentionedUserIds, recipients, channel.id, topic)) {
+        setTopicPolicyIn(app, tx, u, channel.id, topic, VISIBILITY.FOLLOWED);
+      }
+    }
     claimAttachments(app, tx, sender.id, m.id, rendered.uploadPaths);
     const publicChannel = addressee.kind === 'stream' && !addressee.channel.invite_only;
     tx.emit(
       messageEvent({ message: m, flags, publicChannel, senderQueueId: input.queueId, localId: input.localId }),
       publicChannel ? null : recipients,
     );
-    return m.id;
+    return { id: m.id, automaticPolicy };
   });
 }

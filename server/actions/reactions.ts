@@ -9,7 +9,9 @@ import { actionRecipients } from '../lib/messages/action-recipients.js';
 import { apiEmail } from '../lib/people.js';
 import { FLAG, type MessageRecord, type ReactionRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
+import { participationPolicy } from '../lib/topic-participation.js';
 import { commit } from './commit.js';
+import { setTopicPolicyIn } from './user-topics.js';
 
 function reactionEvent(app: App, user: UserRecord, m: MessageRecord, op: 'add' | 'remove', r: ResolvedEmoji, viewer: UserRecord) {
   return {
@@ -41,6 +43,9 @@ export async function doAddReaction(app: App, user: UserRecord, m: MessageRecord
     // Reacting to a message the user never received makes it part of their history.
     if (app.store.messages.rowFlags(m, user.id) === null) app.store.messages.setRowFlags(m, user.id, FLAG.read | FLAG.historical);
     tx.touch(() => app.store.messages.save(m.id));
+    // Reacting is taking part in the topic (automatically follow / unmute on participation).
+    const policy = participationPolicy(app, user, m);
+    if (policy !== null) setTopicPolicyIn(app, tx, user, m.stream_id!, m.topic, policy);
     emitToEach(app, tx, m, (viewer) => reactionEvent(app, user, m, 'add', r, viewer));
   });
 }

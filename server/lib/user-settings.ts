@@ -85,7 +85,7 @@ const NOTIFICATIONS: Record<string, Spec> = {
   desktop_icon_count_display: oneOf(1, [1, 2, 3]),
   realm_name_in_email_notifications_policy: oneOf(1, [1, 2, 3]),
   automatically_follow_topics_policy: oneOf(3, [1, 2, 3, 4]),
-  automatically_unmute_topics_in_muted_streams_policy: oneOf(3, [1, 2, 3, 4]),
+  automatically_unmute_topics_in_muted_streams_policy: oneOf(2, [1, 2, 3, 4]),
   automatically_follow_topics_where_mentioned: bool(true),
   resolved_topic_notice_auto_read_policy: str('except_followed', ['always', 'except_followed', 'never']),
   presence_enabled: bool(true),

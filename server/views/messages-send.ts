@@ -64,6 +64,7 @@ export async function sendMessage(req: ApiRequest): Promise<ViewResult> {
     checkDirectMessagePermission(app, user, userIds);
     addressee = { kind, userIds };
   }
-  const id = await doSendMessage(app, user, { addressee, content, readBySender, queueId, localId });
-  return { id };
+  const sent = await doSendMessage(app, user, { addressee, content, readBySender, queueId, localId });
+  // Present only when the send changed the sender's policy for the topic (Zulip 8.0, feature level 218).
+  return sent.automaticPolicy === null ? { id: sent.id } : { id: sent.id, automatic_new_visibility_policy: sent.automaticPolicy };
 }
