@@ -11,7 +11,7 @@ import { canReadMessage } from './access.js';
 import { formatForViewer, type FormatOptions } from './format.js';
 import { compileNarrow, withConversation, type CompiledNarrow, type NarrowTerm } from './narrow.js';
 import { highlightHtml, highlightText, wordsRegex } from './search.js';
-import { displayTopic } from './format.js';
+import { messageTopic } from './format.js';
 import { escapeHtml } from '../text.js';
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */
@@ -60,7 +60,7 @@ function firstUnread(app: App, user: UserRecord | null, n: PreparedNarrow): numb
 
 /** Adds `match_content` / `match_subject` for search narrows. */
 export function withMatches(m: MessageRecord, dict: Record<string, unknown>, words: string[] | null, allowEmpty: boolean) {
-  const topic = displayTopic(m.topic, allowEmpty);
+  const topic = messageTopic(m, allowEmpty);
   if (!words || words.length === 0) {
     dict.match_content = renderedOf(m);
     dict.match_subject = escapeHtml(topic);

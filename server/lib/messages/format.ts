@@ -27,6 +27,10 @@ export interface FormatOptions {
 export const displayTopic = (topic: string, allowEmpty: boolean) =>
   topic === '' && !allowEmpty ? EMPTY_TOPIC_DISPLAY_NAME : topic;
 
+/** A message's `subject`: always "" for direct messages (they have no topic to rename), else `displayTopic`. */
+export const messageTopic = (m: MessageRecord, allowEmpty: boolean) =>
+  m.stream_id === null ? '' : displayTopic(m.topic, allowEmpty);
+
 /** Zulip's recipient IDs, synthesised: channels, personal recipients and group conversations get disjoint ranges. */
 export function recipientId(m: MessageRecord): number {
   if (m.stream_id !== null) return m.stream_id;
@@ -69,7 +73,7 @@ export function formatMessage(
     recipient_id: recipientId(m),
     timestamp: m.timestamp,
     client: m.client ?? DEFAULT_CLIENT,
-    subject: displayTopic(m.topic, o.allowEmptyTopicName),
+    subject: messageTopic(m, o.allowEmptyTopicName),
     topic_links: [],
     is_me_message: ((m.bits ?? 0) & MSG_BIT.is_me_message) !== 0,
     reactions: (m.reactions ?? []).map((r) => ({
@@ -106,4 +110,4 @@ export function formatForViewer(
 }
 
 /** The topic as HTML-escaped text (match_subject without highlights). */
-export const escapedTopic = (m: MessageRecord, allowEmpty: boolean) => escapeHtml(displayTopic(m.topic, allowEmpty));
+export const escapedTopic = (m: MessageRecord, allowEmpty: boolean) => escapeHtml(messageTopic(m, allowEmpty));
