@@ -24,6 +24,8 @@ import { installTypingFilter } from './lib/typing.js';
 import { installDeleteMessageFilter } from './lib/messages/delete-events.js';
 import { installUserSettingsFilter } from './lib/user-settings-events.js';
 import { installPresenceFilter } from './lib/presence.js';
+import { installRealmEmojiFilter } from './lib/realm-emoji-events.js';
+import { installRealmEmoji } from './lib/realm-emoji.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -83,6 +85,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   installDeleteMessageFilter(app);
   installUserSettingsFilter(app);
   installPresenceFilter(app);
+  installRealmEmojiFilter(app);
+  installRealmEmoji(app);
   app.channelMessages = channelMessageStats(app);
   app.messageAccess = messageAccess(app);
 

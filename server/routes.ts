@@ -52,7 +52,8 @@ import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
 import { sendTyping } from './views/typing.js';
 import { changeSettings } from './views/user-settings.js';
-import { listRealmEmoji, serveEmojiData, uploadRealmEmoji } from './views/emoji-data.js';
+import { serveEmojiData } from './views/emoji-data.js';
+import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
 import {
   createNavView,
   createSnippet,
@@ -127,6 +128,8 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/navigation_views/:fragment'), view: editNavView, auth: 'required' },
   { method: 'DELETE', path: api('/navigation_views/:fragment'), view: deleteNavView, auth: 'required' },
   { method: 'POST', path: api('/realm/emoji/:emoji_name'), view: uploadRealmEmoji, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/emoji/:emoji_name'), view: deleteRealmEmoji, auth: 'required' },
+  { method: 'GET', path: '/user_avatars/:realm_id/emoji/images/:file', view: serveRealmEmojiImage, auth: 'none' },
   { method: 'POST', path: api('/fetch_api_key'), view: fetchApiKey, auth: 'none' },
   // Desktop admin (setup, status, backup, password reset) and organization settings.
   { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },

@@ -90,11 +90,17 @@ describe('responses and events match Zulip\'s OpenAPI description', { skip: !ope
     await mel.post('/navigation_views', { fragment: 'inbox', is_pinned: false });
     await mel.post('/mark_all_as_read');
     await mel.post('/drafts', { drafts: JSON.stringify([{ type: 'stream', to: [general], topic: 't', content: 'draft', timestamp: 1 }]) });
+    // A custom emoji added and deactivated (neither queue asked for individual_emoji_changes: the legacy update).
+    const form = new FormData();
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    form.append('f', new Blob([new Uint8Array(Buffer.from(png, 'base64'))], { type: 'image/png' }), 'e.png');
+    assert.equal((await fetch(`${sam.baseUrl}/api/v1/realm/emoji/hearth`, { method: 'POST', headers: sam.authHeader, body: form })).status, 200);
+    assert.equal((await sam.delete('/realm/emoji/hearth')).status, 200);
     for (const [name, reg] of [['modern', modern], ['legacy', legacy]] as const) {
       const events = await drain(mel, reg.body.queue_id, reg.body.last_event_id);
       assert.ok(events.length >= 20, `${name}: ${events.length} events`);
       const types = new Set(events.map((e) => e.type));
-      for (const t of ['message', 'update_message_flags', 'reaction', 'typing', 'update_message', 'delete_message', 'presence', 'user_status', 'alert_words', 'muted_users', 'user_topic', 'saved_snippets', 'navigation_view']) {
+      for (const t of ['message', 'update_message_flags', 'reaction', 'typing', 'update_message', 'delete_message', 'presence', 'user_status', 'alert_words', 'muted_users', 'user_topic', 'saved_snippets', 'navigation_view', 'realm_emoji']) {
         assert.ok(types.has(t), `${name}: no ${t} event (got ${[...types].join(', ')})`);
       }
       for (const e of events) ok(`${name} ${String(e.type)}/${String(e.op)}`, oa.eventErrors(e));

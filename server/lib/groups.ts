@@ -174,6 +174,8 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   can_move_messages_between_topics_group: 'role:everyone',
   can_move_messages_between_channels_group: 'role:members',
   can_resolve_topics_group: 'role:everyone',
+  /** Who may add custom emoji (Zulip's default: members, not guests). */
+  can_add_custom_emoji_group: 'role:members',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 

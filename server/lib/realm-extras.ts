@@ -2,8 +2,8 @@
  * Register keys Zulip clients read that describe features Hearth keeps simple:
  * no waiting period for new members, no read receipts, the default external
  * account types for profile fields, the wildcard-mention policy derived from
- * `can_mention_many_users_group`, no linkifiers or code playgrounds, and no
- * custom emoji (an empty `realm_emoji`). `server_emoji_data_url` points at
+ * `can_mention_many_users_group`, no linkifiers or code playgrounds
+ * (custom emoji: server/lib/realm-emoji-events.ts). `server_emoji_data_url` points at
  * Hearth's own emoji data (server/views/emoji-data.ts), so clients never fetch
  * it from the internet.
  */
@@ -29,7 +29,7 @@ const WILDCARD_POLICY: Record<string, number> = {
 export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
 
 export const realmExtrasSection: StateSection = {
-  types: ['realm', 'realm_emoji', 'realm_linkifiers', 'realm_filters', 'realm_playgrounds'],
+  types: ['realm', 'realm_linkifiers', 'realm_filters', 'realm_playgrounds'],
   fetch({ app, baseUrl }) {
     const setting = realmGroupSetting(app, 'can_mention_many_users_group');
     const group = typeof setting === 'number' ? app.store.groups.data.groups.find((g) => g.id === setting) : undefined;
@@ -39,7 +39,6 @@ export const realmExtrasSection: StateSection = {
       realm_enable_read_receipts: false,
       realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
       server_emoji_data_url: `${baseUrl}${EMOJI_DATA_PATH}`,
-      realm_emoji: {},
       realm_linkifiers: [],
       realm_filters: [],
       realm_playgrounds: [],

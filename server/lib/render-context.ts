@@ -7,6 +7,7 @@
 import type { App } from '../context.js';
 import type { RenderContext, RenderUser } from '../markdown/types.js';
 import { channelByName, hasContentAccess } from './channels.js';
+import { activeEmojiByName, emojiImagePath } from './realm-emoji.js';
 
 export function renderContextFor(app: App, userId: number): RenderContext {
   const names: { index?: Map<string, RenderUser[]> } = {};
@@ -34,6 +35,10 @@ export function renderContextFor(app: App, userId: number): RenderContext {
       const channel = channelByName(app, name);
       const viewer = app.store.users.get(userId);
       return channel && !channel.is_archived && viewer && hasContentAccess(app, viewer, channel) ? channel : undefined;
+    },
+    realmEmoji: (name) => {
+      const e = activeEmojiByName(app, name);
+      return e && { id: String(e.id), name: e.name, source_url: emojiImagePath(app, e.file) };
     },
   };
 }

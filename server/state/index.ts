@@ -26,6 +26,7 @@ import { typingSection } from '../lib/typing.js';
 import { userSettingsSection } from './user-settings.js';
 import { presenceSection } from '../lib/presence.js';
 import { realmExtrasSection } from '../lib/realm-extras.js';
+import { realmEmojiSection } from '../lib/realm-emoji-events.js';
 import { navigationViewsSection, savedSnippetsSection } from './saved-items.js';
 import { alertWordsSection } from '../lib/alert-words.js';
 import { mutedTopicsSection, userTopicsSection } from '../lib/user-topics.js';
@@ -55,6 +56,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(userStatusSection);
   registry.add(presenceSection);
   registry.add(realmExtrasSection);
+  registry.add(realmEmojiSection);
   registry.add(savedSnippetsSection);
   registry.add(navigationViewsSection);
   registry.add(maxMessageSection);

@@ -41,6 +41,7 @@ export interface RealmSettings {
   can_move_messages_between_topics_group?: GroupSettingValue;
   can_move_messages_between_channels_group?: GroupSettingValue;
   can_resolve_topics_group?: GroupSettingValue;
+  can_add_custom_emoji_group?: GroupSettingValue;
   /** Who may create user groups; absent means role:members (server/lib/groups.ts REALM_GROUP_SETTING_DEFAULTS). */
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */
@@ -227,4 +228,21 @@ export interface DevicesDoc {
   nextId: number;
   devices: DeviceRecord[];
   push_tokens: PushTokenRecord[];
+}
+
+/** A custom emoji (Zulip's RealmEmoji). Deactivated ones stay: old messages and reactions still show them. */
+export interface RealmEmojiRecord {
+  id: number;
+  name: string;
+  /** The image's file name under `<data dir>/emoji/`. */
+  file: string;
+  content_type: string;
+  author_id: number | null;
+  deactivated: boolean;
+  created: number;
+}
+
+export interface RealmEmojiDoc {
+  nextId: number;
+  emoji: RealmEmojiRecord[];
 }

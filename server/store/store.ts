@@ -4,7 +4,7 @@ import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
 import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } from './migrations.js';
 import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } from './channel-records.js';
-import type { DevicesDoc, DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, UsersDoc } from './records.js';
+import type { DevicesDoc, DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, RealmEmojiDoc, UsersDoc } from './records.js';
 import { UserTable } from './users.js';
 import { MessageStore } from './messages.js';
 import { AttachmentTable, isAttachmentsDoc, type AttachmentsDoc } from './attachment-records.js';
@@ -44,6 +44,7 @@ export class Store {
     readonly profileFields: Collection<ProfileFieldsDoc>,
     readonly attachments: AttachmentTable,
     readonly devices: Collection<DevicesDoc>,
+    readonly emoji: Collection<RealmEmojiDoc>,
     private readonly lockFile: string | null,
   ) {}
 
@@ -83,6 +84,7 @@ export class Store {
         devices: [],
         push_tokens: [],
       }));
+      const emoji = await Collection.open<RealmEmojiDoc>(join(dataDir, 'emoji.json'), () => ({ nextId: 1, emoji: [] }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -94,6 +96,7 @@ export class Store {
         [profileFields, (d: ProfileFieldsDoc) => Array.isArray(d.fields) && Number.isInteger(d.nextId)],
         [attachments, isAttachmentsDoc],
         [devices, (d: DevicesDoc) => Array.isArray(d.devices) && Array.isArray(d.push_tokens) && Number.isInteger(d.nextId)],
+        [emoji, (d: RealmEmojiDoc) => Array.isArray(d.emoji) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -115,6 +118,7 @@ export class Store {
         profileFields,
         new AttachmentTable(attachments),
         devices,
+        emoji,
         lockFile,
       );
     } catch (err) {
@@ -142,6 +146,7 @@ export class Store {
       this.profileFields,
       this.attachments.collection,
       this.devices,
+      this.emoji,
     ] as Collection<unknown>[];
   }
 

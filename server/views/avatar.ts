@@ -8,7 +8,7 @@
  * are sent must be valid; a guest who may not access the user gets the neutral
  * unknown-user tile, as Zulip does.
  */
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
@@ -16,12 +16,11 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } from '../lib/avatar.js';
 import { avatarUrl, canAccessUser } from '../lib/people.js';
-import { sniffImage } from '../lib/realm-icon.js';
+import { placeImage, singleImage } from './image-upload.js';
 import { requireUser } from './common.js';
 import { accessUserByEmail } from '../lib/people-access.js';
 import type { UserRecord } from '../store/records.js';
 
-type SpooledFile = { filepath: string; size: number };
 
 /**
  * The user of `/avatar/{user_id}`; an email address works too for a signed-in
@@ -70,34 +69,10 @@ export const getAvatarMedium = (req: ApiRequest) => serveAvatar(req, true);
 /** POST /users/me/avatar: one image file (PNG, JPEG, GIF or WebP) under any field name. */
 export async function uploadAvatar(req: ApiRequest): Promise<ViewResult> {
   const user = requireUser(req);
-  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
-  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
-  if (list.length !== 1) throw errors.badRequest('You must upload exactly one avatar.');
-  const file = list[0]!;
-  if (file.size > MAX_AVATAR_BYTES) {
-    throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_BYTES / 1024 / 1024} MiB`);
-  }
-  const head = Buffer.alloc(16);
-  const handle = await open(file.filepath, 'r');
-  try {
-    await handle.read(head, 0, 16, 0);
-  } finally {
-    await handle.close();
-  }
-  const kind = sniffImage(head);
-  if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
-  const dir = avatarDir(req.app);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const name = `${user.id}-${randomBytes(8).toString('hex')}.${kind.ext}`;
-  // The spooled upload is on the same file system (the data dir): move it into place and fsync it.
-  await rename(file.filepath, join(dir, name));
-  const placed = await open(join(dir, name), 'r');
-  try {
-    await placed.sync();
-  } finally {
-    await placed.close();
-  }
-  await doSetAvatar(req.app, user, { file: name, content_type: kind.type });
+  const image = await singleImage(req, MAX_AVATAR_BYTES, 'avatar');
+  const name = `${user.id}-${randomBytes(8).toString('hex')}.${image.ext}`;
+  await placeImage(image, avatarDir(req.app), name);
+  await doSetAvatar(req.app, user, { file: name, content_type: image.type });
   return { avatar_url: avatarUrl(user) };
 }
 

@@ -5,10 +5,8 @@
  * emoji yet).
  */
 import { createHash } from 'node:crypto';
-import type { ApiRequest, ViewResult } from '../context.js';
-import { errors } from '../errors.js';
+import type { ApiRequest } from '../context.js';
 import { codeToNames } from '../lib/emoji.js';
-import { requireUser } from './common.js';
 
 /** The serialised data, built once per server instance (it never changes while the server runs). */
 const built = new WeakMap<object, { body: string; etag: string }>();
@@ -33,14 +31,4 @@ export function serveEmojiData(req: ApiRequest): void {
   }
   ctx.type = 'application/json';
   ctx.body = body;
-}
-
-export function listRealmEmoji(req: ApiRequest): ViewResult {
-  requireUser(req);
-  return { emoji: {} };
-}
-
-export function uploadRealmEmoji(req: ApiRequest): ViewResult {
-  requireUser(req);
-  throw errors.badRequest('Custom emoji are not supported on this server yet.');
 }

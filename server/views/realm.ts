@@ -1,10 +1,11 @@
-import { readFile, open, mkdir, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { doSetRealmIcon, doUpdateRealmSettings, type SettingChange } from '../actions/realm.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { isOwner } from '../lib/people.js';
-import { MAX_ICON_BYTES, realmIconFields, sniffImage } from '../lib/realm-icon.js';
+import { MAX_ICON_BYTES, realmIconFields } from '../lib/realm-icon.js';
+import { placeImage, singleImage } from './image-upload.js';
 import { currentSetting, settingForApi, settingsOf } from '../lib/realm-settings.js';
 import { requireAdmin } from './common.js';
 
@@ -33,42 +34,17 @@ export const updateRealm = (req: ApiRequest) => updateSettings(req, 'realm');
 /** PATCH /realm/user_settings_defaults: the user-setting defaults Hearth applies organization-wide. */
 export const updateRealmUserDefaults = (req: ApiRequest) => updateSettings(req, 'user_settings_defaults');
 
-type SpooledFile = { filepath: string; size: number };
 
 /** POST /realm/icon: one image file (multipart), at most 5 MiB; stored in the data dir and served offline. */
 export async function uploadRealmIcon(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);
-  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
-  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
-  if (list.length !== 1) throw errors.badRequest('You must upload exactly one icon.');
-  const file = list[0]!;
-  if (file.size > MAX_ICON_BYTES) {
-    throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${MAX_ICON_BYTES / 1024 / 1024} MiB`);
-  }
-  const handle = await open(file.filepath, 'r');
-  const head = Buffer.alloc(16);
-  try {
-    await handle.read(head, 0, 16, 0);
-  } finally {
-    await handle.close();
-  }
-  const kind = sniffImage(head);
-  if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
+  const image = await singleImage(req, MAX_ICON_BYTES, 'icon');
   const { app } = req;
   const realm = app.store.realm.data.realm!;
   const version = Math.max(realm.settings.icon_version ?? 1, realm.settings.icon?.version ?? 1) + 1;
-  const name = `icon-${version}.${kind.ext}`;
-  const dir = join(app.config.dataDir, 'realm');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  // The spooled upload is on the same file system (the data dir): move it into place and fsync it.
-  await rename(file.filepath, join(dir, name));
-  const placed = await open(join(dir, name), 'r');
-  try {
-    await placed.sync();
-  } finally {
-    await placed.close();
-  }
-  await doSetRealmIcon(app, { file: name, content_type: kind.type, version });
+  const name = `icon-${version}.${image.ext}`;
+  await placeImage(image, join(app.config.dataDir, 'realm'), name);
+  await doSetRealmIcon(app, { file: name, content_type: image.type, version });
   return { icon_url: realmIconFields(realm).icon_url };
 }
 

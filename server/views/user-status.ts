@@ -5,7 +5,7 @@ import { doChangeSettings } from '../actions/user-settings.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { canAccessUser } from '../lib/people.js';
-import { resolveReactionEmoji } from '../lib/reaction-emoji.js';
+import { customEmojiOf, resolveReactionEmoji } from '../lib/reaction-emoji.js';
 import { MAX_STATUS_TEXT } from '../lib/user-status.js';
 import { pathInt, requireUser } from './common.js';
 
@@ -27,7 +27,7 @@ export async function updateStatus(req: ApiRequest): Promise<ViewResult> {
     change.status_text = trimmed;
   }
   if (emojiName !== undefined) {
-    change.emoji = emojiName === '' ? null : resolveReactionEmoji(emojiName, emojiCode || undefined, reactionType || undefined);
+    change.emoji = emojiName === '' ? null : resolveReactionEmoji(emojiName, emojiCode || undefined, reactionType || undefined, customEmojiOf(app));
   }
   // Zulip 6.0+: `away` is presence_enabled turned off (feature level 148).
   if (away !== undefined) await doChangeSettings(app, user, { settings: { presence_enabled: !away } });

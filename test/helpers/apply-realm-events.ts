@@ -1,6 +1,6 @@
 /**
  * Client-side reducer for organization-settings events (`realm` update / update_dict and
- * `realm_user_settings_defaults` update), as Zulip clients apply them to register state.
+ * `realm_user_settings_defaults` update, `realm_emoji` in both forms), as Zulip clients apply them to register state.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type State = Record<string, any>;
@@ -16,6 +16,15 @@ export function applyRealmEvent(state: State, e: Event): boolean {
   if (e.type === 'realm_user_settings_defaults') {
     if (e.op !== 'update') throw new Error(`unknown realm_user_settings_defaults op ${e.op}`);
     if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[e.property] = e.value;
+    return true;
+  }
+  if (e.type === 'realm_emoji') {
+    if (!state.realm_emoji) return true;
+    // Legacy: the whole map; individual_emoji_changes: one emoji added, or some of its fields changed.
+    if (e.op === 'update') state.realm_emoji = e.realm_emoji;
+    else if (e.op === 'add') state.realm_emoji[e.emoji.id] = e.emoji;
+    else if (e.op === 'update_one') Object.assign(state.realm_emoji[e.emoji_id], e.data);
+    else throw new Error(`unknown realm_emoji op ${e.op}`);
     return true;
   }
   if (e.type !== 'realm') return false;
