@@ -38,6 +38,9 @@ describe('personal settings: PATCH /settings, register and events', () => {
 
   it('changes settings durably, each announced (verifyAction, both client kinds)', async () => {
     const legacyReg = await mel.post('/register', { event_types: JSON.stringify(['user_settings']) });
+    // The terminal client lists only the legacy names; one queue asks for display settings alone.
+    const legacyNames = await mel.post('/register', { event_types: JSON.stringify(['update_display_settings', 'update_global_notifications']) });
+    const displayOnly = await mel.post('/register', { event_types: JSON.stringify(['update_display_settings']) });
     const events = await verifyAction(mel, async () => {
       const res = await mel.patch('/settings', { twenty_four_hour_time: true, emojiset: 'text', enter_sends: true, default_language: 'de' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -57,6 +60,10 @@ describe('personal settings: PATCH /settings, register and events', () => {
       ['update_global_notifications', 'enter_sends', true],
       ['update_display_settings', 'twenty_four_hour_time', true],
     ]);
+    const viaNames = await drain(mel, legacyNames.body.queue_id, legacyNames.body.last_event_id);
+    assert.deepEqual(viaNames.map((e) => [e.type, e.setting_name ?? e.notification_name]).sort(byName), legacy.map((e) => [e.type, e.setting_name ?? e.notification_name]).sort(byName));
+    const display = await drain(mel, displayOnly.body.queue_id, displayOnly.body.last_event_id);
+    assert.deepEqual(display.map((e) => e.type), ['update_display_settings', 'update_display_settings', 'update_display_settings']);
     await verifyAction(mel, () => mel.patch('/settings', { starred_message_counts: false }), LEGACY);
     await ts.app.store.settled();
     const u = await stored();

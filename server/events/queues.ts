@@ -26,6 +26,8 @@ export class EventQueues {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly filters = new Map<string, QueueFilter>();
+  /** Other event types a filter may turn an event into (legacy names clients list in event_types). */
+  private readonly filterOutputs = new Map<string, string[]>();
   private readonly openTickets = new Set<number>();
   private nextTicket = 1;
   private nextQueue = 0;
@@ -38,9 +40,14 @@ export class EventQueues {
     readonly config: EventQueuesConfig,
   ) {}
 
-  addFilter(type: string, filter: QueueFilter): void {
+  /**
+   * Shapes `type` events per queue (null drops the event). `outputs` names the other types the
+   * filter may produce: a queue that lists one of them in its event_types gets the event too.
+   */
+  addFilter(type: string, filter: QueueFilter, outputs: string[] = []): void {
     if (this.filters.has(type)) throw new Error(`a filter for ${type} events is already registered`);
     this.filters.set(type, filter);
+    if (outputs.length) this.filterOutputs.set(type, outputs);
   }
 
   /** Opens a ticket: call right before mutating in-memory state. */
@@ -64,10 +71,12 @@ export class EventQueues {
     const targets: Iterable<EventQueue> =
       userIds === null ? this.queues.values() : this.queuesOf(userIds);
     const filter = this.filters.get(event.type);
+    const outputs = this.filterOutputs.get(event.type);
     for (const q of targets) {
-      if (q.skipTickets.has(ticket) || !q.wants(event.type)) continue;
+      if (q.skipTickets.has(ticket)) continue;
+      if (!q.wants(event.type) && !outputs?.some((t) => q.wants(t))) continue;
       const delivered = filter ? filter(q, event) : event;
-      if (delivered) q.push(delivered);
+      if (delivered && (q.wants(delivered.type) || q.wants(event.type))) q.push(delivered);
     }
   }
 

@@ -24,5 +24,5 @@ export function installUserSettingsFilter(app: App): void {
     // Settings newer than the legacy forms (email_address_visibility) have no legacy event: they go as they are.
     if (!isNotificationSetting(e.property)) return event;
     return { type: 'update_global_notifications', user: user.email, notification_name: e.property, setting: e.value } as never;
-  });
+  }, ['update_display_settings', 'update_global_notifications']);
 }
