@@ -87,7 +87,7 @@ describe('custom emoji', () => {
     assert.equal((await fetch(`${ts.url}/user_avatars/1/emoji/images/nope.png`)).status, 404);
   });
 
-  it('individual_emoji_changes: add with the emoji, update_one on deactivation (verifyAction); deactivated emoji stay listed', async () => {
+  it('individual_emoji_changes: add with the emoji, update_one (and the spec\'s edit) on deactivation (verifyAction); deactivated emoji stay listed', async () => {
     let res: Awaited<ReturnType<typeof upload>> | undefined;
     const added = await verifyAction(m, async () => (res = await upload(m, 'ship-it', [{ data: GIF, type: 'image/gif' }])), EMOJI_EVENTS(true));
     assert.equal(res!.status, 200, JSON.stringify(res!.body));
@@ -102,8 +102,17 @@ describe('custom emoji', () => {
     const removed = await verifyAction(m, () => m.delete('/realm/emoji/ship-it'), EMOJI_EVENTS(true));
     assert.deepEqual(
       removed.map((e) => ({ ...e, id: 0 })),
-      [{ type: 'realm_emoji', op: 'update_one', emoji_id: id, data: { deactivated: true }, id: 0 }],
+      [
+        { type: 'realm_emoji', op: 'update_one', emoji_id: id, data: { deactivated: true }, id: 0 },
+        { type: 'realm_emoji', op: 'edit', emoji_id: id, data: { deactivated: true }, id: 0 },
+      ],
     );
+    // Legacy queues hear of a deactivation once, as the full map.
+    const legacyRemoved = await verifyAction(m, async () => {
+      assert.equal((await upload(m, 'brief')).status, 200);
+      assert.equal((await m.delete('/realm/emoji/brief')).status, 200);
+    }, EMOJI_EVENTS(false));
+    assert.deepEqual(legacyRemoved.map((e) => e.op), ['update', 'update']);
     assert.equal(((await m.get('/realm/emoji')).body.emoji as Record<string, { deactivated: boolean }>)[id]!.deactivated, true);
     assert.equal((await storedEmoji()).find((e) => String(e.id) === id)!.deactivated, true);
     // Its image still loads (old messages show it).

@@ -38,13 +38,11 @@ export async function doDeactivateRealmEmoji(app: App, emoji: RealmEmojiRecord):
   await commit(app, (tx) => {
     emoji.deactivated = true;
     tx.touch(app.store.emoji);
-    const event: InternalEmojiEvent = {
-      type: 'realm_emoji',
-      op: 'update_one',
-      emoji_id: String(emoji.id),
-      data: { deactivated: true },
-      all: realmEmojiDict(app),
-    };
-    tx.emit(event as never, everyone(app));
+    const all = realmEmojiDict(app);
+    // Zulip's wire name, then the spec's name for the same change (see realm-emoji-events.ts).
+    for (const op of ['update_one', 'edit'] as const) {
+      const event: InternalEmojiEvent = { type: 'realm_emoji', op, emoji_id: String(emoji.id), data: { deactivated: true }, all };
+      tx.emit(event as never, everyone(app));
+    }
   });
 }

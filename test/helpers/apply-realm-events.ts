@@ -23,7 +23,7 @@ export function applyRealmEvent(state: State, e: Event): boolean {
     // Legacy: the whole map; individual_emoji_changes: one emoji added, or some of its fields changed.
     if (e.op === 'update') state.realm_emoji = e.realm_emoji;
     else if (e.op === 'add') state.realm_emoji[e.emoji.id] = e.emoji;
-    else if (e.op === 'update_one') Object.assign(state.realm_emoji[e.emoji_id], e.data);
+    else if (e.op === 'update_one' || e.op === 'edit') Object.assign(state.realm_emoji[e.emoji_id], e.data);
     else throw new Error(`unknown realm_emoji op ${e.op}`);
     return true;
   }
