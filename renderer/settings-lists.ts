@@ -1,4 +1,4 @@
-/** Settings that are lists: default channels, custom profile fields, channel folders. */
+/** Settings that are lists: default channels, custom profile fields, channel folders, custom emoji. */
 import type { Api, Json } from './api.js';
 import { Notice, busy, errorText, field, h, safeHtml } from './dom.js';
 
@@ -13,7 +13,7 @@ const FIELD_TYPES = [
 ];
 
 export function listsSections(api: Api, state: Json): HTMLElement[] {
-  return [defaultChannels(api, state), profileFields(api, state), channelFolders(api, state)];
+  return [defaultChannels(api, state), profileFields(api, state), channelFolders(api, state), customEmoji(api)];
 }
 
 function section(id: string, title: string, intro: string, ...content: HTMLElement[]): HTMLElement {
@@ -151,4 +151,67 @@ function channelFolders(api: Api, state: Json): HTMLElement {
   });
   render();
   return section('folders-title', 'Channel folders', 'Folders group channels in the apps’ channel list.', list, form, notice.el);
+}
+
+/** Custom emoji: each active one with its image; add (name + image), deactivate. */
+function customEmoji(api: Api): HTMLElement {
+  const notice = new Notice();
+  const list = h('ul', { class: 'plain-list emoji-list', 'aria-label': 'Custom emoji' });
+  let emoji: Json[] = [];
+  const load = async () => {
+    const res = await api.get('/realm/emoji');
+    emoji = Object.values((res.emoji as Record<string, Json>) ?? {})
+      .filter((e) => !e.deactivated)
+      .sort((a, b) => String(a.name).localeCompare(b.name));
+    render();
+  };
+  const render = () => {
+    list.replaceChildren(
+      ...emoji.map((e) => {
+        const remove = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Deactivate :${e.name}:` }, 'Deactivate');
+        remove.addEventListener('click', () => {
+          if (!confirm(`Deactivate :${e.name}:? Messages that use it keep showing it.`)) return;
+          void busy(remove, notice, async () => {
+            await api.delete(`/realm/emoji/${encodeURIComponent(e.name)}`);
+            emoji = emoji.filter((x) => x.id !== e.id);
+            render();
+          });
+        });
+        const img = h('img', { class: 'emoji-preview', src: String(e.source_url), alt: '', width: 24, height: 24 });
+        return h('li', {}, h('span', {}, img, ` :${e.name}:`), remove);
+      }),
+    );
+    if (!emoji.length) list.append(h('li', { class: 'empty' }, 'No custom emoji.'));
+  };
+  const name = h('input', { name: 'emoji_name', required: true, maxlength: 60, placeholder: 'party_parrot' });
+  const file = h('input', { type: 'file', name: 'emoji_file', accept: 'image/png,image/jpeg,image/gif,image/webp', required: true });
+  const form = h(
+    'form',
+    { class: 'inline-form' },
+    field('Emoji name', name, 'Lower-case letters, digits, - and _.'),
+    field('Image', file, 'PNG, JPEG, GIF or WebP, up to 5 MiB; small and square works best.'),
+    h('button', { type: 'submit' }, 'Add emoji'),
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    // The server's rule (it checks again), said before the upload.
+    const added = name.value.trim().replace(/ /g, '_');
+    if (!/^[0-9a-z_-]*[0-9a-z]$/.test(added)) {
+      notice.show('error', 'Emoji names use lower-case letters, digits, - and _, and end with a letter or digit.');
+      return;
+    }
+    void busy(form, notice, async () => {
+      const data = new FormData();
+      data.append('file', chosen);
+      await api.upload(`/realm/emoji/${encodeURIComponent(added)}`, data);
+      name.value = '';
+      file.value = '';
+      await load();
+      notice.show('ok', `:${added}: added.`);
+    });
+  });
+  load().catch((err) => notice.show('error', `Could not load custom emoji: ${errorText(err)}`));
+  return section('custom-emoji-title', 'Custom emoji', 'Emoji everyone can use in messages, reactions and statuses.', list, form, notice.el);
 }

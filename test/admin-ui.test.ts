@@ -337,6 +337,24 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     const iconAfter = (await owner.get('/server_settings')).body.realm_icon as string;
     assert.notEqual(iconAfter, iconBefore);
     assert.equal(await page.getByRole('img', { name: 'Current organization icon' }).evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true);
+
+    // A custom emoji: a bad name is refused before the upload; a good one is listed with its image, then deactivated.
+    const emojiFile = fileURLToPath(new URL('../server/static/hearth-icon.png', import.meta.url));
+    await page.getByLabel('Emoji name').fill('Bad Name');
+    await page.getByLabel('Image', { exact: true }).setInputFiles(emojiFile);
+    await page.getByRole('button', { name: 'Add emoji' }).click();
+    await page.getByRole('alert').filter({ hasText: 'lower-case letters' }).waitFor();
+    await page.getByLabel('Emoji name').fill('hearth_fire');
+    await page.getByRole('button', { name: 'Add emoji' }).click();
+    await page.getByRole('status').filter({ hasText: ':hearth_fire: added' }).waitFor();
+    const emoji = Object.values((await owner.get('/realm/emoji')).body.emoji as Record<string, { name: string; deactivated: boolean }>);
+    assert.deepEqual(emoji.map((e) => [e.name, e.deactivated]), [['hearth_fire', false]]);
+    const emojiList = page.getByRole('list', { name: 'Custom emoji' });
+    assert.equal(await emojiList.locator('img').first().evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true);
+    await t.shot('06c-custom-emoji');
+    await page.getByRole('button', { name: 'Deactivate :hearth_fire:' }).click();
+    await emojiList.getByText('No custom emoji.').waitFor();
+    assert.equal(ts.app.store.emoji.data.emoji[0]!.deactivated, true);
     await t.shot('06b-settings-lists');
   });
 
