@@ -133,9 +133,22 @@ describe('GET /users, /users/{id}, /users/{email}, /users/me', () => {
     assert.equal((await cast.client('bot').get('/users/me')).body.max_message_id, -1);
   });
 
-  it('spectators read GET /users only with public access, with day-precision dates and no timezone', async () => {
-    ts.store.realm.data.realm!.settings.enable_spectator_access = true;
+  it('spectators read GET /users only in a web-public organization, with day-precision dates and no timezone', async () => {
+    const realm = ts.store.realm.data.realm!;
+    const refused = async (why: string) => {
+      const res = await ts.anonymous.get('/users');
+      assert.equal(res.status, 401, why);
+      assert.equal(res.body.code, 'UNAUTHORIZED', why);
+    };
+    // Zulip's allow_web_public_streams_access: the server switch, spectator access and a web-public channel.
+    realm.settings.enable_spectator_access = true;
     try {
+      await refused('spectator access alone (the server switch is off)');
+      ts.app.config.webPublicStreamsEnabled = true;
+      await refused('no web-public channel yet');
+      const id = await createChannel(ts, ts.ownerClient, 'window');
+      const made = await ts.ownerClient.patch(`/streams/${id}`, { is_web_public: true });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
       const res = await ts.anonymous.get('/users');
       assert.equal(res.status, 200);
       const m = res.body.members.find((x: { user_id: number }) => x.user_id === cast.accounts.member.id);
@@ -143,8 +156,12 @@ describe('GET /users, /users/{id}, /users/{email}, /users/me', () => {
       assert.ok(!('timezone' in m));
       assert.equal(m.delivery_email, null);
       assert.equal(m.email, `user${cast.accounts.member.id}@hearth.local`);
+      // A restart without the server switch closes the list again.
+      ts.app.config.webPublicStreamsEnabled = false;
+      await refused('the server switch turned off again');
     } finally {
-      ts.store.realm.data.realm!.settings.enable_spectator_access = false;
+      ts.app.config.webPublicStreamsEnabled = false;
+      realm.settings.enable_spectator_access = false;
     }
   });
 

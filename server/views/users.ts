@@ -4,6 +4,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { v } from '../http/validate.js';
+import { webPublicChannels } from '../lib/channel-queries.js';
 import { accessFilter, formatUser, isValidEmail } from '../lib/people.js';
 import { accessUserByPath, checkFullName } from '../lib/people-access.js';
 import type { UserRecord } from '../store/records.js';
@@ -27,11 +28,13 @@ function readListOptions(req: ApiRequest): { profileData: boolean } {
 /**
  * GET /users: every user the requester may access (guests limited by
  * can_access_all_users_group see only those, as `user_list_incomplete`
- * clients do), optionally only `user_ids`. Spectators only with public access.
+ * clients do), optionally only `user_ids`. Spectators only when the
+ * organization is web-public (Zulip's allow_web_public_streams_access: the
+ * server switch, spectator access and at least one web-public channel).
  */
 export function listUsers(req: ApiRequest): ViewResult {
   const { app, user } = req;
-  if (!user && !app.store.realm.data.realm!.settings.enable_spectator_access) throw errors.unauthorized();
+  if (!user && webPublicChannels(app).length === 0) throw errors.unauthorized();
   const opts = readListOptions(req);
   const ids = req.params.get('user_ids', t.json(v.list(v.int)));
   const wanted = ids ? new Set(ids) : null;
