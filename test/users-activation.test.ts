@@ -132,6 +132,57 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
     }
   });
 
+  it('reactivating a bot: one whose owner left passes to the reactivating administrator (verifyAction); a name in use is refused', async () => {
+    const admin = cast.client('admin');
+    const adminId = cast.accounts.admin.id;
+    const owner = await ts.addUser('Orla');
+    const name = `Orla Bot ${owner.id}`;
+    const created = await ts.client(owner).post('/bots', { full_name: name, short_name: `orla${owner.id}` });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const botId = created.body.user_id as number;
+    assert.equal((await admin.delete(`/users/${owner.id}`)).status, 200);
+    assert.equal((await storedUser(ts, botId)).is_active, false, 'the bot left with its owner');
+
+    const types = ['realm_bot', 'realm_user'];
+    const events = await verifyAction(
+      admin,
+      async () => {
+        const res = await admin.post(`/users/${botId}/reactivate`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      },
+      { event_types: types, fetch_event_types: types },
+    );
+    const stored = await storedUser(ts, botId);
+    assert.equal(stored.is_active, true);
+    assert.equal(stored.bot_owner_id, adminId, 'the deactivated owner is replaced by the administrator');
+    const shapes = events.map(({ id: _i, ...e }) => e);
+    assert.deepEqual(
+      shapes.filter((e) => e.type === 'realm_user'),
+      [
+        { type: 'realm_user', op: 'update', person: { user_id: botId, is_active: true } },
+        { type: 'realm_user', op: 'update', person: { user_id: botId, bot_owner_id: adminId } },
+      ],
+    );
+    assert.ok(
+      shapes.some((e) => e.type === 'realm_bot' && e.op === 'update' && (e.bot as { owner_id?: number }).owner_id === adminId),
+      JSON.stringify(shapes),
+    );
+    const listed = await admin.get('/bots');
+    assert.ok(listed.body.bots.some((b: { user_id: number }) => b.user_id === botId), 'GET /bots: now the administrator\'s');
+
+    // Deactivated again, and meanwhile someone active took the bot's name: refused, nothing changes.
+    assert.equal((await admin.delete(`/bots/${botId}`)).status, 200);
+    const twin = await ts.addUser('Twin');
+    assert.equal((await admin.patch(`/users/${twin.id}`, { full_name: name })).status, 200);
+    const clash = await admin.post(`/users/${botId}/reactivate`);
+    assert.equal(clash.status, 400);
+    assert.equal(
+      clash.body.msg,
+      `There is already an active bot named "${name}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
+    assert.equal((await storedUser(ts, botId)).is_active, false);
+  });
+
   it('DELETE /users/me: a member deactivates themselves', async () => {
     const me: Account = await ts.addUser('Quinn');
     const res = await ts.client(me).delete('/users/me');

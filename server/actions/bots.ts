@@ -69,7 +69,7 @@ const streamName = (app: App, id: number | null) => (id === null ? null : (chann
  * other administrators `realm_bot` update `owner_id`; everyone `realm_user` update
  * `bot_owner_id`.
  */
-function changeOwner(app: App, tx: Transaction, bot: UserRecord, owner: UserRecord): void {
+export function changeOwner(app: App, tx: Transaction, bot: UserRecord, owner: UserRecord): void {
   if (bot.bot_owner_id === owner.id) return;
   const admins = new Set(botAdminIds(app, { ...bot, bot_owner_id: null }));
   const previous = bot.bot_owner_id === null ? undefined : app.store.users.get(bot.bot_owner_id);

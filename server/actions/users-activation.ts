@@ -10,6 +10,7 @@ import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';
 import { dropFromGroupSettings } from './group-settings-cleanup.js';
+import { changeOwner } from './bots.js';
 
 /** The channels a user is subscribed to (the subscription rows survive deactivation). */
 const subscribedChannelIds = (app: App, userId: number): number[] =>
@@ -68,11 +69,15 @@ export async function doDeactivateUser(app: App, target: UserRecord): Promise<vo
 /**
  * Reactivates a user: `realm_user` update `is_active`, the user back in the
  * groups they are a direct member of (`add_members`), and back among their
- * channels' subscribers (`peer_add`).
+ * channels' subscribers (`peer_add`). A bot whose owner is deactivated gets the
+ * reactivating user as its owner (Zulip's do_reactivate_user), announced as an
+ * owner change.
  */
-export async function doReactivateUser(app: App, target: UserRecord): Promise<void> {
+export async function doReactivateUser(app: App, target: UserRecord, acting?: UserRecord): Promise<void> {
   if (target.is_active) return;
   await commit(app, (tx) => {
+    const owner = target.bot_owner_id === null ? undefined : app.store.users.get(target.bot_owner_id);
+    const newOwner = target.is_bot && owner && !owner.is_active && acting && acting.id !== owner.id ? acting : null;
     target.is_active = true;
     tx.touch(app.store.users.collection);
     emitUserUpdate(app, tx, target, { is_active: true });
@@ -87,6 +92,7 @@ export async function doReactivateUser(app: App, target: UserRecord): Promise<vo
     emitPeers(app, tx, target, 'peer_add');
     if (target.is_bot) {
       tx.emit({ type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: true } }, botAudience(app, target));
+      if (newOwner) changeOwner(app, tx, target, newOwner);
     }
   });
 }

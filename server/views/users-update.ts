@@ -111,7 +111,14 @@ export async function reactivateUser(req: ApiRequest): Promise<ViewResult> {
   });
   if (target.is_active) throw errors.badRequest('User is already active');
   if (target.is_deleted) throw errors.badRequest('No such user');
-  await doReactivateUser(app, target);
+  // Zulip's check_bot_name_available(is_activation=True): two active accounts never share a bot's name.
+  if (target.is_bot && app.store.users.all().some((u) => u.is_active && u.full_name === target.full_name.trim())) {
+    throw errors.badRequest(
+      `There is already an active bot named "${target.full_name}" in this organization. ` +
+        'To reactivate this bot, you must rename or deactivate the other one first.',
+    );
+  }
+  await doReactivateUser(app, target, requester);
   return {};
 }
 
