@@ -113,6 +113,13 @@ describe('register: channels sections', () => {
     const asCrowd = await ts.client(fifth).post('/register', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
     const mine = asCrowd.body.subscriptions.find((s: Dict) => s.name === 'crowd');
     assert.deepEqual(mine.partial_subscribers, [cast.owner.id, ids[0], ids[1], ids[2], ids[5]].sort((a, b) => a! - b!), 'the requester is kept');
+    // Someone whose client reports presence is active too, even without posting.
+    const online = { ...poster, id: ids[3]!, email: 'crowd3@example.com', apiKey: 'k3'.padEnd(32, 'x') };
+    const ping = await ts.client(online).post('/users/me/presence', { status: 'idle' });
+    assert.equal(ping.status, 200, JSON.stringify(ping.body));
+    const later = await register('member', { fetch_event_types: ['subscription'], include_subscribers: 'partial' });
+    const seen = later.body.never_subscribed.find((s: Dict) => s.name === 'crowd');
+    assert.deepEqual(seen.partial_subscribers, [cast.owner.id, ids[0], ids[1], ids[2], ids[3]].sort((a, b) => a! - b!));
   });
 
   it('gives booleans for null notification settings without notification_settings_null', async () => {
@@ -126,6 +133,40 @@ describe('register: channels sections', () => {
     await verifyAction(as('member'), async () => {
       await as('owner').post('/users/me/subscriptions', { subscriptions: [{ name: 'delta' }], principals: [cast.member.id] });
     });
+  });
+
+  it('fills null notification settings from the user\'s enable_stream_* settings for clients without notification_settings_null', async () => {
+    const member = as('member');
+    const gammaId = ts.store.channels.data.channels.find((c) => c.name === 'gamma')!.id;
+    const settings = { enable_stream_desktop_notifications: true, enable_stream_push_notifications: true };
+    assert.equal((await member.patch('/settings', settings)).status, 200);
+    // An explicit channel value wins over the user's default.
+    const explicit = await member.post('/users/me/subscriptions/properties', {
+      subscription_data: [{ stream_id: gammaId, property: 'push_notifications', value: false }],
+    });
+    assert.equal(explicit.status, 200, JSON.stringify(explicit.body));
+    const legacy = await register('member', { fetch_event_types: ['subscription'] });
+    const gamma = legacy.body.subscriptions.find((s: Dict) => s.name === 'gamma');
+    assert.deepEqual(
+      [gamma.desktop_notifications, gamma.audible_notifications, gamma.push_notifications, gamma.email_notifications],
+      [true, false, false, false],
+    );
+    const alpha = legacy.body.unsubscribed.find((s: Dict) => s.name === 'alpha');
+    assert.equal(alpha.desktop_notifications, true, 'unsubscribed rows too');
+    const modern = await register('member', { fetch_event_types: ['subscription'], client_capabilities: { notification_settings_null: true } });
+    assert.equal(modern.body.subscriptions.find((s: Dict) => s.name === 'gamma').desktop_notifications, null);
+    // Back to inherit: the legacy event carries the user's value, the modern one null.
+    const events = await verifyAction(member, async () => {
+      const res = await member.post('/users/me/subscriptions/properties', {
+        subscription_data: [{ stream_id: gammaId, property: 'push_notifications', value: null }],
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    });
+    assert.deepEqual(events.filter((e) => e.type === 'subscription').map((e) => [e.property, e.value]), [['push_notifications', true]]);
+    const stored = ts.store.subscriptions.data.subscriptions.find((s) => s.user_id === cast.member.id && s.stream_id === gammaId)!;
+    assert.equal(stored.push_notifications, null);
+    const reset = { enable_stream_desktop_notifications: false, enable_stream_push_notifications: false };
+    assert.equal((await member.patch('/settings', reset)).status, 200);
   });
 
   it('shows archived channels only to clients with archived_channels', async () => {

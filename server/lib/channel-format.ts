@@ -7,6 +7,7 @@ import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord } from '../
 import { CHANNEL_SETTING_NAMES } from './channel-settings.js';
 import { subscriberIds } from './channels.js';
 import { groupSettingForApi } from './groups.js';
+import { userSetting } from './user-settings.js';
 
 /** Zulip's deprecated stream_post_policy values, derived from can_send_message_group. */
 const POST_POLICY_BY_GROUP: Record<string, number> = {
@@ -98,10 +99,14 @@ export const LEGACY_NOTIFICATION_SETTINGS = [
 ] as const;
 
 /**
- * The user-level `enable_stream_*_notifications` defaults. Hearth has no user
- * settings yet; these are Zulip's defaults for a new account (all false).
+ * The user's `enable_stream_<setting>` value (Zulip's
+ * handle_stream_notifications_compatibility): what a null (inherit) channel
+ * setting means for that user; false for spectators and unknown users.
  */
-export const userStreamNotificationDefault = (_app: App, _userId: number | null, _setting: string): boolean => false;
+export function userStreamNotificationDefault(app: App, userId: number | null, setting: string): boolean {
+  const user = userId === null ? undefined : app.store.users.get(userId);
+  return user ? userSetting(app, user, `enable_stream_${setting}`) === true : false;
+}
 
 export function withLegacyNotificationSettings(
   app: App,

@@ -16,6 +16,7 @@ import {
 } from './channels.js';
 import { webPublicChannelsEnabled } from './channel-settings.js';
 import { isGuest } from './people.js';
+import { presenceBook } from './presence.js';
 
 export type IncludeSubscribers = 'true' | 'false' | 'partial';
 
@@ -71,15 +72,19 @@ export const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS = 14;
 
 /**
  * Who `partial_subscribers` keeps: every bot, the requester, and every user
- * active in the last 14 days, activity being what Hearth records: a sent
+ * active in the last 14 days, activity being what Hearth records: a client
+ * reporting presence (kept in memory, so since the server started), a sent
  * message, or joining.
  */
 export function recentlyActiveIds(app: App, requester: UserRecord): Set<number> {
   const since = Math.floor(app.clock.now() / 1000) - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * 86_400;
+  const presence = presenceBook(app).rows;
   const out = new Set<number>([requester.id]);
   for (const u of app.store.users.all()) {
     if (!u.is_active) continue;
-    if (u.is_bot || Date.parse(u.date_joined) / 1000 >= since) {
+    const seen = presence.get(u.id);
+    const lastSeen = seen ? Math.max(seen.active_timestamp, seen.idle_timestamp) : 0;
+    if (u.is_bot || Date.parse(u.date_joined) / 1000 >= since || lastSeen >= since) {
       out.add(u.id);
       continue;
     }
