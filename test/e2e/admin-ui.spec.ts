@@ -9,14 +9,14 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { test } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { encode } from 'uqr';
-import { silentLogger } from '../server/log.js';
-import { startServer } from '../server/start.js';
-import type { Store } from '../server/store/store.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from './helpers/browser.js';
-import { Client, startTestServer, type TestServer } from './helpers/server.js';
+import { silentLogger } from '../../server/log.js';
+import { startServer } from '../../server/start.js';
+import type { Store } from '../../server/store/store.js';
+import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { Client, startTestServer, type TestServer } from '../helpers/server.js';
 
 // Skipped where Chromium is missing, except in CI (.ci/run installs it), where that is a failure.
 const skip = process.env.CI ? false : (browserMissing() ?? false);
@@ -51,26 +51,29 @@ async function readQr(page: Page, label: string, size: number): Promise<boolean[
   }, size);
 }
 
-describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
+test.describe('admin UI in Chromium', () => {
+  // One page walks through the whole UI: the steps depend on each other.
+  test.describe.configure({ mode: 'serial', timeout: 120_000 });
+  test.skip(skip !== false, String(skip));
   let browser: Browser;
   let ts: TestServer;
   let t: TestPage;
   let owner: Client;
   let backupDir: string;
 
-  before(async () => {
+  test.beforeAll(async () => {
     [browser, ts] = await Promise.all([launchBrowser(), startTestServer({ withRealm: false })]);
     t = await openPage(browser, ts.url);
     backupDir = await mkdtemp(join(tmpdir(), 'hearth-ui-backup-'));
   });
-  after(async () => {
+  test.afterAll(async () => {
     await t?.close();
     await browser?.close();
     await ts?.stop();
     if (backupDir) await rm(backupDir, { recursive: true, force: true });
   });
 
-  it('first-run setup creates the organization and shows the LAN URLs with QR codes', async () => {
+  test('first-run setup creates the organization and shows the LAN URLs with QR codes', async () => {
     const { page } = t;
     await page.goto(`${ts.url}/`);
     assert.equal(new URL(page.url()).pathname, '/admin/');
@@ -116,7 +119,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
   });
 
-  it('signs in with email and password (keyboard only), keeping the key in sessionStorage', async () => {
+  test('signs in with email and password (keyboard only), keeping the key in sessionStorage', async () => {
     const { page } = t;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: `Sign in to ${OWNER.realm}` }).waitFor();
@@ -154,7 +157,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.deepEqual(await t.context.cookies(), [], 'no cookies');
   });
 
-  it('creates a user, changes their role, deactivates, reactivates and resets their password', async () => {
+  test('creates a user, changes their role, deactivates, reactivates and resets their password', async () => {
     const { page } = t;
     // Dialogs: Escape closes them and focus returns to the button that opened them.
     await page.getByRole('button', { name: 'Add user' }).click();
@@ -216,7 +219,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal((await anon.post('/fetch_api_key', { username: 'bea@example.com', password: 'bea password 2' })).status, 200);
   });
 
-  it('creates a bot, copies its key, downloads its zuliprc and regenerates the key', async () => {
+  test('creates a bot, copies its key, downloads its zuliprc and regenerates the key', async () => {
     const { page } = t;
     await page.getByRole('button', { name: 'Add bot' }).click();
     const add = page.getByRole('dialog', { name: 'Add bot' });
@@ -285,7 +288,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await annDialog.getByRole('button', { name: 'Done' }).click();
   });
 
-  it('changes organization settings', async () => {
+  test('changes organization settings', async () => {
     const { page } = t;
     const sub = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
     assert.equal(sub.status, 200, JSON.stringify(sub.body));
@@ -331,7 +334,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.deepEqual(fields.body.custom_fields.map((f: { name: string; type: number }) => [f.name, f.type]), [['Phone', 1]]);
 
     const iconBefore = (await owner.get('/server_settings')).body.realm_icon;
-    await page.getByLabel('New icon').setInputFiles(fileURLToPath(new URL('../server/static/hearth-icon.png', import.meta.url)));
+    await page.getByLabel('New icon').setInputFiles(fileURLToPath(new URL('../../server/static/hearth-icon.png', import.meta.url)));
     await page.getByRole('button', { name: 'Upload icon' }).click();
     await page.getByRole('status').filter({ hasText: 'Icon updated' }).waitFor();
     const iconAfter = (await owner.get('/server_settings')).body.realm_icon as string;
@@ -339,7 +342,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal(await page.getByRole('img', { name: 'Current organization icon' }).evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true);
 
     // A custom emoji: a bad name is refused before the upload; a good one is listed with its image, then deactivated.
-    const emojiFile = fileURLToPath(new URL('../server/static/hearth-icon.png', import.meta.url));
+    const emojiFile = fileURLToPath(new URL('../../server/static/hearth-icon.png', import.meta.url));
     await page.getByLabel('Emoji name').fill('Bad Name');
     await page.getByLabel('Image', { exact: true }).setInputFiles(emojiFile);
     await page.getByRole('button', { name: 'Add emoji' }).click();
@@ -358,7 +361,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     await t.shot('06b-settings-lists');
   });
 
-  it('shows the status and backs up the data folder with progress', async () => {
+  test('shows the status and backs up the data folder with progress', async () => {
     const { page } = t;
     await page.getByRole('link', { name: 'Status' }).click();
     const status = (await owner.get('/hearth/status')).body;
@@ -380,7 +383,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal(copied.realm.name, 'Acme Corp');
   });
 
-  it('in the desktop window, uses the preload bridge for folders and external links', async () => {
+  test('in the desktop window, uses the preload bridge for folders and external links', async () => {
     const { page } = t;
     // What main/preload.cts exposes, faked: record the calls.
     // (A string: tsx's compiled functions call a helper that does not exist in the page.)
@@ -407,7 +410,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal(t.context.pages().length, pagesBefore, 'no new window');
   });
 
-  it('shows server HTML (the organization description) only through DOMPurify', async () => {
+  test('shows server HTML (the organization description) only through DOMPurify', async () => {
     const { page } = t;
     await page.getByRole('button', { name: 'Sign out' }).click();
     const description = page.locator('.realm-description');
@@ -431,7 +434,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !e.includes('/nope.png')));
   });
 
-  it('goes back to sign-in when the server stops accepting the key (the account was deactivated)', async () => {
+  test('goes back to sign-in when the server stops accepting the key (the account was deactivated)', async () => {
     const ann = await openPage(browser, ts.url);
     try {
       await ann.page.goto(`${ts.url}/admin/`);
@@ -452,7 +455,7 @@ describe('admin UI in Chromium', { skip, timeout: 120_000 }, () => {
     }
   });
 
-  it('logged no console errors', () => {
+  test('logged no console errors', () => {
     assert.deepEqual(t.errors, []);
   });
 });
@@ -461,8 +464,11 @@ const lanAddress = Object.values(networkInterfaces())
   .flat()
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
-describe('admin UI setup from another computer', { skip: skip || (lanAddress ? false : 'no non-loopback interface'), timeout: 60_000 }, () => {
-  it('needs the setup token: refused without it, accepted with the token the window passes', async () => {
+test.describe('admin UI setup from another computer', () => {
+  test.describe.configure({ timeout: 60_000 });
+  const why = skip || (lanAddress ? false : 'no non-loopback interface');
+  test.skip(why !== false, String(why));
+  test('needs the setup token: refused without it, accepted with the token the window passes', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ui-lan-'));
     const server = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken: true });
     const browser = await launchBrowser();
