@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { groupId } from './helpers/channels.js';
+import { createChannel, groupId, isSubscribedInStore } from './helpers/channels.js';
 import { CALLERS, castOf, type Cast } from './helpers/roles.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
@@ -61,6 +61,37 @@ describe('POST /users and first login', () => {
       shapes.filter((e) => e.type === 'user_group').map((e) => e.group_id),
       [groupId(ts, 'role:fullmembers'), groupId(ts, 'role:members')],
     );
+  });
+
+  it("the new account is subscribed to the organization's default channels, announced to their subscribers (verifyAction)", async () => {
+    const lobby = await createChannel(ts, ts.ownerClient, 'lobby', { principals: [ts.owner.id, cast.accounts.member.id] });
+    const other = await createChannel(ts, ts.ownerClient, 'side room', { principals: [ts.owner.id] });
+    assert.equal((await ts.ownerClient.post('/default_streams', { stream_id: lobby })).status, 200);
+    let id = 0;
+    const events = await verifyAction(
+      cast.client('member'),
+      async () => {
+        const res = await cast.client('admin').post('/users', { email: 'joiner@example.com', password: PASSWORD, full_name: 'Joy' });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        id = res.body.user_id;
+      },
+      { include_subscribers: 'true' },
+    );
+    assert.ok(isSubscribedInStore(ts, id, lobby), 'subscribed to the default channel');
+    assert.ok(!isSubscribedInStore(ts, id, other), 'not to another channel');
+    const stored = JSON.parse(await readFile(join(ts.dataDir, 'subscriptions.json'), 'utf8')).subscriptions;
+    assert.ok(stored.some((s: { user_id: number; stream_id: number; active: boolean }) => s.user_id === id && s.stream_id === lobby && s.active));
+    const peer = events.find((e) => e.type === 'subscription' && e.op === 'peer_add') as { stream_ids: number[]; user_ids: number[] };
+    assert.deepEqual([peer.stream_ids, peer.user_ids], [[lobby], [id]]);
+    const login = await fetch(`${ts.url}/api/v1/fetch_api_key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'joiner@example.com', password: PASSWORD }).toString(),
+    });
+    const { api_key: apiKey } = (await login.json()) as { api_key: string };
+    const mine = await ts.client({ id, email: 'joiner@example.com', apiKey, password: PASSWORD }).get('/users/me/subscriptions');
+    assert.deepEqual(mine.body.subscriptions.map((s: { name: string }) => s.name), ['lobby']);
+    assert.equal((await ts.ownerClient.delete('/default_streams', { stream_id: lobby })).status, 200);
   });
 
   it('validation: email, duplicates, password length, names', async () => {

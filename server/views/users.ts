@@ -1,3 +1,4 @@
+import { doAddSubscriptions } from '../actions/subscriptions.js';
 import { doCreateUser } from '../actions/users.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { ApiRequest, ViewResult } from '../context.js';
@@ -68,15 +69,21 @@ export function validateNewAccount(req: ApiRequest, email: string, password: str
 }
 
 /**
- * POST /users: administrators create a member account. Its `date_joined` is the
- * creation time until the first login, then that login's time.
+ * POST /users: administrators create a member account, subscribed to the
+ * organization's default channels (Zulip's set_up_streams_and_groups_for_new_human_user).
+ * Its `date_joined` is the creation time until the first login, then that login's time.
  */
 export async function createUser(req: ApiRequest): Promise<ViewResult> {
-  requireAdmin(req);
+  const requester = requireAdmin(req);
+  const { app } = req;
   const email = req.params.require('email', t.string).trim();
   const password = req.params.require('password', t.string);
   const rawName = req.params.require('full_name', t.string);
   const fullName = validateNewAccount(req, email, password, rawName);
-  const user = await doCreateUser(req.app, { email, password, fullName, role: 400, viaApi: true });
+  const user = await doCreateUser(app, { email, password, fullName, role: 400, viaApi: true });
+  const defaults = app.store.channels.data.channels.filter((c) => c.is_default_stream && !c.is_archived);
+  if (defaults.length) {
+    await doAddSubscriptions(app, requester, { create: [], existing: defaults, users: [user], colors: new Map() });
+  }
   return { user_id: user.id };
 }
