@@ -175,4 +175,32 @@ describe('message events and register', () => {
     const quiet = await sendStream(owner, 'general', 'elsewhere', '@**topic** nobody here');
     assert.equal(ts.store.messages.rowFlags(ts.store.messages.get(quiet)!, cast.member.id)! & FLAG.topic_wildcard_mentioned, 0);
   });
+
+  it('wildcard mentions show as stream_/topic_wildcard_mentioned plus the legacy wildcard_mentioned, in Zulip\'s order', async () => {
+    await sendStream(member, 'general', 'flags', 'I take part');
+    const events = await queue(member, { apply_markdown: true });
+    const all = await sendStream(owner, 'general', 'flags', '@**all** and @**Mel**');
+    const topic = await sendStream(owner, 'general', 'flags', '@**topic** please');
+    const got = await events();
+    const flagsOf = (id: number) => got.find((e) => (e.message as { id: number }).id === id)!.flags;
+    assert.deepEqual(flagsOf(all), ['mentioned', 'stream_wildcard_mentioned', 'wildcard_mentioned']);
+    assert.deepEqual(flagsOf(topic), ['topic_wildcard_mentioned', 'wildcard_mentioned']);
+    const fetched = await member.get('/messages', {
+      anchor: all,
+      num_before: 0,
+      num_after: 1,
+      narrow: JSON.stringify([{ operator: 'topic', operand: 'flags' }]),
+    });
+    assert.equal(fetched.status, 200, JSON.stringify(fetched.body));
+    assert.deepEqual(
+      fetched.body.messages.map((m: { flags: string[] }) => m.flags),
+      [
+        ['mentioned', 'stream_wildcard_mentioned', 'wildcard_mentioned'],
+        ['topic_wildcard_mentioned', 'wildcard_mentioned'],
+      ],
+    );
+    // The stored rows hold one bit each; is:mentioned finds both.
+    const mentioned = await member.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: JSON.stringify([['is', 'mentioned'], ['topic', 'flags']]) });
+    assert.deepEqual(mentioned.body.messages.map((m: { id: number }) => m.id), [all, topic]);
+  });
 });

@@ -81,8 +81,22 @@ export const FLAG = {
 
 export const WILDCARD_MENTION_BITS = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
-/** Flags in the API (`flags` of a message, `update_message_flags`), in Zulip's order. */
-export const API_FLAGS = ['read', 'starred', 'collapsed', 'mentioned', 'wildcard_mentioned', 'has_alert_word', 'historical'] as const;
+/**
+ * Flags in the API (`flags` of a message, `update_message_flags`), in Zulip's
+ * order (its flags_list_for_flags), then the deprecated `wildcard_mentioned`
+ * (either wildcard flag), which Zulip appends for older clients.
+ */
+export const API_FLAGS = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'has_alert_word',
+  'historical',
+  'wildcard_mentioned',
+] as const;
 export type ApiFlag = (typeof API_FLAGS)[number];
 
 /** The API flag names of a flag bit set. */
@@ -92,9 +106,11 @@ export function flagNames(flags: number): ApiFlag[] {
   if (flags & FLAG.starred) out.push('starred');
   if (flags & FLAG.collapsed) out.push('collapsed');
   if (flags & FLAG.mentioned) out.push('mentioned');
-  if (flags & WILDCARD_MENTION_BITS) out.push('wildcard_mentioned');
+  if (flags & FLAG.stream_wildcard_mentioned) out.push('stream_wildcard_mentioned');
+  if (flags & FLAG.topic_wildcard_mentioned) out.push('topic_wildcard_mentioned');
   if (flags & FLAG.has_alert_word) out.push('has_alert_word');
   if (flags & FLAG.historical) out.push('historical');
+  if (flags & WILDCARD_MENTION_BITS) out.push('wildcard_mentioned');
   return out;
 }
 
