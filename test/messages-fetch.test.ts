@@ -130,6 +130,35 @@ describe('GET /messages', () => {
     assertError(await owner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["a"]]' }), 'narrow[0] is not a string pair');
   });
 
+  it('follows Zulip on channel-and-DM mixes, group-pm-with, underscore aliases and unreadable with targets', async () => {
+    const n = async (narrow: object) => ids(await fetchMessages(owner, { narrow }));
+    const bad = async (narrow: object, msg: string) =>
+      assertError(await owner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow }), msg, 'BAD_NARROW');
+    const both = 'Invalid narrow operator: No message can be both a channel message and direct message';
+    await bad([{ operator: 'channel', operand: 'general' }, { operator: 'dm', operand: [cast.member.id] }], both);
+    await bad([['topic', 'alpha'], ['is', 'dm']], both);
+    await bad([['streams', 'public'], ['dm-including', cast.member.id]], both);
+    // A negated term does not count.
+    assert.deepEqual(await n([{ operator: 'is', operand: 'dm', negated: true }, { operator: 'channel', operand: 'general' }]), sent);
+    assert.deepEqual(await n([{ operator: 'channel', operand: 'general', negated: true }, ['dm', [cast.member.id]]]), [dmId]);
+    // group-pm-with (deprecated) only finds group conversations; dm-including also finds the one-to-one.
+    assert.deepEqual(await n([['group-pm-with', cast.member.email]]), [groupDm]);
+    assert.deepEqual(await n([['dm-including', cast.member.email]]), [dmId, groupDm]);
+    assert.deepEqual(await n([['pm_with', cast.member.email]]), [dmId]);
+    assert.deepEqual(await n([['group_pm_with', cast.member.id]]), [groupDm]);
+    // with: a message the user cannot read leaves a narrow that names a conversation, else BAD_NARROW.
+    const memberN = async (narrow: object) => ids(await fetchMessages(member, { narrow }));
+    assert.deepEqual(await memberN([['with', secretId], ['dm', [cast.owner.id]]]), [dmId]);
+    assert.deepEqual(await memberN([['with', secretId], ['channel', 'general'], ['topic', 'alpha']]), sent.slice(0, 5));
+    for (const narrow of [[['with', secretId]], [['with', secretId], ['channel', 'general']], [['with', 'abc']]]) {
+      assertError(
+        await member.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow }),
+        "Invalid narrow operator: Invalid 'with' operator",
+        'BAD_NARROW',
+      );
+    }
+  });
+
   it('applies history rules: public history for channel narrows, protected history, guests', async () => {
     // The admin never subscribed to general: a channel narrow shows its history, flagged historical.
     const pub = await fetchMessages(admin, { narrow: [['stream', 'general']] });

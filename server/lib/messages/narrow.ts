@@ -28,9 +28,15 @@ const ALIASES: Record<string, string> = {
   stream: 'channel',
   streams: 'channels',
   'pm-with': 'dm',
-  'group-pm-with': 'dm-including',
+  // Zulip still takes the underscore spellings older clients sent.
+  pm_with: 'dm',
+  group_pm_with: 'group-pm-with',
   subject: 'topic',
 };
+
+/** Operators (after aliasing) that only channel messages, or only direct messages, can match. */
+const CHANNEL_OPERATORS = new Set(['channel', 'channels', 'topic']);
+const DM_OPERATORS = new Set(['dm', 'dm-including', 'group-pm-with']);
 
 /** The `narrow` parameter: a JSON list of `{operator, operand, negated}` dicts or `[operator, operand]` pairs. */
 export function parseNarrow(raw: string, name = 'narrow'): NarrowTerm[] {
@@ -147,6 +153,12 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
   let channelId: number | null = null;
   let topic: string | null = null;
   const terms = input.map((t) => ({ ...t, operator: ALIASES[t.operator] ?? t.operator }));
+  // Zulip's check_not_both_channel_and_dm_narrow (negated terms do not count).
+  const positive = terms.filter((t) => !t.negated);
+  const isDm = (t: NarrowTerm) => DM_OPERATORS.has(t.operator) || (t.operator === 'is' && (t.operand === 'dm' || t.operand === 'private'));
+  if (positive.some((t) => CHANNEL_OPERATORS.has(t.operator)) && positive.some(isDm)) {
+    throw badNarrow('No message can be both a channel message and direct message');
+  }
 
   for (const t of terms) {
     let pred: Pred;
@@ -187,6 +199,13 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
       case 'dm-including': {
         const id = resolveUser(app, t.operand).id;
         pred = (m) => m.dm !== undefined && m.dm.includes(id);
+        if (!t.negated) lists.push(store.directOf(me().id));
+        break;
+      }
+      case 'group-pm-with': {
+        // Deprecated by dm-including, and narrower: group conversations (three or more people) only.
+        const id = resolveUser(app, t.operand).id;
+        pred = (m) => m.dm !== undefined && m.dm.length > 2 && m.dm.includes(id);
         if (!t.negated) lists.push(store.directOf(me().id));
         break;
       }
@@ -284,6 +303,12 @@ function isPredicate(app: App, user: UserRecord, s: string): Pred {
   }
 }
 
+/** Zulip's can_narrow_define_conversation: a `dm` term, or both a channel and a topic. */
+function definesConversation(terms: NarrowTerm[]): boolean {
+  const ops = new Set(terms.map((t) => ALIASES[t.operator] ?? t.operator));
+  return ops.has('dm') || (ops.has('channel') && ops.has('topic'));
+}
+
 /**
  * Zulip's `with` operator: the narrow becomes the conversation of that message
  * (its channel and topic, or its direct conversation) when the user may read it.
@@ -298,7 +323,11 @@ export function withConversation(
   const id = Number(typeof w.operand === 'number' ? w.operand : String(w.operand));
   const m = Number.isSafeInteger(id) ? app.store.messages.get(id) : undefined;
   const rest = terms.filter((t) => t !== w);
-  if (!m || !canRead(m)) return rest;
+  if (!m || !canRead(m)) {
+    // Zulip: an unreadable message leaves a narrow that names a conversation by itself; any other is refused.
+    if (definesConversation(rest)) return rest;
+    throw badNarrow("Invalid 'with' operator");
+  }
   const kept = rest.filter((t) => !['channel', 'stream', 'topic', 'subject', 'dm', 'pm-with'].includes(t.operator));
   if (m.stream_id !== null) {
     return [
