@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FLAG } from '../server/store/message-records.js';
 import { createChannel } from './helpers/channels.js';
@@ -94,6 +95,31 @@ describe('PATCH /messages/{id}: content and topics', () => {
       assert.equal(res.status, 400, JSON.stringify([params, res.body]));
       assert.equal(res.body.msg, msgText);
     }
+  });
+
+  it('prev_content_sha256 guards against overwriting an unseen edit; general chat cannot be resolved', async () => {
+    const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+    const msg = await sendStream(sam, 'porch', 'guarded', 'first draft');
+    const stale = await sam.patch(`/messages/${msg}`, { content: 'second', prev_content_sha256: sha('something else') });
+    assert.equal(stale.status, 400, JSON.stringify(stale.body));
+    assert.equal(stale.body.code, 'EXPECTATION_MISMATCH');
+    assert.equal(stale.body.msg, "'prev_content_sha256' value does not match the expected value.");
+    assert.equal(ts.store.messages.get(msg)!.content, 'first draft');
+    // Checked for any edit, topic moves too (Zulip gives the parameter one meaning).
+    const staleMove = await sam.patch(`/messages/${msg}`, { topic: 'elsewhere', prev_content_sha256: 'x' });
+    assert.equal(staleMove.body.code, 'EXPECTATION_MISMATCH');
+    assert.equal(ts.store.messages.get(msg)!.topic, 'guarded');
+    const ok = await sam.patch(`/messages/${msg}`, { content: 'second', prev_content_sha256: sha('first draft') });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ts.store.messages.get(msg)!.content, 'second');
+
+    const general = await sendStream(sam, 'porch', '', 'in general chat');
+    for (const topic of ['✔', '✔ general chat', ' ✔ ']) {
+      const res = await sam.patch(`/messages/${general}`, { topic, propagate_mode: 'change_all' });
+      assert.equal(res.status, 400, JSON.stringify([topic, res.body]));
+      assert.equal(res.body.msg, 'General chat cannot be marked as resolved');
+    }
+    assert.equal(ts.store.messages.get(general)!.topic, '');
   });
 
   it('renames a topic with each propagate_mode; unread messages follow (verifyAction)', async () => {

@@ -1,7 +1,8 @@
 /** PATCH /messages/{message_id} (Zulip's update_message_backend). */
+import { createHash } from 'node:crypto';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doEditMessage, type PropagateMode } from '../actions/message-edit.js';
-import { errors } from '../errors.js';
+import { errors, HearthError } from '../errors.js';
 import { t, type ParamType } from '../http/params.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { checkChannelSend, normaliseTopic } from '../lib/messages/addressee.js';
@@ -10,7 +11,9 @@ import {
   checkCanChangeTopic,
   checkCanEditContent,
   isResolveChange,
+  RESOLVED_PREFIX,
 } from '../lib/messages/edit-permissions.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/messages/format.js';
 import { checkGroupMentions } from '../lib/messages/mention-permissions.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import { channelById } from '../lib/channels.js';
@@ -35,8 +38,9 @@ export async function updateMessage(req: ApiRequest): Promise<ViewResult> {
   const rawTopic = topicParam(req);
   const streamId = params.get('stream_id', t.int);
   const propagateMode = params.get('propagate_mode', propagateParam, 'change_one');
+  const prevContentSha256 = params.get('prev_content_sha256', t.string);
   // Hearth posts no notification-bot messages about moves (see README); the flags are accepted.
-  params.accept('send_notification_to_old_thread', 'send_notification_to_new_thread', 'prev_content_sha256');
+  params.accept('send_notification_to_old_thread', 'send_notification_to_new_thread');
 
   if (rawContent === undefined && rawTopic === undefined && streamId === undefined) throw errors.badRequest('Nothing to change');
   if (rawTopic === undefined && streamId === undefined && propagateMode !== 'change_one') {
@@ -44,8 +48,15 @@ export async function updateMessage(req: ApiRequest): Promise<ViewResult> {
   }
   if (target.stream_id === null && rawTopic !== undefined) throw errors.badRequest('Direct messages cannot have topics.');
   if (target.stream_id === null && streamId !== undefined) throw errors.badRequest('Direct messages cannot be moved to channels.');
+  if (rawTopic !== undefined && [RESOLVED_PREFIX.trim(), `${RESOLVED_PREFIX}${EMPTY_TOPIC_DISPLAY_NAME}`].includes(rawTopic.trim())) {
+    throw errors.badRequest('General chat cannot be marked as resolved');
+  }
   if (rawContent !== undefined && streamId !== undefined && streamId !== target.stream_id) {
     throw errors.badRequest('Cannot change message content while changing channel');
+  }
+  // Zulip 11 (feature level 379): a client's guard against overwriting an edit it has not seen.
+  if (prevContentSha256 !== undefined && prevContentSha256 !== createHash('sha256').update(target.content).digest('hex')) {
+    throw new HearthError("'prev_content_sha256' value does not match the expected value.", { code: 'EXPECTATION_MISMATCH' });
   }
 
   let content: string | undefined;
