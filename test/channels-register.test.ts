@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createChannel, groupId, makeCast, type Cast } from './helpers/channels.js';
+import { sendStream } from './helpers/messages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
 
@@ -167,6 +168,29 @@ describe('register: channels sections', () => {
     assert.equal(stored.push_notifications, null);
     const reset = { enable_stream_desktop_notifications: false, enable_stream_push_notifications: false };
     assert.equal((await member.patch('/settings', reset)).status, 200);
+  });
+
+  it('computes stream_weekly_traffic as Zulip: whole days of age, rounded down, at least 1, two significant digits', async () => {
+    const traffic = async (name: string) => {
+      const reg = await register('owner', { fetch_event_types: ['subscription'] });
+      return reg.body.subscriptions.find((s: Dict) => s.name === name).stream_weekly_traffic;
+    };
+    const day = 86_400;
+    // One message in 28 days is still some traffic.
+    const trickle = await createChannel(ts, ts.ownerClient, 'trickle');
+    await sendStream(ts.ownerClient, 'trickle', 't', 'one');
+    ts.store.channels.data.channels.find((c) => c.id === trickle)!.date_created -= 40 * day;
+    assert.equal(await traffic('trickle'), 1);
+    // Three messages over 8.9 days: 3 * 7 // 8 = 2.
+    const young = await createChannel(ts, ts.ownerClient, 'young');
+    for (let i = 0; i < 3; i++) await sendStream(ts.ownerClient, 'young', 't', `m${i}`);
+    ts.store.channels.data.channels.find((c) => c.id === young)!.date_created -= Math.floor(8.9 * day);
+    assert.equal(await traffic('young'), 2);
+    // 125 a week becomes 120 (Python's round to two significant digits, halves to even).
+    const busy = await createChannel(ts, ts.ownerClient, 'busy');
+    for (let i = 0; i < 125; i++) await sendStream(ts.ownerClient, 'busy', 't', `m${i}`);
+    ts.store.channels.data.channels.find((c) => c.id === busy)!.date_created -= 7 * day;
+    assert.equal(await traffic('busy'), 120);
   });
 
   it('shows archived channels only to clients with archived_channels', async () => {

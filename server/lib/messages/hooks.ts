@@ -5,15 +5,28 @@ import { canReadById } from './access.js';
 
 const DAY = 86_400;
 
+/** Python's round(n, 2 - len(str(n))) for a non-negative integer: two significant digits, halves to even. */
+function twoSignificantDigits(n: number): number {
+  const digits = String(n).length;
+  if (digits <= 2) return n;
+  const unit = 10 ** (digits - 2);
+  const q = Math.floor(n / unit);
+  const rest = n - q * unit;
+  const up = rest * 2 > unit || (rest * 2 === unit && q % 2 === 1);
+  return (up ? q + 1 : q) * unit;
+}
+
 /**
  * Zulip's get_average_weekly_stream_traffic: null for channels younger than a
- * week; otherwise messages of the last 28 days scaled to one week, rounded.
+ * week (whole days); otherwise messages of the last 28 days per week (a
+ * quarter of them from 28 days of age, else scaled by the age), rounded down,
+ * at least 1 when there was any traffic, to two significant digits.
  */
 export function weeklyTraffic(app: App, streamId: number): number | null {
   const c = channelById(app, streamId);
   if (!c) return null;
   const now = Math.floor(app.clock.now() / 1000);
-  const ageDays = (now - c.date_created) / DAY;
+  const ageDays = Math.floor((now - c.date_created) / DAY);
   if (ageDays < 7) return null;
   const since = now - 28 * DAY;
   // IDs grow with time: binary search for the first message of the window (O(log n), register calls this per channel).
@@ -26,7 +39,8 @@ export function weeklyTraffic(app: App, streamId: number): number | null {
     else hi = mid;
   }
   const n = ids.length - lo;
-  return Math.round((n * 7) / Math.min(ageDays, 28));
+  const average = ageDays >= 28 ? Math.floor(n / 4) : Math.floor((n * 7) / ageDays);
+  return twoSignificantDigits(average === 0 && n > 0 ? 1 : average);
 }
 
 export function channelMessageStats(app: App): ChannelMessageStats {
