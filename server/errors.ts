@@ -85,6 +85,14 @@ export const errors = {
     new HearthError(`Unsupported parameter combination: ${names.join(', ')}`, {
       extra: { parameters: names.join(', ') },
     }),
+  /** Zulip's CannotDeactivateLastUserError: the only user, or the only organization owner. */
+  cannotDeactivateLastUser: (isLastOwner: boolean) => {
+    const entity = isLastOwner ? 'organization owner' : 'user';
+    return new HearthError(`Cannot deactivate the only ${entity}.`, {
+      code: 'CANNOT_DEACTIVATE_LAST_USER',
+      extra: { is_last_owner: isLastOwner, entity },
+    });
+  },
   groupInUse: (objections: unknown[]) =>
     new HearthError('Cannot deactivate user group in use.', {
       code: 'CANNOT_DEACTIVATE_GROUP_IN_USE',

@@ -123,9 +123,13 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
       const self = await solo.ownerClient.delete('/users/me');
       assert.equal(self.body.code, 'CANNOT_DEACTIVATE_LAST_USER');
       assert.equal(self.body.is_last_owner, false);
+      assert.equal(self.body.entity, 'user');
+      assert.equal(self.body.msg, 'Cannot deactivate the only user.');
       await solo.addUser('Pal');
       const owner = await solo.ownerClient.delete('/users/me');
       assert.equal(owner.body.is_last_owner, true);
+      assert.equal(owner.body.entity, 'organization owner');
+      assert.equal(owner.body.msg, 'Cannot deactivate the only organization owner.');
       assert.equal(solo.store.users.get(solo.owner.id)!.is_active, true);
     } finally {
       await solo.stop();

@@ -5,7 +5,7 @@
 import { doDeactivateUser, doReactivateUser } from '../actions/users-activation.js';
 import { doUpdateUser, type UserChanges } from '../actions/users-update.js';
 import type { ApiRequest, ViewResult } from '../context.js';
-import { errors, HearthError } from '../errors.js';
+import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { v } from '../http/validate.js';
 import { isOwner, isValidEmail, ROLES } from '../lib/people.js';
@@ -122,16 +122,13 @@ export async function reactivateUser(req: ApiRequest): Promise<ViewResult> {
   return {};
 }
 
-const lastUser = (isLastOwnerCase: boolean, msg: string) =>
-  new HearthError(msg, { code: 'CANNOT_DEACTIVATE_LAST_USER', extra: { is_last_owner: isLastOwnerCase, entity: 'organization owner' } });
-
 /** DELETE /users/me: deactivates one's own account (never the only user or the only owner). */
 export async function deactivateOwnUser(req: ApiRequest): Promise<ViewResult> {
   const { app } = req;
   const user = requireUser(req);
   const humans = app.store.users.all().filter((u) => u.is_active && !u.is_bot);
-  if (humans.length === 1) throw lastUser(false, 'Cannot deactivate the only user.');
-  if (isLastOwner(app, user)) throw lastUser(true, 'Cannot deactivate the only organization owner.');
+  if (humans.length === 1) throw errors.cannotDeactivateLastUser(false);
+  if (isLastOwner(app, user)) throw errors.cannotDeactivateLastUser(true);
   await doDeactivateUser(app, user);
   return {};
 }
