@@ -54,11 +54,20 @@ describe('GET /messages', () => {
       narrow: [['stream', 'general']],
       anchor: sent[5],
       num_before: 2,
-      num_after: 2,
+      num_after: 0,
       include_anchor: false,
     });
-    assert.deepEqual(ids(excl), [sent[3], sent[4], sent[6], sent[7]]);
+    assert.deepEqual(ids(excl), [sent[3], sent[4]]);
     assert.equal(excl.found_anchor, false);
+    const exclAfter = await fetchMessages(owner, { narrow: [['stream', 'general']], anchor: sent[5], num_before: 0, num_after: 2, include_anchor: false });
+    assert.deepEqual(ids(exclAfter), [sent[6], sent[7]]);
+    // Zulip: the anchor may only be left out at an end of the range.
+    for (const path of ['/messages', '/messages/flags/narrow']) {
+      const params = { narrow: JSON.stringify([['stream', 'general']]), anchor: String(sent[5]), num_before: 2, num_after: 2, include_anchor: false };
+      const res = path === '/messages' ? await owner.get(path, params) : await owner.post(path, { ...params, op: 'add', flag: 'starred' });
+      assertError(res, 'The anchor can only be excluded at an end of the range');
+    }
+    assert.equal(ts.store.messages.starred(cast.owner.id).length, 0);
     // The owner has not read member's messages: the first unread one is sent[1].
     const unread = await fetchMessages(owner, { narrow: [['stream', 'general']], anchor: 'first_unread', num_before: 0, num_after: 1 });
     assert.equal(unread.anchor, sent[1]);

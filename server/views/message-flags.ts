@@ -20,7 +20,7 @@ import { topicKey } from '../store/messages.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';
-import { anchorParam, narrowParam, nonNegative } from './messages.js';
+import { anchorParam, checkAnchorExclusion, narrowParam, nonNegative } from './messages.js';
 
 /** Flags that exist but only the server sets. */
 const READ_ONLY_FLAGS = new Set([
@@ -96,6 +96,7 @@ export async function updateMessageFlagsForNarrow(req: ApiRequest): Promise<View
   // Zulip bounds the range to keep transactions small; clients page with first/last_processed_id.
   const numBefore = Math.min(params.require('num_before', nonNegative), MAX_MESSAGES_PER_FETCH);
   const numAfter = Math.min(params.require('num_after', nonNegative), MAX_MESSAGES_PER_FETCH);
+  checkAnchorExclusion(numBefore, numAfter, includeAnchor);
   const narrow = params.require('narrow', narrowParam);
   const op = params.require('op', opParam);
   const flag = params.require('flag', flagParam);

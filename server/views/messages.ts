@@ -45,6 +45,13 @@ export function anchorParam(req: ApiRequest): number | null {
   return n < 0 ? 0 : Math.min(n, LARGER_THAN_MAX_MESSAGE_ID);
 }
 
+/** Zulip: leaving the anchor out only makes sense at an end of the range (GET /messages, flags/narrow). */
+export function checkAnchorExclusion(numBefore: number, numAfter: number, includeAnchor: boolean): void {
+  if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
+    throw errors.badRequest('The anchor can only be excluded at an end of the range');
+  }
+}
+
 function formatOptions(req: ApiRequest): FormatOptions {
   const { params } = req;
   return {
@@ -79,6 +86,7 @@ export function getMessages(req: ApiRequest): ViewResult {
   if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
     throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   }
+  checkAnchorExclusion(numBefore, numAfter, includeAnchor);
   return fetchRange(app, user, narrow, { anchor, numBefore, numAfter, includeAnchor }, format);
 }
 
