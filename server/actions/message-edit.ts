@@ -26,7 +26,9 @@ import {
   type MessageRecord,
 } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
+import { policyChangesForMove } from '../lib/messages/move-topic-policies.js';
 import { commit } from './commit.js';
+import { setTopicPolicyIn } from './user-topics.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -80,6 +82,19 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
     const firstBefore = new Map<number, number | null>();
     const destination = edit.channel?.id ?? origStream;
     for (const s of new Set([origStream, destination])) if (s !== null) firstBefore.set(s, store.channel(s).first ?? null);
+    // Topic policies follow a whole-topic move (decided on the pre-move state, applied after).
+    const policyChanges =
+      moving && origStream !== null
+        ? policyChangesForMove(app, {
+            editor,
+            target,
+            moved,
+            propagateMode: edit.propagateMode,
+            from: { streamId: origStream, topic: origTopic },
+            to: { channel: edit.channel ?? channelById(app, origStream)!, topic: edit.topic ?? origTopic },
+            keepsAccess: (u) => !edit.channel || (u.is_active && hasContentAccess(app, u, edit.channel)),
+          })
+        : [];
     const losing = new Map<number, MessageRecord[]>();
     for (const m of moved) {
       store.relocate(m, { stream_id: destination!, topic: edit.topic ?? m.topic });
@@ -96,6 +111,8 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
         if (store.rowFlags(m, userId) === null) store.setRowFlags(m, userId, FLAG.read | FLAG.historical);
       }
     }
+
+    for (const c of policyChanges) setTopicPolicyIn(app, tx, c.user, c.streamId, c.topic, c.policy);
 
     // --- history (one entry per message for the whole edit, as Zulip)
     for (const m of new Set([target, ...moved])) {
