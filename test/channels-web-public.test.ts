@@ -111,9 +111,10 @@ describe('web-public channels: what the switches allow', () => {
     ts.app.config.webPublicStreamsEnabled = false;
     try {
       assert.equal((await settings()).realm_web_public_access_enabled, false);
+      // No longer a web-public organization (Zulip's allow_web_public_streams_access): spectators are refused.
       const after = await ts.anonymous.post('/register', { fetch_event_types: ['subscription', 'stream'] });
-      assert.deepEqual(after.body.subscriptions, []);
-      assert.deepEqual(after.body.streams, []);
+      assert.equal(after.status, 401, JSON.stringify(after.body));
+      assert.equal(after.body.code, 'UNAUTHORIZED');
       const reg = await ts.ownerClient.post('/register', { fetch_event_types: ['realm'] });
       assert.equal(reg.body.server_web_public_streams_enabled, false);
     } finally {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { drain } from './helpers/verify-action.js';
+import { createChannel } from './helpers/channels.js';
 
 /** POST /register: the response fields, section selection, queue options and spectators. */
 describe('POST /register', () => {
@@ -270,19 +271,51 @@ describe('POST /register', () => {
     }
   });
 
-  it('refuses an unauthenticated register when spectator access is off', async () => {
-    const before = ts.app.events.size;
-    const res = await ts.anonymous.post('/register', {});
-    assert.equal(res.status, 401);
-    assert.equal(res.body.result, 'error');
-    assert.equal(res.body.code, 'UNAUTHORIZED');
-    assert.equal(ts.app.events.size, before);
+  it('refuses an unauthenticated register unless the organization is web-public', async () => {
+    const realm = ts.store.realm.data.realm!;
+    const refused = async (why: string) => {
+      const before = ts.app.events.size;
+      const res = await ts.anonymous.post('/register', {});
+      assert.equal(res.status, 401, `${why}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.result, 'error', why);
+      assert.equal(res.body.code, 'UNAUTHORIZED', why);
+      assert.equal(res.headers.get('www-authenticate'), 'Basic realm="zulip"', why);
+      assert.equal(ts.app.events.size, before, why);
+    };
+    // Zulip's allow_web_public_streams_access: the server switch, spectator access and a web-public channel.
+    await refused('nothing is on');
+    realm.settings.enable_spectator_access = true;
+    try {
+      await refused('spectator access alone (the server switch is off)');
+      ts.app.config.webPublicStreamsEnabled = true;
+      await refused('spectator access and the server switch, but no web-public channel');
+      const id = await createChannel(ts, ts.ownerClient, 'porch');
+      const made = await ts.ownerClient.patch(`/streams/${id}`, { is_web_public: true });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      assert.equal((await ts.anonymous.post('/register', {})).status, 200, 'a web-public organization');
+      realm.settings.enable_spectator_access = false;
+      await refused('spectator access turned off again');
+      realm.settings.enable_spectator_access = true;
+      ts.app.config.webPublicStreamsEnabled = false;
+      await refused('the server switch turned off again');
+      ts.app.config.webPublicStreamsEnabled = true;
+      const archived = await ts.ownerClient.delete(`/streams/${id}`);
+      assert.equal(archived.status, 200, JSON.stringify(archived.body));
+      await refused('the only web-public channel archived');
+    } finally {
+      ts.app.config.webPublicStreamsEnabled = false;
+      realm.settings.enable_spectator_access = false;
+    }
   });
 
-  it('serves spectators without a queue when spectator access is on', async () => {
+  it('serves spectators without a queue in a web-public organization', async () => {
     const settings = ts.store.realm.data.realm!.settings;
     settings.enable_spectator_access = true;
+    ts.app.config.webPublicStreamsEnabled = true;
     try {
+      const id = await createChannel(ts, ts.ownerClient, 'window');
+      const made = await ts.ownerClient.patch(`/streams/${id}`, { is_web_public: true });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
       const before = ts.app.events.size;
       const res = await ts.anonymous.post('/register', {});
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -315,14 +348,18 @@ describe('POST /register', () => {
 
       const bad = await ts.anonymous.call('POST', '/register', {}, { headers: { authorization: 'Basic bm9ib2R5Om5vcGU=' } });
       assert.equal(bad.status, 401, 'credentials that are sent must be valid');
+      const archived = await ts.ownerClient.delete(`/streams/${id}`);
+      assert.equal(archived.status, 200, JSON.stringify(archived.body));
     } finally {
       settings.enable_spectator_access = false;
+      ts.app.config.webPublicStreamsEnabled = false;
     }
   });
 
-  it('still serves authenticated users their own queue when spectator access is on', async () => {
+  it('still serves authenticated users their own queue in a web-public organization', async () => {
     const settings = ts.store.realm.data.realm!.settings;
     settings.enable_spectator_access = true;
+    ts.app.config.webPublicStreamsEnabled = true;
     try {
       const res = await register({ fetch_event_types: ['realm_user'] });
       assert.equal(res.status, 200);
@@ -330,6 +367,7 @@ describe('POST /register', () => {
       assert.equal(res.body.user_id, ts.owner.id);
     } finally {
       settings.enable_spectator_access = false;
+      ts.app.config.webPublicStreamsEnabled = false;
     }
   });
 

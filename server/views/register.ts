@@ -5,6 +5,7 @@ import { v } from '../http/validate.js';
 import { LIMITS, versionFields } from '../version.js';
 import { baseUrl } from './common.js';
 import { channelById } from '../lib/channels.js';
+import { webPublicChannels } from '../lib/channel-queries.js';
 
 export const IDLE_TIMEOUT = { DEFAULT: 600, MAX: 7 * 24 * 3600, MOBILE: 12 * 3600 } as const;
 
@@ -50,9 +51,10 @@ const narrow: ParamType<string[][]> = {
  */
 export function register(req: ApiRequest): ViewResult {
   const { app, params, user } = req;
-  const realm = app.store.realm.data.realm!;
   const anonymous = user === null;
-  if (anonymous && !realm.settings.enable_spectator_access) throw errors.unauthorized();
+  // Spectators only in a web-public organization (Zulip's allow_web_public_streams_access:
+  // the server switch, spectator access and at least one web-public channel), as GET /users.
+  if (anonymous && webPublicChannels(app).length === 0) throw errors.unauthorized();
 
   const applyMarkdown = params.get('apply_markdown', t.bool, false);
   const clientGravatar = params.get('client_gravatar', t.bool, !anonymous);
