@@ -26,6 +26,41 @@ export function isMutedFor(app: App, user: UserRecord | undefined, m: MessageRec
   return subscriptionOf(app, user.id, m.stream_id)?.is_muted === true;
 }
 
+/** The user's topic policies as a lookup (same matching as topicPolicy: the first entry for a channel and case-folded topic). */
+export function topicPolicyLookup(user: UserRecord): (streamId: number, topic: string) => number {
+  const byKey = new Map<string, number>();
+  for (const t of user.user_topics ?? []) {
+    const key = `${t.stream_id}:${t.topic_name.toLowerCase()}`;
+    if (!byKey.has(key)) byKey.set(key, t.visibility_policy);
+  }
+  return (streamId, topic) => byKey.get(`${streamId}:${topic.toLowerCase()}`) ?? VISIBILITY.INHERIT;
+}
+
+/**
+ * Zulip's exclude_stream_and_topic_mutes (the `in:home` view, and what the
+ * `first_unread` anchor skips): whether a message shows as unmuted in a view.
+ * Muted topics are left out (only the narrowed channel's when `channelId` is
+ * given); outside a channel narrow, channels the user is subscribed to and
+ * muted are left out too, except their unmuted and followed topics.
+ * Direct messages always stay.
+ */
+export function unmutedInView(app: App, user: UserRecord, channelId: number | null): (m: MessageRecord) => boolean {
+  const policy = topicPolicyLookup(user);
+  const mutedChannels = new Set<number>();
+  if (channelId === null) {
+    for (const s of app.store.subscriptions.data.subscriptions) {
+      if (s.user_id === user.id && s.active && s.is_muted) mutedChannels.add(s.stream_id);
+    }
+  }
+  return (m) => {
+    if (m.stream_id === null) return true;
+    const p = policy(m.stream_id, m.topic);
+    if (p === VISIBILITY.MUTED && (channelId === null || m.stream_id === channelId)) return false;
+    if (mutedChannels.has(m.stream_id)) return p === VISIBILITY.UNMUTED || p === VISIBILITY.FOLLOWED;
+    return true;
+  };
+}
+
 export const userTopicsSection: StateSection = {
   types: ['user_topic'],
   fetch: ({ user }) => (user ? { user_topics: (user.user_topics ?? []).map((t) => ({ ...t })) } : {}),

@@ -13,6 +13,7 @@ import { compileNarrow, withConversation, type CompiledNarrow, type NarrowTerm }
 import { highlightHtml, highlightText, wordsRegex } from './search.js';
 import { messageTopic } from './format.js';
 import { escapeHtml } from '../text.js';
+import { unmutedInView } from '../user-topics.js';
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
@@ -48,12 +49,17 @@ export function prepareNarrow(app: App, user: UserRecord | null, terms: NarrowTe
   };
 }
 
+/**
+ * Zulip's find_first_unread_anchor: the oldest unread message of the narrow
+ * that the view does not show as muted (exclude_muting_conditions).
+ */
 function firstUnread(app: App, user: UserRecord | null, n: PreparedNarrow): number {
   const store = app.store.messages;
   if (!user) return LARGER_THAN_MAX_MESSAGE_ID;
+  const unmuted = unmutedInView(app, user, n.compiled.mutingChannelId);
   for (const id of store.unread(user.id)) {
     const m = store.get(id);
-    if (m && n.accept(m)) return id;
+    if (m && n.accept(m) && unmuted(m)) return id;
   }
   return LARGER_THAN_MAX_MESSAGE_ID;
 }

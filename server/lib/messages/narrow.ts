@@ -81,6 +81,11 @@ export interface CompiledNarrow {
   searchWords: string[] | null;
   /** The message ID of a `near`/`id` term (an anchor hint). */
   near: number | null;
+  /**
+   * The channel of the narrow's first channel term, negated or not (Zulip's
+   * get_channel_from_narrow_access_unchecked): muting is judged within it.
+   */
+  mutingChannelId: number | null;
 }
 
 const operandString = (t: NarrowTerm): string => {
@@ -151,6 +156,7 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
   let words: string[] | null = null;
   let near: number | null = null;
   let channelId: number | null = null;
+  let mutingChannelId: number | null = null;
   let topic: string | null = null;
   const terms = input.map((t) => ({ ...t, operator: ALIASES[t.operator] ?? t.operator }));
   // Zulip's check_not_both_channel_and_dm_narrow (negated terms do not count).
@@ -166,6 +172,7 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
       case 'channel': {
         const id = resolveChannelId(app, t);
         pred = (m) => m.stream_id === id;
+        mutingChannelId ??= id;
         if (!t.negated) {
           channelId = id;
           if (canReadChannelHistory(app, user, channelById(app, id)!)) includeHistory = true;
@@ -275,6 +282,7 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
     candidates,
     searchWords: words,
     near,
+    mutingChannelId,
   };
 }
 
