@@ -48,6 +48,8 @@ const CONTRACT: Record<string, Kind> = {
   channel_folders: 'array',
   devices: 'object',
   realm_topics_policy: 'string',
+  // Deprecated (feature level 392), still sent by Zulip; the Flutter app requires it as a boolean.
+  realm_mandatory_topics: 'boolean',
   realm_empty_topic_display_name: 'string',
   server_typing_started_expiry_period_milliseconds: 'number',
   server_typing_stopped_wait_period_milliseconds: 'number',

@@ -82,6 +82,9 @@ export const channelRealmSection: StateSection = {
   fetch({ app }) {
     const out: Record<string, unknown> = {
       realm_topics_policy: realmTopicsPolicy(app),
+      // Deprecated at feature level 392 but still sent by Zulip, and read as a required boolean
+      // by the Flutter mobile app: topics are required when the empty topic is disabled.
+      realm_mandatory_topics: realmTopicsPolicy(app) === 'disable_empty_topic',
       realm_message_retention_days: realmMessageRetentionDays(app),
       server_web_public_streams_enabled: app.config.webPublicStreamsEnabled,
     };
