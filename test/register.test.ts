@@ -371,6 +371,24 @@ describe('POST /register', () => {
     }
   });
 
+  it('refuses all_public_streams to guests (Zulip: User not authorized for this query)', async () => {
+    const guest = await ts.addUser('Gus', 600);
+    const member = await ts.addUser('Mia', 400);
+    const before = ts.app.events.size;
+    const refused = await ts.client(guest).post('/register', { all_public_streams: true, fetch_event_types: [] });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'BAD_REQUEST');
+    assert.equal(refused.body.msg, 'User not authorized for this query');
+    assert.equal(ts.app.events.size, before, 'no queue for a refused register');
+    const plain = await ts.client(guest).post('/register', { all_public_streams: false, fetch_event_types: [] });
+    assert.equal(plain.status, 200, JSON.stringify(plain.body));
+    const allowed = await ts.client(member).post('/register', { all_public_streams: true, fetch_event_types: [] });
+    assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
+    assert.equal(ts.app.events.get(allowed.body.queue_id)?.opts.allPublicStreams, true);
+    await ts.client(guest).delete('/events', { queue_id: plain.body.queue_id });
+    await ts.client(member).delete('/events', { queue_id: allowed.body.queue_id });
+  });
+
   it('lists parameters it does not know in ignored_parameters_unsupported', async () => {
     const res = await register({ fetch_event_types: [], no_such_param: 'x' });
     assert.equal(res.status, 200);

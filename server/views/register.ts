@@ -6,6 +6,7 @@ import { LIMITS, versionFields } from '../version.js';
 import { baseUrl } from './common.js';
 import { channelById } from '../lib/channels.js';
 import { webPublicChannels } from '../lib/channel-queries.js';
+import { isGuest } from '../lib/people.js';
 
 export const IDLE_TIMEOUT = { DEFAULT: 600, MAX: 7 * 24 * 3600, MOBILE: 12 * 3600 } as const;
 
@@ -65,7 +66,8 @@ export function register(req: ApiRequest): ViewResult {
   const fetchEventTypes = params.get('fetch_event_types', t.json(v.nullable(v.list(v.str))), null);
   // Zulip's _default_all_public_streams and _default_narrow: a bot's defaults apply when the client sends none.
   const botDefaults = user?.bot_settings;
-  const allPublicStreams = params.get('all_public_streams', t.bool, botDefaults?.default_all_public_streams ?? false);
+  const allPublicStreamsParam = params.get('all_public_streams', t.bool);
+  const allPublicStreams = allPublicStreamsParam ?? botDefaults?.default_all_public_streams ?? false;
   let narrowed = params.get('narrow', narrow, []);
   const defaultStream = botDefaults?.default_events_register_stream_id;
   if (!narrowed.length && defaultStream != null) {
@@ -76,6 +78,8 @@ export function register(req: ApiRequest): ViewResult {
   const capabilities = params.get('client_capabilities', t.json(v.record(v.bool)), {});
   params.accept('queue_lifespan_secs');
 
+  // Zulip's can_access_public_streams: guests may not follow every public channel.
+  if (user && allPublicStreamsParam && isGuest(user)) throw errors.badRequest('User not authorized for this query');
   if (anonymous && clientGravatar) throw errors.badRequest("Invalid 'client_gravatar' parameter for anonymous request");
   if (anonymous && subscribers === 'true') {
     throw errors.badRequest("Invalid 'include_subscribers' parameter for anonymous request");
