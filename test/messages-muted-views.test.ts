@@ -1,6 +1,7 @@
 /**
  * Views that leave muted conversations out, as Zulip does: the `first_unread`
- * anchor (find_first_unread_anchor with exclude_muting_conditions).
+ * anchor (find_first_unread_anchor with exclude_muting_conditions), `in:home`
+ * (the same conditions) and `is:followed`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -77,5 +78,29 @@ describe('muted conversations in message views', () => {
     );
     // Fetching changes no flags.
     assert.equal(ts.store.messages.unread(readerAcc.id).length, unread.length);
+  });
+
+  it('in:home leaves out muted topics and muted channels (their unmuted and followed topics stay); is:followed finds followed topics', async () => {
+    const ids = async (narrow: object, client = reader) =>
+      (await fetchMessages(client, { narrow, anchor: 'oldest', num_before: 0, num_after: 100 })).messages.map((x: { id: number }) => x.id);
+    assert.deepEqual(await ids([['in', 'home']]), [m.dm, m.quietKept, m.quietTracked, m.loudNews]);
+    assert.deepEqual(await ids([{ operator: 'in', operand: 'home', negated: true }]), [m.quietChatter, m.loudNoise]);
+    assert.deepEqual(await ids([['in', 'all']]), Object.values(m).sort((a, b) => a - b));
+    // Someone else's policies change nothing: the writer mutes nothing.
+    assert.deepEqual(await ids([['in', 'home']], writer), Object.values(m).sort((a, b) => a - b));
+
+    const stored = ts.store.users.get(readerAcc.id)?.user_topics?.find((t) => t.stream_id === quiet && t.topic_name === 'tracked');
+    assert.equal(stored?.visibility_policy, 3);
+    assert.deepEqual(await ids([['is', 'followed']]), [m.quietTracked]);
+    assert.deepEqual(await ids([['channel', 'quiet'], ['is', 'followed']]), [m.quietTracked]);
+    assert.deepEqual(await ids([['channel', 'loud'], ['is', 'followed']]), []);
+    assert.deepEqual(await ids([{ operator: 'is', operand: 'followed', negated: true }, ['channel', 'quiet']]), [m.quietChatter, m.quietKept]);
+    // The writer follows the topics they started (Zulip's default 'topics I start'); the DM never matches.
+    const started = [m.quietChatter, m.loudNoise, m.quietKept, m.quietTracked, m.loudNews];
+    assert.deepEqual(await ids([['is', 'followed']], writer), started);
+    // Unfollowing (any case) takes effect at once.
+    const res = await writer.post('/user_topics', { stream_id: loud, topic: 'NEWS', visibility_policy: 0 });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(await ids([['is', 'followed']], writer), started.filter((id) => id !== m.loudNews));
   });
 });

@@ -14,6 +14,7 @@ import { isGuest } from '../people.js';
 import { canReadChannelHistory } from './access.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, LEGACY_EMPTY_TOPIC } from './format.js';
 import { matchesWords, searchWords } from './search.js';
+import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../user-topics.js';
 
 export interface NarrowTerm {
   operator: string;
@@ -242,10 +243,8 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
       case 'in': {
         const s = operandString(t);
         if (s === 'all') pred = () => true;
-        else if (s === 'home') {
-          const viewer = me();
-          pred = (m) => m.stream_id === null || !subscriptionOf(app, viewer.id, m.stream_id)?.is_muted;
-        }
+        // Zulip's exclude_muting_conditions with no narrow: muted topics and (unless the topic is unmuted or followed) muted channels.
+        else if (s === 'home') pred = unmutedInView(app, me(), null);
         else throw badNarrow(`unknown 'in' operand ${s}`);
         break;
       }
@@ -302,8 +301,10 @@ function isPredicate(app: App, user: UserRecord, s: string): Pred {
       return flag(FLAG.has_alert_word);
     case 'resolved':
       return (m) => m.stream_id !== null && m.topic.startsWith('✔ ');
-    case 'followed':
-      return () => false;
+    case 'followed': {
+      const policy = topicPolicyLookup(user);
+      return (m) => m.stream_id !== null && policy(m.stream_id, m.topic) === VISIBILITY.FOLLOWED;
+    }
     case 'muted':
       return (m) => m.stream_id !== null && subscriptionOf(app, user.id, m.stream_id)?.is_muted === true;
     default:
