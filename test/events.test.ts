@@ -122,6 +122,21 @@ describe('GET /events', () => {
     assert.equal(res.body.msg, "Missing 'queue_id' argument");
   });
 
+  it('requires last_event_id when polling a queue, before looking the queue up (Zulip fetch_events)', async () => {
+    const q = await registerQueue(ts.ownerClient, { event_types: ['drafts'] });
+    await addDraft(ts.ownerClient, 'x');
+    for (const queue_id of [q.queue_id, 'no-such-queue']) {
+      const res = await ts.ownerClient.get('/events', { queue_id, dont_block: true });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'BAD_REQUEST');
+      assert.equal(res.body.msg, "Missing 'last_event_id' argument");
+    }
+    // Nothing was acknowledged or lost: the event is still there.
+    const res = await ts.ownerClient.get('/events', { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
+    assert.deepEqual(res.body.events.map((e: { type: string }) => e.type), ['drafts']);
+    await ts.ownerClient.delete('/events', { queue_id: q.queue_id });
+  });
+
   it('refuses an unknown queue with BAD_EVENT_QUEUE_ID', async () => {
     const res = await ts.ownerClient.get('/events', { queue_id: 'no-such-queue', last_event_id: -1, dont_block: true });
     assert.equal(res.status, 400);

@@ -19,10 +19,14 @@ function ownQueue(req: ApiRequest): EventQueue {
  * a newer poll on the same queue, or shutdown.
  */
 export async function getEvents(req: ApiRequest): Promise<ViewResult | void> {
-  const queue = ownQueue(req);
   const lastEventId = req.params.get('last_event_id', t.int);
   const dontBlock = req.params.get('dont_block', t.bool, false);
   req.params.accept('user_client', 'slim_presence', 'apply_markdown', 'client_gravatar');
+  // As Zulip's fetch_events: polling a queue needs last_event_id, checked before the queue is looked up.
+  if (req.params.has('queue_id') && lastEventId === undefined) {
+    throw errors.badRequest("Missing 'last_event_id' argument");
+  }
+  const queue = ownQueue(req);
   if (lastEventId !== undefined) {
     const problem = queue.acknowledge(lastEventId);
     if (problem) throw errors.badRequest(problem);
