@@ -61,6 +61,15 @@ const CONTRACT: Record<string, Kind> = {
   realm_linkifiers: 'array',
 };
 
+/** What the mobile app reads from user_settings (and legacy clients at the top level), with types. */
+const USER_SETTINGS: Record<string, Kind> = {
+  twenty_four_hour_time: 'boolean',
+  starred_message_counts: 'boolean',
+  display_emoji_reaction_users: 'boolean',
+  emojiset: 'string',
+  presence_enabled: 'boolean',
+};
+
 function check(body: Record<string, unknown>, key: string, kind: Kind): void {
   const v = body[key];
   assert.ok(key in body && v !== null && v !== undefined, `${key} is missing or null`);
@@ -92,17 +101,20 @@ describe('the register contract real clients depend on', () => {
     });
     assert.equal(res.status, 200);
     for (const [key, kind] of Object.entries(CONTRACT)) check(res.body, key, kind);
-    for (const k of ['starred_message_counts', 'display_emoji_reaction_users', 'emojiset', 'presence_enabled']) {
-      assert.ok(k in (res.body.user_settings as object), `user_settings.${k}`);
-    }
+    const settings = res.body.user_settings as Record<string, unknown>;
+    for (const [k, kind] of Object.entries(USER_SETTINGS)) check(settings, k, kind);
     assert.ok(Object.keys(res.body.presences).length > 0 && Object.keys(res.body.user_status).length > 0);
   });
 
-  it('the terminal client\'s register (no user_settings_object): legacy keys too', async () => {
+  it('the terminal client\'s register (no user_settings_object): every key, typed, and the legacy ones too', async () => {
     const res = await mel.post('/register', {});
-    assert.equal(typeof res.body.twenty_four_hour_time, 'boolean');
-    for (const key of ['muted_topics', 'realm_message_retention_days', 'realm_allow_edit_history', 'max_message_id', 'realm_user_groups']) {
-      check(res.body, key, CONTRACT[key]!);
+    assert.equal(res.status, 200);
+    // Without slim_presence, presences are in Zulip's legacy format, keyed by email (the terminal client reads them so).
+    for (const [key, kind] of Object.entries(CONTRACT)) check(res.body, key, key === 'presences' ? 'object' : kind);
+    assert.ok(Object.keys(res.body.presences).includes(mel.account!.email), 'legacy presences are keyed by email');
+    for (const [k, kind] of Object.entries(USER_SETTINGS)) {
+      check(res.body, k, kind);
+      check(res.body.user_settings as Record<string, unknown>, k, kind);
     }
   });
 
