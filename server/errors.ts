@@ -81,6 +81,12 @@ export const errors = {
       status,
       extra: { channel_name: name },
     }),
+  /** Zulip's BadNarrowOperatorError (the `desc` data field included). */
+  badNarrow: (desc: string) =>
+    new HearthError(`Invalid narrow operator: ${desc}`, { code: 'BAD_NARROW', extra: { desc } }),
+  /** Zulip's InvalidOperatorCombinationError. */
+  badNarrowCombination: (desc: string) =>
+    new HearthError(`Invalid narrow operator combination: ${desc}`, { code: 'BAD_NARROW', extra: { desc } }),
   incompatibleParameters: (names: string[]) =>
     new HearthError(`Unsupported parameter combination: ${names.join(', ')}`, {
       extra: { parameters: names.join(', ') },

@@ -87,8 +87,33 @@ describe('GET /messages', () => {
     assertError(await owner.get('/messages', { anchor: 'newest', num_before: 5000, num_after: 1 }), 'Too many messages requested (maximum 5000).');
     const byIds = await owner.get('/messages', { message_ids: [sent[2], sent[0], 999999] });
     assert.deepEqual(byIds.body.messages.map((m: { id: number }) => m.id), [sent[0], sent[2]]);
-    assert.equal(byIds.body.found_anchor, undefined);
-    assert.equal((await owner.get('/messages', { message_ids: [1], anchor: 'newest' })).status, 400);
+    // Zulip answers no anchor and the found_* flags false.
+    assert.equal(byIds.body.anchor, undefined);
+    assert.deepEqual([byIds.body.found_anchor, byIds.body.found_oldest, byIds.body.found_newest], [false, false, false]);
+    assert.equal(byIds.body.history_limited, false);
+    // A range request conflicts with message_ids; zero counts, use_first_unread_anchor=false and include_anchor do not.
+    const conflict =
+      'Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
+    for (const extra of [{ anchor: 'newest' }, { num_before: 1 }, { num_after: 2 }, { use_first_unread_anchor: true }]) {
+      assertError(await owner.get('/messages', { message_ids: [sent[0]], ...extra }), conflict);
+    }
+    const compatible = await owner.get('/messages', {
+      message_ids: [sent[1], sent[0]],
+      num_before: 0,
+      num_after: 0,
+      include_anchor: true,
+      use_first_unread_anchor: false,
+    });
+    assert.equal(compatible.status, 200, JSON.stringify(compatible.body));
+    assert.deepEqual(compatible.body.messages.map((m: { id: number }) => m.id), [sent[0], sent[1]]);
+    assert.equal(compatible.body.ignored_parameters_unsupported, undefined);
+    // At most 5000 IDs (duplicates count), as for ranges.
+    // (Brackets and commas left unescaped, to keep the query under the HTTP header limit.)
+    const byRawIds = (list: number[]) => owner.call('GET', `/api/v1/messages?message_ids=${JSON.stringify(list)}`, {}, { raw: true });
+    assertError(await byRawIds(Array(5001).fill(0)), 'Too many messages requested (maximum 5000).');
+    const most = await byRawIds([...Array(4997).fill(0), sent[4], sent[3], sent[4]]);
+    assert.equal(most.status, 200, JSON.stringify(most.body));
+    assert.deepEqual(most.body.messages.map((m: { id: number }) => m.id), [sent[3], sent[4]]);
   });
 
   it('narrows by topic, sender, dm, dm-including, is, has, id and search, in both forms and negated', async () => {
@@ -159,6 +184,17 @@ describe('GET /messages', () => {
     const memberN = async (narrow: object) => ids(await fetchMessages(member, { narrow }));
     assert.deepEqual(await memberN([['with', secretId], ['dm', [cast.owner.id]]]), [dmId]);
     assert.deepEqual(await memberN([['with', secretId], ['channel', 'general'], ['topic', 'alpha']]), sent.slice(0, 5));
+    // Two with operators: Zulip's InvalidOperatorCombinationError, whatever the targets.
+    for (const narrow of [[['with', sent[0]], ['with', sent[6]]], [['with', sent[0]], { operator: 'with', operand: sent[0], negated: true }]]) {
+      const res = await member.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow });
+      assertError(res, "Invalid narrow operator combination: Duplicate 'with' operators.", 'BAD_NARROW');
+      assert.equal(res.body.desc, "Duplicate 'with' operators.");
+      assertError(
+        await member.get('/messages/matches_narrow', { msg_ids: [sent[0]], narrow }),
+        "Invalid narrow operator combination: Duplicate 'with' operators.",
+        'BAD_NARROW',
+      );
+    }
     for (const narrow of [[['with', secretId]], [['with', secretId], ['channel', 'general']], [['with', 'abc']]]) {
       assertError(
         await member.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow }),

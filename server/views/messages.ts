@@ -73,10 +73,20 @@ export function getMessages(req: ApiRequest): ViewResult {
   const ids = params.get('message_ids', t.json(v.nullable(v.list(v.int))), null);
   if (ids !== null) {
     if (!user) throw errors.unauthorized();
-    const range = ['anchor', 'num_before', 'num_after', 'include_anchor', 'use_first_unread_anchor'].filter((n) =>
-      params.has(n),
-    );
-    if (range.length) throw errors.incompatibleParameters(['message_ids', ...range]);
+    // Zulip: a range request (counts above zero, an anchor, use_first_unread_anchor) conflicts with message_ids;
+    // include_anchor does not (it is ignored: the anchor is off).
+    const ranged =
+      params.get('num_before', nonNegative, 0) > 0 ||
+      params.get('num_after', nonNegative, 0) > 0 ||
+      params.has('anchor') ||
+      params.get('use_first_unread_anchor', t.bool, false);
+    if (ranged) {
+      throw errors.incompatibleParameters(['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor']);
+    }
+    params.get('include_anchor', t.bool, true);
+    if (ids.length > MAX_MESSAGES_PER_FETCH) {
+      throw errors.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    }
     return fetchByIds(app, user, narrow, ids, format);
   }
   const anchor = anchorParam(req);

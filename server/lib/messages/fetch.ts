@@ -168,5 +168,6 @@ export function fetchByIds(
       if (words) withMatches(m, dict, words, format.allowEmptyTopicName);
       return dict;
     });
-  return { messages, history_limited: false };
+  // Zulip answers the found_* flags, always false: there is no anchor.
+  return { messages, history_limited: false, found_anchor: false, found_oldest: false, found_newest: false };
 }

@@ -5,7 +5,7 @@
  * narrow may include history the user never received (ok_to_include_history).
  */
 import type { App } from '../../context.js';
-import { HearthError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import type { IdList } from '../../store/message-ids.js';
 import { FLAG, MSG_BIT, WILDCARD_MENTION_BITS, conversationKey, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
@@ -22,8 +22,7 @@ export interface NarrowTerm {
   negated: boolean;
 }
 
-const badNarrow = (desc: string) =>
-  new HearthError(`Invalid narrow operator: ${desc}`, { code: 'BAD_NARROW' });
+const badNarrow = errors.badNarrow;
 
 const ALIASES: Record<string, string> = {
   stream: 'channel',
@@ -327,7 +326,9 @@ export function withConversation(
   terms: NarrowTerm[],
   canRead: (m: MessageRecord) => boolean,
 ): NarrowTerm[] {
-  const w = terms.find((t) => t.operator === 'with');
+  const withTerms = terms.filter((t) => t.operator === 'with');
+  if (withTerms.length > 1) throw errors.badNarrowCombination("Duplicate 'with' operators.");
+  const w = withTerms[0];
   if (!w) return terms;
   const id = Number(typeof w.operand === 'number' ? w.operand : String(w.operand));
   const m = Number.isSafeInteger(id) ? app.store.messages.get(id) : undefined;
