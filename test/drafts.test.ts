@@ -79,7 +79,7 @@ describe('drafts', () => {
     const count = ts.store.drafts.data.drafts.length;
     const a = await ts.ownerClient.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'a\u0000b' }] });
     assert.equal(a.status, 400);
-    assert.match(a.body.msg, /null bytes/);
+    assert.equal(a.body.msg, 'Message must not contain null bytes', 'normalize_body wording');
     const b = await ts.ownerClient.post('/drafts', {
       drafts: [{ type: 'stream', to: [1], topic: 'x\u0000', content: 'ok' }],
     });
@@ -101,8 +101,65 @@ describe('drafts', () => {
     assert.equal(badType.status, 400);
     const missing = await ts.ownerClient.post('/drafts', { drafts: [{ type: '', to: [], topic: '' }] });
     assert.equal(missing.body.msg, 'content key is missing from drafts[0]');
-    const unknownUser = await ts.ownerClient.post('/drafts', { drafts: [{ type: 'private', to: [999], topic: '', content: '' }] });
+    const unknownUser = await ts.ownerClient.post('/drafts', { drafts: [{ type: 'private', to: [999], topic: '', content: 'x' }] });
     assert.equal(unknownUser.body.msg, 'Invalid user ID 999');
+  });
+
+  it('strips the content, refuses a blank one, and stores a direct-message draft without recipients unaddressed', async () => {
+    const c = ts.ownerClient;
+    const count = ts.store.drafts.data.drafts.length;
+    for (const content of ['', '   ', '\n\t ']) {
+      const res = await c.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
+      assert.equal(res.status, 400, JSON.stringify(content));
+      assert.equal(res.body.msg, 'drafts[0]["content"] cannot be blank.');
+    }
+    assert.equal(ts.store.drafts.data.drafts.length, count, 'nothing stored');
+    const made = await c.post('/drafts', {
+      drafts: [
+        { type: 'private', to: [], topic: 'ignored', content: '  hello  \n', timestamp: 1595479019 },
+      ],
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const listed = (await c.get('/drafts')).body.drafts.find((d: { id: number }) => d.id === made.body.ids[0]);
+    assert.deepEqual(listed, { id: made.body.ids[0], type: '', to: [], topic: '', content: 'hello', timestamp: 1595479019 });
+    const id = made.body.ids[0];
+    const blankEdit = await c.patch(`/drafts/${id}`, { draft: { type: '', to: [], topic: '', content: ' ' } });
+    assert.equal(blankEdit.status, 400);
+    assert.equal(blankEdit.body.msg, 'draft["content"] cannot be blank.');
+    assert.equal((await c.delete(`/drafts/${id}`)).status, 200);
+  });
+
+  it('refuses every drafts endpoint while the user has drafts synchronization off, which deletes their drafts', async () => {
+    const carl = await ts.addUser('Carl');
+    const cc = ts.client(carl);
+    const made = await cc.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'kept locally' }] });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const id = made.body.ids[0];
+    const reg = await cc.post('/register', { event_types: ['drafts', 'user_settings'] });
+    const off = await cc.patch('/settings', { enable_drafts_synchronization: false });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    assert.equal(ts.store.drafts.data.drafts.filter((d) => d.user_id === carl.id).length, 0, 'stored drafts deleted');
+    const events = (await cc.get('/events', { queue_id: reg.body.queue_id, last_event_id: -1, dont_block: true })).body.events;
+    assert.ok(events.length > 0, 'the settings change was announced');
+    assert.deepEqual(
+      events.filter((e: { type: string }) => e.type === 'drafts'),
+      [],
+      'no drafts remove events: the clients keep their local drafts',
+    );
+    const refused = (res: { status: number; body: { code: string; msg: string } }, what: string) => {
+      assert.equal(res.status, 400, what);
+      assert.equal(res.body.code, 'BAD_REQUEST', what);
+      assert.equal(res.body.msg, 'User has disabled synchronizing drafts.', what);
+    };
+    refused(await cc.get('/drafts'), 'GET');
+    refused(await cc.post('/drafts', { drafts: [] }), 'POST');
+    refused(await cc.patch(`/drafts/${id}`, { draft: { type: '', to: [], topic: '', content: 'x' } }), 'PATCH');
+    refused(await cc.delete(`/drafts/${id}`), 'DELETE');
+    const state = await cc.post('/register', { fetch_event_types: ['drafts'] });
+    assert.deepEqual(state.body.drafts, []);
+    assert.equal((await cc.patch('/settings', { enable_drafts_synchronization: true })).status, 200);
+    assert.deepEqual((await cc.get('/drafts')).body.drafts, []);
+    for (const q of [reg.body.queue_id, state.body.queue_id]) await cc.delete('/events', { queue_id: q });
   });
 
   it("keeps users' drafts apart and refuses another user's draft", async () => {

@@ -6,7 +6,7 @@
 import type { App } from '../context.js';
 import { hashPassword } from '../auth/secrets.js';
 import type { UserRecord } from '../store/records.js';
-import { commit } from './commit.js';
+import { commit, type Transaction } from './commit.js';
 import { changeFullName } from './users-update.js';
 
 export interface SettingsChange {
@@ -33,6 +33,7 @@ export async function doChangeSettings(app: App, user: UserRecord, ch: SettingsC
         const stored = (user.user_settings ??= {});
         if (stored[name] === value) continue;
         stored[name] = value;
+        if (name === 'enable_drafts_synchronization' && value === false) dropDrafts(app, tx, user.id);
       }
       tx.touch(app.store.users.collection);
       const event: Record<string, unknown> = { type: 'user_settings', op: 'update', property: name, value };
@@ -40,6 +41,18 @@ export async function doChangeSettings(app: App, user: UserRecord, ch: SettingsC
       tx.emit(event as never, [user.id]);
     }
   });
+}
+
+/**
+ * Zulip: turning drafts synchronization off deletes the user's stored drafts, without
+ * `drafts` remove events (their clients keep their local copies; nothing was deleted there).
+ */
+function dropDrafts(app: App, tx: Transaction, userId: number): void {
+  const doc = app.store.drafts.data;
+  const kept = doc.drafts.filter((d) => d.user_id !== userId);
+  if (kept.length === doc.drafts.length) return;
+  doc.drafts = kept;
+  tx.touch(app.store.drafts);
 }
 
 function languageName(code: string): string {

@@ -1,6 +1,6 @@
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
-import { v } from '../http/validate.js';
+import { v, type Validator } from '../http/validate.js';
 import { LIMITS } from '../version.js';
 import type { DraftRecord, DraftType } from '../store/records.js';
 
@@ -28,22 +28,31 @@ export function draftsOf(app: App, userId: number): DraftRecord[] {
     .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
 }
 
+/** Zulip's RequiredStringConstraint: surrounding whitespace stripped, then at least one character. */
+const requiredString: Validator<string> = (x, p) => {
+  const s = v.str(x, p).trim();
+  if (s === '') throw errors.badRequest(`${p} cannot be blank.`);
+  return s;
+};
+
 /** The draft dict clients send, as Zulip's DraftData. */
 export const draftValidator = v.dict(
   {
     type: v.oneOf(['', 'stream', 'private'] as const),
     to: v.list(v.int),
     topic: v.str,
-    content: v.str,
+    content: requiredString,
   },
   { timestamp: v.number },
 );
 
-type RawDraft = ReturnType<typeof draftValidator>;
+export type RawDraft = ReturnType<typeof draftValidator>;
 
-/** Zulip's further_validated_draft_dict: addressing, null bytes, timestamp. */
+/**
+ * Zulip's further_validated_draft_dict: addressing, timestamp. The content
+ * comes already through normalize_body (`normaliseContent`, in the view).
+ */
 export function validateDraft(app: App, userId: number, d: RawDraft): DraftInput {
-  if (d.content.includes('\u0000')) throw errors.badRequest('Content must not contain null bytes');
   const timestamp = Math.floor(d.timestamp ?? app.clock.now() / 1000);
   if (timestamp < 0) throw errors.badRequest('Timestamp must not be negative.');
   if (d.type === 'stream') {
@@ -53,7 +62,8 @@ export function validateDraft(app: App, userId: number, d: RawDraft): DraftInput
     if (!app.channels.canAccess(userId, d.to[0]!)) throw errors.badRequest('Invalid channel ID');
     return { type: 'stream', to: d.to, topic, content: d.content, timestamp };
   }
-  if (d.type === 'private') {
+  // A direct-message draft without recipients is stored unaddressed, as Zulip does.
+  if (d.type === 'private' && d.to.length > 0) {
     const to = [...new Set(d.to)].sort((a, b) => a - b);
     for (const id of to) {
       const u = app.store.users.get(id);

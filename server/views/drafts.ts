@@ -1,27 +1,43 @@
 import { doCreateDrafts, doDeleteDraft, doEditDraft } from '../actions/drafts.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { draftsOf, draftValidator, formatDraft, validateDraft } from '../lib/drafts.js';
+import { draftsOf, draftValidator, formatDraft, validateDraft, type RawDraft } from '../lib/drafts.js';
 import { t } from '../http/params.js';
 import { v } from '../http/validate.js';
+import { userSetting } from '../lib/user-settings.js';
+import type { UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
+import { normaliseContent } from './messages-send.js';
+
+/** Zulip's draft_endpoint: every drafts endpoint needs the user's enable_drafts_synchronization. */
+function syncingUser(req: ApiRequest): UserRecord {
+  const user = requireUser(req);
+  if (userSetting(req.app, user, 'enable_drafts_synchronization') === false) {
+    throw errors.badRequest('User has disabled synchronizing drafts.');
+  }
+  return user;
+}
+
+/** Zulip's further_validated_draft_dict, starting with normalize_body on the content. */
+const validated = (req: ApiRequest, user: UserRecord, d: RawDraft) =>
+  validateDraft(req.app, user.id, { ...d, content: normaliseContent(d.content) });
 
 export async function createDrafts(req: ApiRequest): Promise<ViewResult> {
-  const user = requireUser(req);
+  const user = syncingUser(req);
   const raw = req.params.get('drafts', t.json(v.list(draftValidator)), []);
-  const inputs = raw.map((d) => validateDraft(req.app, user.id, d));
+  const inputs = raw.map((d) => validated(req, user, d));
   const ids = await doCreateDrafts(req.app, user.id, inputs);
   return { ids };
 }
 
 export function listDrafts(req: ApiRequest): ViewResult {
-  const user = requireUser(req);
+  const user = syncingUser(req);
   const drafts = draftsOf(req.app, user.id).map(formatDraft);
   return { count: drafts.length, drafts };
 }
 
 function ownDraft(req: ApiRequest) {
-  const user = requireUser(req);
+  const user = syncingUser(req);
   const id = pathInt(req, 'draft_id');
   const draft = req.app.store.drafts.data.drafts.find((d) => d.id === id && d.user_id === user.id);
   if (!draft) throw errors.notFound('Draft does not exist');
@@ -31,7 +47,7 @@ function ownDraft(req: ApiRequest) {
 export async function editDraft(req: ApiRequest): Promise<ViewResult> {
   const { user, draft } = ownDraft(req);
   const raw = req.params.require('draft', t.json(draftValidator));
-  await doEditDraft(req.app, draft, validateDraft(req.app, user.id, raw));
+  await doEditDraft(req.app, draft, validated(req, user, raw));
   return {};
 }
 
