@@ -10,6 +10,30 @@ const BOT_TYPES = [
 /** Zulip's zuliprc file for a bot (what the Zulip web app's "download zuliprc" gives). */
 export const zuliprc = (email: string, key: string, site: string) => `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`;
 
+const isLoopbackHost = (hostname: string) => /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i.test(hostname);
+
+/**
+ * The `site` a downloaded zuliprc names: the address this page was loaded from, except when
+ * that is the server computer's loopback (the desktop window, or a browser on that computer):
+ * then the server's first LAN URL, so the bot also runs on the other computers of the office.
+ */
+export function zuliprcSite(pageOrigin: string, lanUrls: readonly string[]): string {
+  const page = new URL(pageOrigin);
+  if (!isLoopbackHost(page.hostname)) return page.origin;
+  for (const raw of lanUrls) {
+    const lan = URL.canParse(raw) ? new URL(raw) : null;
+    if (lan && (lan.protocol === 'http:' || lan.protocol === 'https:') && !isLoopbackHost(lan.hostname)) return lan.origin;
+  }
+  return page.origin;
+}
+
+/** The zuliprc site for this page (the page's own origin when the LAN URLs cannot be read). */
+const siteForZuliprc = (api: Api): Promise<string> =>
+  api.get('/hearth/status').then(
+    (s) => zuliprcSite(location.origin, Array.isArray(s.lan_urls) ? (s.lan_urls as string[]) : []),
+    () => location.origin,
+  );
+
 export function botsSection(api: Api, members: Json[], reload: () => Promise<void>): HTMLElement {
   const notice = new Notice();
   const add = h('button', { type: 'button' }, 'Add bot');
@@ -122,7 +146,12 @@ function keyDialog(api: Api, bot: Json, initialKey: string | null, changed: (key
     }),
   );
   const rc = h('button', { type: 'button', class: 'secondary', disabled: !key }, 'Download zuliprc');
-  rc.addEventListener('click', () => download('zuliprc', zuliprc(email, key, location.origin)));
+  const site = siteForZuliprc(api);
+  rc.addEventListener('click', () =>
+    void busy(rc, notice, async () => {
+      download('zuliprc', zuliprc(email, key, await site));
+    }),
+  );
   const regen = h('button', { type: 'button', class: 'secondary' }, 'Regenerate key');
   regen.addEventListener('click', () => {
     if (!confirm('Regenerate the key? Programs using the old key stop working.')) return;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encode, roleName } from '../renderer/api.js';
-import { zuliprc } from '../renderer/bots.js';
+import { zuliprc, zuliprcSite } from '../renderer/bots.js';
 import { withoutInlineAttributes } from '../renderer/dom.js';
 import { formatBytes, formatUptime } from '../renderer/status.js';
 
@@ -23,6 +23,20 @@ describe('admin UI helpers', () => {
 
   it('writes a zuliprc as the Zulip web app does', () => {
     assert.equal(zuliprc('bot@x.test', 'KEY', 'http://10.0.0.2:9991'), '[api]\nemail=bot@x.test\nkey=KEY\nsite=http://10.0.0.2:9991\n');
+  });
+
+  it('names a LAN address in the zuliprc when the page is on the server computer\'s loopback (the desktop window)', () => {
+    const lan = ['http://127.0.0.1:9991', 'http://192.168.1.20:9991', 'http://10.0.0.2:9991'];
+    for (const origin of ['http://127.0.0.1:9991', 'http://localhost:9991', 'http://[::1]:9991', 'http://127.0.0.2:9991']) {
+      assert.equal(zuliprcSite(origin, lan), 'http://192.168.1.20:9991', origin);
+    }
+    // A browser elsewhere on the LAN: the address it used (it works from there).
+    assert.equal(zuliprcSite('http://10.0.0.2:9991', lan), 'http://10.0.0.2:9991');
+    assert.equal(zuliprcSite('http://hearth.lan:9991', lan), 'http://hearth.lan:9991');
+    // No LAN address (a server bound to loopback only), or nothing usable: the page's own origin.
+    assert.equal(zuliprcSite('http://127.0.0.1:9991', ['http://127.0.0.1:9991']), 'http://127.0.0.1:9991');
+    assert.equal(zuliprcSite('http://127.0.0.1:9991', ['not a url', 'javascript:alert(1)']), 'http://127.0.0.1:9991');
+    assert.equal(zuliprcSite('http://127.0.0.1:9991', []), 'http://127.0.0.1:9991');
   });
 
   it('drops style and on* attributes inside tags only, leaving text alone', () => {

@@ -534,3 +534,52 @@ test.describe('admin UI setup from another computer', () => {
     }
   });
 });
+
+test.describe('admin UI on the server computer of a LAN-wide server (where the desktop window is)', () => {
+  test.describe.configure({ timeout: 60_000 });
+  const why = skip || (lanAddress ? false : 'no non-loopback interface');
+  test.skip(why !== false, String(why));
+  test('a bot\'s zuliprc names the server\'s LAN address, not the loopback one the page uses', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ui-wildcard-'));
+    // Bound to every interface, as the desktop app by default; the page is opened on loopback, as the window does.
+    const server = await startServer({ dataDir, host: '0.0.0.0', port: 0, log: silentLogger });
+    const origin = `http://127.0.0.1:${server.port}`;
+    const browser = await launchBrowser();
+    const t = await openPage(browser, origin);
+    try {
+      const made = await new Client(origin, null).post('/hearth/setup', { realm_name: 'Wide Office', email: 'wes@example.com', password: 'wes password', full_name: 'Wes' });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const wes = new Client(origin, { id: made.body.user_id, email: 'wes@example.com', apiKey: made.body.api_key, password: 'wes password' });
+      const lan = ((await wes.get('/hearth/status')).body.lan_urls as string[]).find((u) => new URL(u).hostname !== '127.0.0.1');
+      assert.ok(lan, 'a wildcard bind on a machine with a LAN address lists it');
+
+      const { page } = t;
+      await page.goto(`${origin}/admin/`);
+      await page.getByLabel('Email').fill('wes@example.com');
+      await page.getByLabel('Password').fill('wes password');
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Add bot' }).click();
+      const add = page.getByRole('dialog', { name: 'Add bot' });
+      await add.getByLabel('Bot name').fill('Door Bot');
+      await add.getByLabel('Bot username').fill('door');
+      await add.getByRole('button', { name: 'Create bot' }).click();
+      const keyDialog = page.getByRole('dialog', { name: 'API key of Door Bot' });
+      const key = await keyDialog.getByLabel('API key').inputValue();
+      const botEmail = await keyDialog.getByLabel('Bot email').inputValue();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        keyDialog.getByRole('button', { name: 'Download zuliprc' }).click(),
+      ]);
+      const rc = await readFile((await download.path())!, 'utf8');
+      assert.equal(rc, `[api]\nemail=${botEmail}\nkey=${key}\nsite=${lan}\n`);
+      // The address works: the bot signs in through it.
+      assert.equal((await new Client(lan!, { id: 0, email: botEmail, apiKey: key, password: '' }).get('/users/me')).status, 200);
+      assert.deepEqual(t.errors, []);
+    } finally {
+      await t.close();
+      await browser.close();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
