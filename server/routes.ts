@@ -50,7 +50,7 @@ import { renderMessageView } from './views/render.js';
 import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
 import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
-import { sendTyping } from './views/typing.js';
+import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings } from './views/user-settings.js';
 import { serveEmojiData } from './views/emoji-data.js';
 import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
@@ -213,6 +213,7 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
   { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
+  { method: 'POST', path: api('/messages/:message_id/typing'), view: sendEditTyping, auth: 'required' },
   { method: 'PATCH', path: api('/settings'), view: changeSettings, auth: 'required' },
   { method: 'GET', path: api('/users/me/alert_words'), view: listAlertWords, auth: 'required' },
   { method: 'POST', path: api('/users/me/alert_words'), view: addAlertWords, auth: 'required' },

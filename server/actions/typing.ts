@@ -1,6 +1,8 @@
 /** Sends `typing` events (no state changes; through commit so events follow the one path). */
 import type { App } from '../context.js';
 import { apiEmail } from '../lib/people.js';
+import { editTypingAudience } from '../lib/typing.js';
+import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 
@@ -37,5 +39,17 @@ export async function doSendTyping(app: App, sender: UserRecord, op: 'start' | '
         [viewerId],
       );
     }
+  });
+}
+
+/** `typing_edit_message`: `editor` started or stopped editing message `m` (one event, the same for everyone). */
+export async function doSendEditTyping(app: App, editor: UserRecord, op: 'start' | 'stop', m: MessageRecord): Promise<void> {
+  const { recipient, userIds } = editTypingAudience(app, editor, m);
+  if (userIds.length === 0) return;
+  await commit(app, (tx) => {
+    tx.emit(
+      { type: 'typing_edit_message', op, sender_id: editor.id, message_id: m.id, recipient } as never,
+      [...new Set(userIds)],
+    );
   });
 }

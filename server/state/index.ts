@@ -22,7 +22,7 @@ import { realmSection, realmUserDefaultsSection } from './realm.js';
 import { userGroupsSection } from './user-groups.js';
 import { videoCallsSection } from './video-calls.js';
 import { uploadQuotaSection } from '../lib/upload-limits.js';
-import { typingSection } from '../lib/typing.js';
+import { typingEditSection, typingSection } from '../lib/typing.js';
 import { userSettingsSection } from './user-settings.js';
 import { presenceSection } from '../lib/presence.js';
 import { realmExtrasSection } from '../lib/realm-extras.js';
@@ -48,6 +48,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(defaultStreamsSection);
   registry.add(channelFoldersSection);
   registry.add(typingSection);
+  registry.add(typingEditSection);
   registry.add(userSettingsSection);
   registry.add(alertWordsSection);
   registry.add(mutedUsersSection);

@@ -1,12 +1,16 @@
-/** POST /typing (Zulip's send_notification_backend). */
+/** POST /typing and POST /messages/{message_id}/typing (Zulip's send_notification_backend, send_message_edit_notification_backend). */
 import type { ApiRequest, ViewResult } from '../context.js';
-import { doSendTyping } from '../actions/typing.js';
+import { doSendEditTyping, doSendTyping } from '../actions/typing.js';
 import { errors } from '../errors.js';
 import { t, type ParamType } from '../http/params.js';
 import { v } from '../http/validate.js';
 import { channelById, hasContentAccess, subscriberIds } from '../lib/channels.js';
+import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
 import { userByApiEmail } from '../lib/messages/addressee.js';
+import { checkCanEditMessage } from '../lib/messages/edit-permissions.js';
+import { userSetting } from '../lib/user-settings.js';
 import { requireUser } from './common.js';
+import { accessMessage } from './messages.js';
 
 const TYPES: Record<string, 'direct' | 'stream'> = { direct: 'direct', private: 'direct', stream: 'stream', channel: 'stream' };
 
@@ -51,5 +55,29 @@ export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
   if (!channel || !hasContentAccess(app, user, channel)) throw errors.badRequest('Invalid channel ID');
   const audience = subscriberIds(app, channel.id).filter((id) => id !== user.id);
   await doSendTyping(app, user, op, { kind, streamId: channel.id, topic, audience });
+  return {};
+}
+
+/**
+ * POST /messages/{message_id}/typing: the user is editing their message. Zulip
+ * requires a message they may modify (not in an archived channel) and may
+ * edit right now (no grace period), and their send_*_typing_notifications
+ * setting for that kind of message.
+ */
+export async function sendEditTyping(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireUser(req);
+  const op = params.require('op', opParam);
+  const m = accessMessage(req, user);
+  if (isInArchivedChannel(app, m)) throw errors.badRequest('Invalid message(s)');
+  checkCanEditMessage(app, user, m, 0);
+  if (m.stream_id !== null) {
+    if (userSetting(app, user, 'send_stream_typing_notifications') === false) {
+      throw errors.badRequest('User has disabled typing notifications for channel messages');
+    }
+  } else if (userSetting(app, user, 'send_private_typing_notifications') === false) {
+    throw errors.badRequest('User has disabled typing notifications for direct messages');
+  }
+  await doSendEditTyping(app, user, op, m);
   return {};
 }

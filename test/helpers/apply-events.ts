@@ -86,6 +86,7 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
     switch (e.type) {
       case 'heartbeat':
       case 'typing':
+      case 'typing_edit_message':
       case 'reaction':
         // Not part of the register state (Zulip's apply_event ignores them; reactions live on messages).
         break;

@@ -62,6 +62,20 @@ export function checkCanEditContent(app: App, user: UserRecord, m: MessageRecord
   }
 }
 
+/**
+ * Zulip's validate_user_can_edit_message with its buffer (0 for the typing
+ * notifications of an edit): editing on, the user's own message, within the
+ * content edit limit.
+ */
+export function checkCanEditMessage(app: App, user: UserRecord, m: MessageRecord, bufferSeconds: number): void {
+  if (!realmValue(app, 'allow_message_editing')) throw errors.badRequest('Your organization has turned off message editing');
+  if (m.sender_id !== user.id) throw errors.badRequest("You don't have permission to edit this message");
+  const limit = realmValue(app, 'message_content_edit_limit_seconds');
+  if (limit != null && ageSeconds(app, m) > limit + bufferSeconds) {
+    throw errors.badRequest('The time limit for editing this message has passed');
+  }
+}
+
 /** The "✔ " prefix Zulip's resolve-topic feature adds. */
 export const RESOLVED_PREFIX = '✔ ';
 
