@@ -11,6 +11,7 @@ import { DESKTOP_SETTINGS_FILE, readDesktopSettings } from './lib/desktop-settin
 import { resolveDataDir, sessionDataDir, userDataDir } from './lib/data-paths.js';
 import { portNotice, startEmbeddedServer, type EmbeddedServer } from './lib/embedded-server.js';
 import { adminUrl, originOf } from './lib/url-policy.js';
+import { autostartProgram, linuxAutostartFile, linuxLoginItem, type LoginItem } from './lib/login-item.js';
 import { errorPageUrl } from './lib/window-options.js';
 import type { TrayAction, TrayStatus } from './lib/tray-model.js';
 import { registerIpc } from './ipc-handlers.js';
@@ -77,7 +78,7 @@ function updateTray(): void {
     state: state.status,
     lanUrls: state.server?.lanUrls ?? [],
     connectedClients: live?.connectedClients ?? 0,
-    openAtLogin: app.getLoginItemSettings().openAtLogin,
+    openAtLogin: loginItem.isEnabled(),
     error: state.error,
   });
 }
@@ -86,7 +87,11 @@ function onTrayAction(action: TrayAction): void {
   if (action === 'open-admin') openAdmin();
   else if (action === 'open-data-folder') void shell.openPath(dataDir);
   else if (action === 'toggle-open-at-login') {
-    app.setLoginItemSettings({ openAtLogin: !app.getLoginItemSettings().openAtLogin });
+    try {
+      loginItem.setEnabled(!loginItem.isEnabled());
+    } catch (err) {
+      void dialog.showMessageBox({ type: 'error', title: 'Hearth', message: `Could not change the start-at-login setting: ${String(err)}` });
+    }
     updateTray();
   } else if (action === 'quit') app.quit();
 }
@@ -123,6 +128,12 @@ async function startServerAndWindow(): Promise<void> {
   const notice = portNotice(server);
   if (notice) void dialog.showMessageBox(win, { type: 'warning', title: 'Hearth', message: notice });
 }
+
+// Electron's login items exist on macOS and Windows only; Linux gets an XDG autostart entry.
+const loginItem: LoginItem =
+  process.platform === 'linux'
+    ? linuxLoginItem(linuxAutostartFile(), autostartProgram(process.env, process.execPath))
+    : { isEnabled: () => app.getLoginItemSettings().openAtLogin, setEnabled: (on) => app.setLoginItemSettings({ openAtLogin: on }) };
 
 app.setPath('userData', userDataDir(app.getPath('appData')));
 const dataDir = resolveDataDir(process.env, app.getPath('userData'));

@@ -16,6 +16,7 @@ import { readDesktopSettings } from '../main/lib/desktop-settings.js';
 import { portNotice, startEmbeddedServer, type EmbeddedServer } from '../main/lib/embedded-server.js';
 import { IPC, IPC_PREFIX, isTrustedSender } from '../main/lib/ipc.js';
 import { listenWithFallback, parsePort } from '../main/lib/ports.js';
+import { autostartProgram, execArgument, linuxAutostartEntry, linuxAutostartFile, linuxLoginItem } from '../main/lib/login-item.js';
 import { trayMenuModel, trayTooltip } from '../main/lib/tray-model.js';
 import { adminUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf } from '../main/lib/url-policy.js';
 import { CONTENT_SECURITY_POLICY, adminWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../main/lib/window-options.js';
@@ -183,6 +184,52 @@ describe('data paths and settings', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('start at login on Linux (Electron\'s login items are macOS and Windows only)', () => {
+  it('the XDG autostart entry lives in $XDG_CONFIG_HOME/autostart, else ~/.config/autostart', () => {
+    assert.equal(linuxAutostartFile({ XDG_CONFIG_HOME: '/cfg' }, '/home/ada'), '/cfg/autostart/hearth.desktop');
+    assert.equal(linuxAutostartFile({}, '/home/ada'), '/home/ada/.config/autostart/hearth.desktop');
+    // A relative XDG_CONFIG_HOME is invalid by the specification and ignored.
+    assert.equal(linuxAutostartFile({ XDG_CONFIG_HOME: 'cfg' }, '/home/ada'), '/home/ada/.config/autostart/hearth.desktop');
+  });
+
+  it('starts the AppImage file itself when running from one, else the executable; Exec is quoted as the spec asks', () => {
+    assert.equal(autostartProgram({ APPIMAGE: '/home/ada/Apps/Hearth.AppImage' }, '/tmp/.mount_HeXyz/hearth'), '/home/ada/Apps/Hearth.AppImage');
+    assert.equal(autostartProgram({}, '/opt/Hearth/hearth'), '/opt/Hearth/hearth');
+    assert.equal(execArgument('/opt/Hearth/hearth'), '"/opt/Hearth/hearth"');
+    assert.equal(execArgument('/home/a b/50% "x" $y'), '"/home/a b/50%% \\\\"x\\\\" \\\\$y"');
+    const entry = linuxAutostartEntry('/opt/Hearth/hearth');
+    assert.match(entry, /^\[Desktop Entry\]\n/);
+    for (const line of ['Type=Application', 'Name=Hearth', 'Exec="/opt/Hearth/hearth"']) assert.ok(entry.split('\n').includes(line), line);
+  });
+
+  it('toggling writes and removes the entry; the tray reads its state from the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-autostart-'));
+    try {
+      const file = linuxAutostartFile({ XDG_CONFIG_HOME: dir });
+      const item = linuxLoginItem(file, '/opt/Hearth/hearth');
+      assert.equal(item.isEnabled(), false);
+      item.setEnabled(true);
+      assert.equal(item.isEnabled(), true);
+      assert.equal(readFileSync(file, 'utf8'), linuxAutostartEntry('/opt/Hearth/hearth'));
+      item.setEnabled(true);
+      item.setEnabled(false);
+      assert.equal(existsSync(file), false);
+      item.setEnabled(false);
+      assert.equal(item.isEnabled(), false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the shell uses it on Linux for the tray\'s "Start Hearth at login"', () => {
+    const index = readFileSync(join(MAIN_DIR, 'index.ts'), 'utf8');
+    assert.match(index, /process\.platform === 'linux'\s*\?\s*linuxLoginItem\(/);
+    // Electron's own login items only behind the LoginItem chosen for the platform (once each).
+    assert.equal(index.match(/app\.getLoginItemSettings\(/g)?.length, 1);
+    assert.equal(index.match(/app\.setLoginItemSettings\(/g)?.length, 1);
   });
 });
 
