@@ -62,7 +62,7 @@ describe('POST /typing', () => {
     assert.deepEqual((await samQ()).map((e) => e.op), ['start', 'stop']);
   });
 
-  it('channel: subscribers whose client declared stream_typing_notifications, not the typist', async () => {
+  it('channel: subscribers (the typist too, as Zulip) whose client declared stream_typing_notifications', async () => {
     const capable = await watch(sam, { client_capabilities: JSON.stringify({ stream_typing_notifications: true }) });
     const legacy = await watch(sam);
     const self = await watch(mel, { client_capabilities: JSON.stringify({ stream_typing_notifications: true }) });
@@ -73,8 +73,43 @@ describe('POST /typing', () => {
       { type: 'typing', op: 'start', message_type: 'stream', sender: { user_id: melAcc.id, email: melAcc.email }, stream_id: porch, topic: 'dinner' },
     ]);
     assert.deepEqual(await legacy(), []);
-    assert.deepEqual(await self(), []);
+    assert.deepEqual(await self(), [
+      { type: 'typing', op: 'start', message_type: 'stream', sender: { user_id: melAcc.id, email: melAcc.email }, stream_id: porch, topic: 'dinner' },
+    ]);
     assert.deepEqual(await outsider(), []);
+  });
+
+  it('honours the typist\'s send_*_typing_notifications and the recipients\' receives_typing_notifications', async () => {
+    const setting = async (c: Client, name: string, value: boolean) => {
+      const res = await c.patch('/settings', { [name]: value });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    const caps = { client_capabilities: JSON.stringify({ stream_typing_notifications: true }) };
+    const [samQ, melQ, ottoQ] = [await watch(sam, caps), await watch(mel, caps), await watch(otto, caps)];
+    await setting(mel, 'send_private_typing_notifications', false);
+    assert.equal(ts.store.users.get(melAcc.id)?.user_settings?.send_private_typing_notifications, false);
+    let res = await mel.post('/typing', { op: 'start', to: JSON.stringify([samAcc.id]) });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.msg, 'User has disabled typing notifications for direct messages');
+    await setting(mel, 'send_stream_typing_notifications', false);
+    res = await mel.post('/typing', { type: 'stream', op: 'start', stream_id: porch, topic: 'dinner' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.msg, 'User has disabled typing notifications for channel messages');
+    await setting(mel, 'send_private_typing_notifications', true);
+    await setting(mel, 'send_stream_typing_notifications', true);
+    assert.deepEqual([await samQ(), await melQ(), await ottoQ()], [[], [], []]);
+
+    // Sam turns typing notifications off: the event still names Sam but reaches only the others.
+    await setting(sam, 'receives_typing_notifications', false);
+    assert.equal((await mel.post('/typing', { op: 'start', to: JSON.stringify([samAcc.id, melAcc.id]) })).status, 200);
+    assert.equal((await mel.post('/typing', { type: 'stream', op: 'stop', stream_id: porch, topic: 'dinner' })).status, 200);
+    assert.deepEqual(await samQ(), []);
+    assert.deepEqual(
+      (await melQ()).map((e) => [e.message_type, e.op, (e.recipients as { user_id: number }[] | undefined)?.map((r) => r.user_id)]),
+      [['direct', 'start', [melAcc.id, samAcc.id].sort((a, b) => a - b)], ['stream', 'stop', undefined]],
+    );
+    assert.deepEqual(await ottoQ(), []);
+    await setting(sam, 'receives_typing_notifications', true);
   });
 
   it('refuses bad requests with Zulip\'s errors', async () => {

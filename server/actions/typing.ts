@@ -1,7 +1,7 @@
 /** Sends `typing` events (no state changes; through commit so events follow the one path). */
 import type { App } from '../context.js';
 import { apiEmail } from '../lib/people.js';
-import { editTypingAudience } from '../lib/typing.js';
+import { editTypingAudience, receivesTyping } from '../lib/typing.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
@@ -11,10 +11,11 @@ export type TypingTarget = { kind: 'direct'; userIds: number[] } | { kind: 'stre
 export async function doSendTyping(app: App, sender: UserRecord, op: 'start' | 'stop', target: TypingTarget): Promise<void> {
   await commit(app, (tx) => {
     if (target.kind === 'direct') {
-      // One event per viewer: emails follow each viewer's email visibility.
+      // One event per viewer: emails follow each viewer's email visibility. Everyone is named; only those
+      // who receive typing notifications hear it (Zulip's do_send_typing_notification).
       for (const viewerId of target.userIds) {
         const viewer = app.store.users.get(viewerId);
-        if (!viewer?.is_active) continue;
+        if (!viewer?.is_active || !receivesTyping(app, viewerId)) continue;
         const person = (u: UserRecord) => ({ user_id: u.id, email: apiEmail(app, viewer, u) });
         const recipients = target.userIds.map((id) => app.store.users.get(id)).filter((u): u is UserRecord => u !== undefined);
         tx.emit(

@@ -39,10 +39,22 @@ export const typingEditSection: StateSection = {
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: bigger channels get no typing events. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
 
-const receivesTyping = (app: App, id: number): boolean => {
+/** Active and not opted out of typing notifications (receives_typing_notifications). */
+export const receivesTyping = (app: App, id: number): boolean => {
   const u = app.store.users.get(id);
   return u !== undefined && u.is_active && userSetting(app, u, 'receives_typing_notifications') !== false;
 };
+
+/**
+ * Who hears typing in a channel (Zulip's do_send_stream_typing_notification and
+ * its edit variant): the active subscribers, the typist too, who receive typing
+ * notifications; nobody when the channel has more than MAX_CHANNEL_SIZE_FOR_TYPING.
+ */
+export function channelTypingAudience(app: App, channelId: number): number[] {
+  const subscribers = subscriberIds(app, channelId);
+  if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
+  return subscribers.filter((id) => receivesTyping(app, id));
+}
 
 export type EditTypingRecipient = { type: 'channel'; channel_id: number; topic: string } | { type: 'direct'; user_ids: number[] };
 
@@ -56,10 +68,7 @@ export type EditTypingRecipient = { type: 'channel'; channel_id: number; topic: 
  */
 export function editTypingAudience(app: App, editor: UserRecord, m: MessageRecord): { recipient: EditTypingRecipient; userIds: number[] } {
   if (m.stream_id !== null) {
-    const recipient: EditTypingRecipient = { type: 'channel', channel_id: m.stream_id, topic: m.topic };
-    const subscribers = subscriberIds(app, m.stream_id);
-    if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return { recipient, userIds: [] };
-    return { recipient, userIds: subscribers.filter((id) => receivesTyping(app, id)) };
+    return { recipient: { type: 'channel', channel_id: m.stream_id, topic: m.topic }, userIds: channelTypingAudience(app, m.stream_id) };
   }
   const members = m.dm ?? [m.sender_id];
   const participants = members.length <= 2 ? [editor.id, ...members.filter((id) => id !== editor.id)] : [...members];

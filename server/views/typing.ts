@@ -4,10 +4,11 @@ import { doSendEditTyping, doSendTyping } from '../actions/typing.js';
 import { errors } from '../errors.js';
 import { t, type ParamType } from '../http/params.js';
 import { v } from '../http/validate.js';
-import { channelById, hasContentAccess, subscriberIds } from '../lib/channels.js';
+import { channelById, hasContentAccess } from '../lib/channels.js';
 import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
 import { userByApiEmail } from '../lib/messages/addressee.js';
 import { checkCanEditMessage } from '../lib/messages/edit-permissions.js';
+import { channelTypingAudience } from '../lib/typing.js';
 import { userSetting } from '../lib/user-settings.js';
 import { requireUser } from './common.js';
 import { accessMessage } from './messages.js';
@@ -38,6 +39,9 @@ export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
     const to = params.get('to', toParam);
     if (to === undefined) throw errors.badRequest("Missing 'to' argument");
     if (to.length === 0) throw errors.badRequest("Empty 'to' list");
+    if (userSetting(app, user, 'send_private_typing_notifications') === false) {
+      throw errors.badRequest('User has disabled typing notifications for direct messages');
+    }
     const ids = new Set<number>([user.id]);
     for (const r of to) {
       const u = typeof r === 'number' ? app.store.users.get(r) : userByApiEmail(app, r);
@@ -51,9 +55,12 @@ export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
   if (streamId === undefined) throw errors.badRequest("Missing 'stream_id' argument");
   const topic = params.get('topic', t.string);
   if (topic === undefined) throw errors.badRequest('Missing topic');
+  if (userSetting(app, user, 'send_stream_typing_notifications') === false) {
+    throw errors.badRequest('User has disabled typing notifications for channel messages');
+  }
   const channel = channelById(app, streamId);
   if (!channel || !hasContentAccess(app, user, channel)) throw errors.badRequest('Invalid channel ID');
-  const audience = subscriberIds(app, channel.id).filter((id) => id !== user.id);
+  const audience = channelTypingAudience(app, channel.id);
   await doSendTyping(app, user, op, { kind, streamId: channel.id, topic, audience });
   return {};
 }
