@@ -293,6 +293,9 @@ describe('GET /messages for spectators', () => {
     assert.equal((await get([['stream', 'members']])).status, 401);
     assert.equal((await get([])).status, 401);
     assert.equal((await get([['stream', 'web'], ['is', 'starred']])).status, 401);
+    // Zulip drops a spectator's in:home (not a negated one) before checking the narrow.
+    assert.deepEqual(ids((await get([{ operator: 'channels', operand: 'web-public' }, ['in', 'home']])).body), [webMsg]);
+    assert.equal((await get([{ operator: 'channels', operand: 'web-public' }, { operator: 'in', operand: 'home', negated: true }])).status, 401);
     ts.store.realm.data.realm!.settings.enable_spectator_access = false;
     assert.equal((await get([['stream', 'web']])).status, 401);
     ts.store.realm.data.realm!.settings.enable_spectator_access = true;

@@ -64,9 +64,11 @@ function formatOptions(req: ApiRequest): FormatOptions {
 /** GET /messages (logged out: web-public channels only, when the organization allows spectators). */
 export function getMessages(req: ApiRequest): ViewResult {
   const { app, params, user } = req;
-  const narrow = params.get('narrow', narrowParam, []);
+  let narrow = params.get('narrow', narrowParam, []);
   if (!user) {
     if (!webPublicChannelsEnabled(app)) throw errors.unauthorized();
+    // Zulip's clean_narrow_for_web_public_api: a spectator's in:home (the web app's default view) means everything.
+    narrow = narrow.filter((t) => !(t.operator === 'in' && t.operand === 'home' && !t.negated));
     checkSpectatorNarrow(app, narrow);
   }
   const format = formatOptions(req);
