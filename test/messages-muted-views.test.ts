@@ -1,13 +1,14 @@
 /**
  * Views that leave muted conversations out, as Zulip does: the `first_unread`
  * anchor (find_first_unread_anchor with exclude_muting_conditions), `in:home`
- * (the same conditions) and `is:followed`.
+ * (the same conditions) and `is:followed`, in fetches and in event queue narrows.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createChannel } from './helpers/channels.js';
 import { fetchMessages, sendDirect, sendStream } from './helpers/messages.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
+import { drain } from './helpers/verify-action.js';
 
 const NEWEST = 10_000_000_000_000_000;
 
@@ -102,5 +103,30 @@ describe('muted conversations in message views', () => {
     const res = await writer.post('/user_topics', { stream_id: loud, topic: 'NEWS', visibility_policy: 0 });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(await ids([['is', 'followed']], writer), started.filter((id) => id !== m.loudNews));
+  });
+
+  it('event queues narrowed to in:home or is:followed follow later mutes and follows', async () => {
+    const queue = async (narrow: string[][]) => {
+      const reg = await reader.post('/register', { event_types: ['message'], narrow: JSON.stringify(narrow) });
+      assert.equal(reg.status, 200, JSON.stringify(reg.body));
+      return async () =>
+        (await drain(reader, reg.body.queue_id, reg.body.last_event_id)).map((e) => (e.message as { id: number }).id);
+    };
+    const [home, followed] = [await queue([['in', 'home']]), await queue([['is', 'followed']])];
+    const tracked1 = await sendStream(writer, 'quiet', 'tracked', 'followed, in a muted channel');
+    await setTopic(quiet, 'tracked', 0);
+    await setTopic(loud, 'news', 1);
+    await setTopic(loud, 'fresh', 3);
+    assert.deepEqual(
+      ts.store.users.get(readerAcc.id)?.user_topics?.map((t) => [t.topic_name, t.visibility_policy]).sort(),
+      [['fresh', 3], ['kept', 2], ['news', 1], ['noise', 1]],
+    );
+    const tracked2 = await sendStream(writer, 'quiet', 'tracked', 'no longer followed: muted with its channel');
+    const news = await sendStream(writer, 'loud', 'news', 'now a muted topic');
+    const fresh = await sendStream(writer, 'loud', 'fresh', 'newly followed');
+    const dm = await sendDirect(writer, [readerAcc.id], 'direct');
+    assert.ok(tracked2 && news);
+    assert.deepEqual(await home(), [tracked1, fresh, dm]);
+    assert.deepEqual(await followed(), [tracked1, fresh]);
   });
 });

@@ -41,6 +41,13 @@ export function messageEvent(p: Omit<MessageEventPayload, 'cache' | 'flagLists' 
 /** Queue narrows compiled once per queue (null: the narrow no longer resolves, nothing matches). */
 const narrows = new WeakMap<EventQueue, CompiledNarrow | null>();
 
+/** Whether a queue narrow reads the user's muting or following (in:home, is:followed), which a compiled narrow snapshots. */
+const readsUserPolicies = (pairs: string[][]) =>
+  pairs.some(([op, operand]) => {
+    const o = op!.replace(/^-/, '');
+    return o === 'in' || (o === 'is' && operand === 'followed');
+  });
+
 function queueNarrow(app: App, queue: EventQueue, user: UserRecord): CompiledNarrow | null {
   if (narrows.has(queue)) return narrows.get(queue)!;
   let c: CompiledNarrow | null = null;
@@ -49,7 +56,8 @@ function queueNarrow(app: App, queue: EventQueue, user: UserRecord): CompiledNar
   } catch {
     c = null;
   }
-  narrows.set(queue, c);
+  // Those are compiled afresh for each event, so later mutes and follows count.
+  if (!readsUserPolicies(queue.opts.narrow)) narrows.set(queue, c);
   return c;
 }
 
