@@ -44,14 +44,17 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   let stopping: Promise<void> | null = null;
   return {
     server,
-    store,
+    get store() {
+      return server.app.store;
+    },
     port: bound.port,
     setupToken,
     url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${bound.port}`,
     stop() {
       stopping ??= (async () => {
         await server.close();
-        await store.close();
+        // app.store, not `store`: a rollback after a failed write replaces it (lib/storage-health.ts).
+        await server.app.store.close();
       })();
       return stopping;
     },

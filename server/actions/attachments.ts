@@ -102,7 +102,7 @@ export async function doStoreUpload(
     });
   } catch (err) {
     // The record could not be written (the client hears 503): the upload did not happen, so
-    // neither the record (commit keeps failed changes in memory) nor the bytes stay.
+    // neither the record (also dropped when the store rolls back to the disk) nor the bytes stay.
     const left = app.store.attachments.byPathId(pathId);
     if (left) app.store.attachments.remove(left);
     await rm(join(filesDir(app), storage), { force: true });

@@ -1,6 +1,7 @@
 import type { App } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import type { ClientEvent } from '../events/queue.js';
+import { assertWritable, reportWriteFailure } from '../lib/storage-health.js';
 
 /** Something whose in-memory state an action changed and that must land on disk. */
 export interface Durable {
@@ -21,6 +22,7 @@ export interface Transaction {
  * `mutate` does not throw on user input.
  */
 export async function commit<R>(app: App, mutate: (tx: Transaction) => R): Promise<R> {
+  assertWritable(app);
   const ticket = app.events.begin();
   const saves = new Set<Durable | (() => Promise<void>)>();
   const out: { event: ClientEvent; userIds: Iterable<number> | null }[] = [];
@@ -38,12 +40,14 @@ export async function commit<R>(app: App, mutate: (tx: Transaction) => R): Promi
     await Promise.all([...saves].map((s) => (typeof s === 'function' ? s() : s.save())));
   } catch (err) {
     // Disk full, read-only or failing: the client hears it plainly (503), nothing is announced as
-    // done. The in-memory change stays and lands with the next successful write of that file.
+    // done, and the in-memory change is rolled back to what is on disk (lib/storage-health.ts).
     app.events.abandon(ticket);
     if (err instanceof HearthError) throw err;
     const e = err as NodeJS.ErrnoException;
     app.log.error('durable write failed', { error: e.stack ?? String(err) });
-    throw errors.storageFailed(e.code ?? e.message ?? 'write error');
+    const reason = e.code ?? e.message ?? 'write error';
+    reportWriteFailure(app, reason);
+    throw errors.storageFailed(reason);
   }
   for (const { event, userIds } of out) app.events.send(ticket, event, userIds);
   app.events.close(ticket);

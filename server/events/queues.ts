@@ -127,6 +127,13 @@ export class EventQueues {
     for (const q of [...(this.byUser.get(userId) ?? [])]) this.delete(q.id);
   }
 
+  /** Drops every queue (the state they were registered against is gone); clients re-register. */
+  deleteAll(): number {
+    const ids = [...this.queues.keys()];
+    for (const id of ids) this.delete(id);
+    return ids.length;
+  }
+
   /** Removes queues idle past their timeout; returns how many. */
   collectGarbage(): number {
     const now = this.clock.now();

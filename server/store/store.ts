@@ -22,6 +22,8 @@ export interface StoreOptions {
   lock?: boolean;
   /** Migrations to apply (default: the real list); tests pass their own. */
   migrations?: Migration[];
+  /** Write nothing while opening (no manifest save): reloading after a failed write, when the disk may be full. */
+  readOnlyOpen?: boolean;
 }
 
 /**
@@ -45,7 +47,7 @@ export class Store {
     readonly attachments: AttachmentTable,
     readonly devices: Collection<DevicesDoc>,
     readonly emoji: Collection<RealmEmojiDoc>,
-    private readonly lockFile: string | null,
+    private lockFile: string | null,
   ) {}
 
   static async open(dataDir: string, opts: StoreOptions = {}): Promise<Store> {
@@ -57,7 +59,8 @@ export class Store {
         schemaVersion: CURRENT_SCHEMA_VERSION,
         createdAt: new Date().toISOString(),
       }));
-      await migrate(dataDir, manifest, opts.migrations ?? allMigrations);
+      // Reopening (readOnlyOpen) reads a dir this process already migrated.
+      if (!opts.readOnlyOpen) await migrate(dataDir, manifest, opts.migrations ?? allMigrations);
       const realm = await Collection.open<RealmDoc>(join(dataDir, 'realm.json'), () => ({ realm: null }));
       const users = await Collection.open<UsersDoc>(join(dataDir, 'users.json'), () => ({ nextId: 1, users: [] }));
       const drafts = await Collection.open<DraftsDoc>(join(dataDir, 'drafts.json'), () => ({ nextId: 1, drafts: [] }));
@@ -103,7 +106,7 @@ export class Store {
         }
       }
       const messages = await MessageStore.open(join(dataDir, 'messages'));
-      await manifest.save();
+      if (!opts.readOnlyOpen) await manifest.save();
       return new Store(
         dataDir,
         manifest,
@@ -125,6 +128,19 @@ export class Store {
       if (lockFile) await unlink(lockFile).catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * The data dir as it is on disk, opened again without writing anything, for
+   * rolling back in-memory changes whose write failed. Waits for every write in
+   * flight first; the new store takes over the old one's lock.
+   */
+  static async reopen(old: Store): Promise<Store> {
+    await old.settled();
+    const fresh = await Store.open(old.dataDir, { lock: false, readOnlyOpen: true });
+    fresh.lockFile = old.lockFile;
+    old.lockFile = null;
+    return fresh;
   }
 
   /** Resolves once every write requested so far is on disk. */

@@ -122,7 +122,10 @@ export async function startTestServer(
     url,
     app: server.app,
     server,
-    store,
+    // The live store: a rollback after a failed write replaces app.store (server/lib/storage-health.ts).
+    get store() {
+      return server.app.store;
+    },
     dataDir,
     owner,
     ownerClient: new Client(url, owner),
@@ -135,7 +138,7 @@ export async function startTestServer(
     },
     async stop() {
       await server.close();
-      await store.close();
+      await server.app.store.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
