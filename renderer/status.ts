@@ -46,7 +46,12 @@ export function statusPage(api: Api): HTMLElement {
         ['Connected clients', String(s.connected_clients)],
         ['Store size', formatBytes(Number(s.store_bytes))],
       ];
+      const storage = s.storage_error
+        ? h('p', { class: 'notice notice-error', role: 'alert' },
+            `Hearth cannot save to its data folder (${s.storage_error}): every change is refused until it can. Free some disk space or check the folder; Hearth retries by itself.`)
+        : null;
       facts.replaceChildren(
+        ...(storage ? [storage] : []),
         h('section', { class: 'card', 'aria-labelledby': 'server-title' }, h('h2', { id: 'server-title' }, 'Server'),
           h('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])), openDataFolderButton()),
         h('section', { class: 'card', 'aria-labelledby': 'connect-title' }, h('h2', { id: 'connect-title' }, 'How people connect'), connectList(s.lan_urls as string[])),

@@ -87,8 +87,11 @@ describe('a write the disk refuses', () => {
     assert.equal(refused.status, 503);
     assert.equal(refused.body.code, 'STORAGE_FAILED');
     assert.deepEqual(await draftContents(), ['kept'], 'reads keep working; neither change is there');
+    const status = await c.get('/hearth/status');
+    assert.equal(status.body.storage_error, 'ENOSPC');
     diskFull = false;
     await health.recovered;
+    assert.equal((await c.get('/hearth/status')).body.storage_error, null);
     assert.equal((await c.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'three' }] })).status, 200);
     assert.deepEqual((await draftContents()).sort(), ['kept', 'three']);
     assert.equal(health.rollbacks, 3);

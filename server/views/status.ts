@@ -1,6 +1,7 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { lanUrls } from '../lib/lan-urls.js';
 import { directorySize } from '../lib/backup.js';
+import { storageHealth } from '../lib/storage-health.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../version.js';
 import { requireAdmin } from './common.js';
 
@@ -14,7 +15,8 @@ export function serverLanUrls(req: ApiRequest): string[] {
 /**
  * GET /hearth/status (administrators): what the desktop status page and tray show.
  * `connected_clients` counts live event queues (one per open app or browser tab);
- * `connected_users` the distinct people behind them.
+ * `connected_users` the distinct people behind them. `storage_error` is set while the
+ * data dir refuses writes (every change answers 503 until it takes one again).
  */
 export async function getStatus(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);
@@ -28,5 +30,7 @@ export async function getStatus(req: ApiRequest): Promise<ViewResult> {
     connected_clients: app.events.size,
     connected_users: app.events.connectedUsers,
     store_bytes: await directorySize(app.config.dataDir),
+    storage_error: storageHealth(app).failure,
+    storage_rollbacks: storageHealth(app).rollbacks,
   };
 }
