@@ -1,5 +1,6 @@
-import { copyFile, lstat, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { linkSync, mkdirSync } from 'node:fs';
+import { copyFile, lstat, mkdir, open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { App } from '../context.js';
 
 export type BackupState = 'idle' | 'running' | 'done' | 'failed';
@@ -13,10 +14,39 @@ export interface BackupStatus {
   error: string | null;
 }
 
-/** Files in the data dir that are not data: the process lock, write temps and spooled uploads. */
+/** Hard links to the message files as of a backup's snapshot, inside the data dir while it runs. */
+const STAGING = '.backup-staging';
+/** In a backup folder until the last byte is on disk. */
+const INCOMPLETE = 'INCOMPLETE-BACKUP.txt';
+
+/** Files in the data dir that are not data: the process lock, write temps, spooled uploads, a backup's staging links. */
 function skipped(rel: string): boolean {
   const parts = rel.split(sep);
-  return rel === 'hearth.lock' || rel.endsWith('.tmp') || (parts[0] === 'uploads' && parts[1] === 'tmp');
+  return (
+    rel === 'hearth.lock' ||
+    rel === '.write-probe' ||
+    rel.endsWith('.tmp') ||
+    parts[0] === STAGING ||
+    (parts[0] === 'uploads' && parts[1] === 'tmp')
+  );
+}
+
+/** fsync a file or folder (folders: best effort, Windows cannot open them). */
+async function syncPath(path: string, folder = false): Promise<void> {
+  let handle;
+  try {
+    handle = await open(path, folder ? 'r' : 'r+');
+  } catch (err) {
+    if (folder) return;
+    throw err;
+  }
+  try {
+    await handle.sync();
+  } catch (err) {
+    if (!folder) throw err;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Regular files under `dir` (relative paths), skipping symlinks and non-data files. */
@@ -58,16 +88,32 @@ export async function destinationProblem(dataDir: string, destination: string): 
   return null;
 }
 
+/** One file of a backup: taken from `text` (a snapshot in memory) or copied from `source`. */
+interface Entry {
+  rel: string;
+  size: number;
+  text?: string;
+  source?: string;
+}
+
 /**
- * Copies a server's data dir, one backup at a time. Consistency: once the store has
- * settled, the single-file collections are captured from memory in one synchronous step
- * (a consistent point: actions mutate them synchronously), then every other file
- * (message segments, uploads) is copied file by file; each is replaced atomically by
- * its writer, so no copy is torn.
+ * Copies a server's data dir, one backup at a time, as of one instant. Once the
+ * store has settled, one synchronous step (actions mutate memory synchronously,
+ * so nothing changes during it) captures the single-file collections from
+ * memory and the message files: a file with no write in flight or failed is
+ * hard-linked into a staging folder in the data dir (a later write renames a new
+ * file over the name, the link keeps this one), the others are serialized from
+ * memory. Messages sent afterwards are not in the backup, so it never holds a
+ * message whose channel or sender it lacks. Uploads, avatars and emoji images
+ * (written once, never changed) are copied as they are. Every file is fsynced;
+ * the folder holds INCOMPLETE-BACKUP.txt until the end, and a failed backup is
+ * removed.
  */
 export class BackupRunner {
   private status: BackupStatus = { state: 'idle', copied_bytes: 0, total_bytes: 0, destination: null, error: null };
   private running: Promise<void> | null = null;
+  /** Tests: runs right after the snapshot, before any byte is copied. */
+  afterSnapshot: (() => Promise<void>) | null = null;
 
   constructor(private readonly app: App) {}
 
@@ -94,15 +140,27 @@ export class BackupRunner {
     let target: string;
     try {
       target = await makeFreshFolder(wanted);
+      await writeFile(
+        join(target, INCOMPLETE),
+        'This backup did not finish (Hearth stopped or the copy failed). Do not restore from it.\n',
+        { mode: 0o600 },
+      );
     } catch (err) {
       fail(err);
       return this.current;
     }
     this.status.destination = target;
-    this.running = this.run(target).then(() => {
-      this.status.state = 'done';
-      this.app.log.info('backup done', { destination: target, bytes: this.status.copied_bytes });
-    }, fail);
+    this.running = this.run(target).then(
+      () => {
+        this.status.state = 'done';
+        this.app.log.info('backup done', { destination: target, bytes: this.status.copied_bytes });
+      },
+      async (err) => {
+        fail(err);
+        // Half a backup is worse than none: it looks restorable. (Best effort: the disk may be gone.)
+        await rm(target, { recursive: true, force: true }).catch(() => undefined);
+      },
+    );
     return this.current;
   }
 
@@ -112,39 +170,88 @@ export class BackupRunner {
   }
 
   private async run(target: string): Promise<void> {
-    const { store } = this.app;
     const dataDir = this.app.config.dataDir;
-    await store.settled();
-    // One synchronous step: every JSON collection as of the same instant.
-    const snapshots = new Map<string, string>();
-    for (const c of store.collections()) snapshots.set(relative(dataDir, c.file), JSON.stringify(c.data));
-    const files = await listDataFiles(dataDir);
-    for (const rel of snapshots.keys()) if (!files.some((f) => f.rel === rel)) files.push({ rel, size: 0 });
-    this.status.total_bytes = files.reduce(
-      (sum, f) => sum + (snapshots.has(f.rel) ? Buffer.byteLength(snapshots.get(f.rel)!) : f.size),
-      0,
-    );
-    for (const f of files) {
-      const to = join(target, f.rel);
-      await mkdir(join(to, '..'), { recursive: true, mode: 0o700 });
-      const snap = snapshots.get(f.rel);
-      if (snap !== undefined) {
-        await writeFile(to, snap, { mode: 0o600 });
-        this.status.copied_bytes += Buffer.byteLength(snap);
-        continue;
-      }
-      try {
-        await copyFile(join(dataDir, f.rel), to);
-      } catch (err) {
-        // A file removed since the listing (a compacted segment, a deleted upload) is not data any more.
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-          this.status.total_bytes -= f.size;
-          continue;
+    const staging = join(dataDir, STAGING);
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { mode: 0o700 });
+    try {
+      const entries = await this.snapshot(dataDir, staging);
+      if (this.afterSnapshot) await this.afterSnapshot();
+      this.status.total_bytes = entries.reduce((sum, e) => sum + e.size, 0);
+      const folders = new Set<string>([target]);
+      for (const e of entries) {
+        const to = join(target, e.rel);
+        for (let d = dirname(to); d.startsWith(target) && !folders.has(d); d = dirname(d)) folders.add(d);
+        await mkdir(dirname(to), { recursive: true, mode: 0o700 });
+        if (e.text !== undefined) {
+          await writeFile(to, e.text, { mode: 0o600 });
+        } else {
+          try {
+            await copyFile(e.source!, to);
+          } catch (err) {
+            // An upload deleted since the listing is not data any more.
+            if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+              this.status.total_bytes -= e.size;
+              continue;
+            }
+            throw err;
+          }
         }
-        throw err;
+        await syncPath(to);
+        this.status.copied_bytes += e.size;
       }
-      this.status.copied_bytes += f.size;
+      await unlink(join(target, INCOMPLETE));
+      for (const d of [...folders].sort((a, b) => b.length - a.length)) await syncPath(d, true);
+      await syncPath(dirname(target), true);
+    } finally {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  /** What the backup holds: the collections and message files as of one instant, then the other files. */
+  private async snapshot(dataDir: string, staging: string): Promise<Entry[]> {
+    const { store } = this.app;
+    await store.settled();
+    const entries: Entry[] = [];
+    const taken = new Set<string>();
+    // --- One synchronous step from here: no action can run in between. ---
+    for (const c of store.collections()) {
+      const text = JSON.stringify(c.data);
+      entries.push({ rel: relative(dataDir, c.file), size: Buffer.byteLength(text), text });
+    }
+    const madeDirs = new Set<string>();
+    for (const f of store.messages.items.files()) {
+      const rel = relative(dataDir, f.file);
+      taken.add(rel);
+      if (f.clean) {
+        const link = join(staging, rel);
+        try {
+          if (!madeDirs.has(dirname(link))) {
+            mkdirSync(dirname(link), { recursive: true, mode: 0o700 });
+            madeDirs.add(dirname(link));
+          }
+          linkSync(f.file, link);
+          entries.push({ rel, size: -1, source: link });
+          continue;
+        } catch (err) {
+          // Never written (a last-id file not needed yet): nothing to back up.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          // No hard links on this file system: take it from memory.
+        }
+      }
+      const text = JSON.stringify(f.data);
+      entries.push({ rel, size: Buffer.byteLength(text), text });
+    }
+    // --- End of the synchronous step. ---
+    for (const c of store.collections()) taken.add(relative(dataDir, c.file));
+    for (const e of entries) if (e.size < 0) e.size = (await stat(e.source!)).size;
+    const messagesDir = relative(dataDir, store.messages.items.dir);
+    for (const f of await listDataFiles(dataDir)) {
+      // Message files written after the snapshot are not in it.
+      if (taken.has(f.rel) || f.rel.startsWith(messagesDir + sep)) continue;
+      entries.push({ rel: f.rel, size: f.size, source: join(dataDir, f.rel) });
+    }
+    return entries;
   }
 }
 

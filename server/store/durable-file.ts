@@ -36,6 +36,9 @@ export class DurableJSONFile<T> implements Adapter<T> {
   private tail: Promise<void> = Promise.resolve();
   /** Flushes done since open; read by benchmarks and tests. */
   flushes = 0;
+  /** Writes requested since open, and how many of them a finished flush covered. */
+  private requested = 0;
+  private landed = 0;
 
   constructor(
     readonly file: string,
@@ -59,16 +62,27 @@ export class DurableJSONFile<T> implements Adapter<T> {
 
   write(data: T): Promise<void> {
     this.latest = data;
+    this.requested++;
     if (this.queued) return this.queued;
     const next = this.tail
       .catch(() => undefined)
-      .then(() => {
+      .then(async () => {
         this.queued = null;
-        return this.flush(this.latest as T);
+        const covers = this.requested;
+        await this.flush(this.latest as T);
+        this.landed = covers;
       });
     this.queued = next;
     this.tail = next;
     return next;
+  }
+
+  /**
+   * True when the file on disk holds every write requested so far (none in
+   * flight, none failed): a snapshot may then take the file instead of the data.
+   */
+  get clean(): boolean {
+    return this.landed === this.requested;
   }
 
   /** Resolves when every write requested so far has finished (landed or failed). */

@@ -187,6 +187,17 @@ export class SegmentedCollection<T extends Identified> {
     for (const s of this.segments) yield* s.db.data;
   }
 
+  /**
+   * Every file of the collection as of now, synchronously: `clean` files hold
+   * exactly `data` on disk (no write in flight or failed), so a snapshot may
+   * hard-link them; the others must be taken from `data`.
+   */
+  files(): { file: string; clean: boolean; data: unknown }[] {
+    const out = this.segments.map((s) => ({ file: s.adapter.file, clean: s.adapter.clean, data: s.db.data as unknown }));
+    out.push({ file: this.lastIdFile.file, clean: this.lastIdFile.clean, data: { lastId: this.lastId } });
+    return out;
+  }
+
   async settled(): Promise<void> {
     await Promise.all([...this.segments.map((s) => s.adapter.settled()), this.lastIdFile.settled()]);
   }
