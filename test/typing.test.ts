@@ -130,6 +130,25 @@ describe('POST /typing', () => {
       assert.equal(res.body.msg, msg);
     }
   });
+
+  it('refuses typing where the typist may not post (Zulip checks access_stream_for_send_message)', async () => {
+    const admins = ts.store.groups.data.groups.find((g) => g.name === 'role:administrators')!.id;
+    const notices = await createChannel(ts, ts.ownerClient, 'notices', { principals: JSON.stringify([melAcc.id, ts.owner.id]) });
+    const upd = await ts.ownerClient.patch(`/streams/${notices}`, { can_send_message_group: JSON.stringify({ new: admins }) });
+    assert.equal(upd.status, 200, JSON.stringify(upd.body));
+    const hear = await watch(ts.ownerClient, { client_capabilities: { stream_typing_notifications: true } });
+    const refused = await mel.post('/typing', { op: 'start', type: 'stream', stream_id: notices, topic: 'x' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.msg, 'You do not have permission to post in this channel.');
+    assert.deepEqual(await hear(), []);
+    // The owner may post there, so may say they are typing.
+    assert.equal((await ts.ownerClient.post('/typing', { op: 'start', type: 'stream', stream_id: notices, topic: 'x' })).status, 200);
+    const archived = await createChannel(ts, ts.ownerClient, 'old-notes', { principals: JSON.stringify([melAcc.id, ts.owner.id]) });
+    assert.equal((await ts.ownerClient.delete(`/streams/${archived}`)).status, 200);
+    const gone = await mel.post('/typing', { op: 'start', type: 'stream', stream_id: archived, topic: 'x' });
+    assert.equal(gone.status, 400);
+    assert.equal(gone.body.msg, "Not authorized to send to channel 'old-notes'");
+  });
 });
 
 describe('POST /messages/{message_id}/typing', () => {

@@ -6,7 +6,7 @@ import { t, type ParamType } from '../http/params.js';
 import { v } from '../http/validate.js';
 import { channelById, hasContentAccess } from '../lib/channels.js';
 import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
-import { userByApiEmail } from '../lib/messages/addressee.js';
+import { checkChannelSendAccess, userByApiEmail } from '../lib/messages/addressee.js';
 import { checkCanEditMessage } from '../lib/messages/edit-permissions.js';
 import { channelTypingAudience } from '../lib/typing.js';
 import { userSetting } from '../lib/user-settings.js';
@@ -60,6 +60,8 @@ export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
   }
   const channel = channelById(app, streamId);
   if (!channel || !hasContentAccess(app, user, channel)) throw errors.badRequest('Invalid channel ID');
+  // Zulip's send_notification_backend: only someone who may post there says they are typing.
+  checkChannelSendAccess(app, user, channel);
   const audience = channelTypingAudience(app, channel.id);
   await doSendTyping(app, user, op, { kind, streamId: channel.id, topic, audience });
   return {};

@@ -110,8 +110,8 @@ export function effectiveTopicsPolicy(app: App, channel: ChannelRecord): string 
   return channel.topics_policy === 'inherit' ? realmTopicsPolicy(app) : channel.topics_policy;
 }
 
-/** Zulip's access_stream_for_send_message plus the topic rules. */
-export function checkChannelSend(app: App, sender: UserRecord, channel: ChannelRecord, topic: string): void {
+/** Zulip's access_stream_for_send_message (also checked before channel typing notifications). */
+export function checkChannelSendAccess(app: App, sender: UserRecord, channel: ChannelRecord): void {
   const notAuthorized = () => errors.badRequest(`Not authorized to send to channel '${channel.name}'`);
   if (channel.is_archived) throw notAuthorized();
   const send = channel.settings.can_send_message_group;
@@ -119,6 +119,11 @@ export function checkChannelSend(app: App, sender: UserRecord, channel: ChannelR
     throw errors.badRequest('You do not have permission to post in this channel.');
   }
   if (!hasContentAccess(app, sender, channel)) throw notAuthorized();
+}
+
+/** Zulip's access_stream_for_send_message plus the topic rules. */
+export function checkChannelSend(app: App, sender: UserRecord, channel: ChannelRecord, topic: string): void {
+  checkChannelSendAccess(app, sender, channel);
   const policy = effectiveTopicsPolicy(app, channel);
   if (topic === '' && policy === 'disable_empty_topic') {
     throw errors.badRequest('Sending messages to the general chat is not allowed in this channel.');
