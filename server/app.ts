@@ -5,6 +5,7 @@ import { RateLimiter } from './auth/rate-limit.js';
 import { systemClock, type Clock } from './clock.js';
 import type { App, ChannelMessageStats, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
+import { answerClientErrorsWithJson } from './http/client-errors.js';
 import { envelope } from './http/envelope.js';
 import { installChannelFilters } from './lib/channel-filters.js';
 import { installUserGroupFilter } from './lib/user-group-format.js';
@@ -106,7 +107,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       await doEnsureSystemGroups(app);
       app.events.start();
       stopMaintenance = scheduleChannelActivity(app);
-      server = createServer(koa.callback());
+      // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
+      server = createServer({ maxHeaderSize: 64 * 1024 }, koa.callback());
+      answerClientErrorsWithJson(server);
       server.keepAliveTimeout = 65_000;
       server.requestTimeout = 0;
       const s = server;

@@ -1,0 +1,26 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/**
+ * Requests Node's HTTP parser refuses before Koa sees them (a URL or headers
+ * over `maxHeaderSize`, a malformed request line) get the same JSON error
+ * envelope as everything else instead of Node's bare, empty answer.
+ */
+export function answerClientErrorsWithJson(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+    const msg = tooLarge
+      ? 'The request URL or headers are too large; send long parameters in a POST body'
+      : 'Malformed HTTP request';
+    const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
