@@ -1,4 +1,4 @@
-/** Organization settings: name, description, icon, email visibility, public access, upload size, video calls. */
+/** Organization settings: name, description, icon, email visibility, public access, read receipts, upload size, video calls. */
 import type { Api, Json } from './api.js';
 import { Notice, busy, errorText, field, h, loading } from './dom.js';
 import { listsSections } from './settings-lists.js';
@@ -16,6 +16,7 @@ const LABELS: Record<string, string> = {
   name: 'organization name',
   description: 'description',
   enable_spectator_access: 'public access',
+  enable_read_receipts: 'read receipts',
   max_file_upload_size_mib: 'maximum upload size',
   video_chat_provider: 'video-call provider',
 };
@@ -49,6 +50,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
   const currentVisibility = state.realm_user_settings_defaults?.email_address_visibility;
   for (const v of EMAIL_VISIBILITY) visibility.append(h('option', { value: v.id, selected: v.id === currentVisibility }, v.name));
   const spectators = h('input', { type: 'checkbox', name: 'enable_spectator_access', checked: Boolean(state.realm_enable_spectator_access) });
+  const receipts = h('input', { type: 'checkbox', name: 'enable_read_receipts', checked: state.realm_enable_read_receipts !== false });
   const upload = h('input', { type: 'number', name: 'max_file_upload_size_mib', min: 0, step: 1, value: state.max_file_upload_size_mib ?? '' });
   const video = h('select', { name: 'video_chat_provider' });
   for (const p of Object.values((state.realm_available_video_chat_providers ?? {}) as Record<string, { id: number; name: string }>)) {
@@ -62,6 +64,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
     field('Organization description', description, 'Markdown; shown on the sign-in page.'),
     field('Who can see email addresses', visibility),
     h('div', { class: 'field check' }, spectators, h('label', { for: (spectators.id = 'spectator-access') }, 'Public access: anyone can read web-public channels without an account')),
+    h('div', { class: 'field check' }, receipts, h('label', { for: (receipts.id = 'read-receipts') }, 'Read receipts: people can see who has read a message (each person may opt out)')),
     field('Maximum upload size (MiB)', upload),
     field('Video-call provider', video),
     notice.el,
@@ -71,6 +74,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
     name: name.value,
     description: description.value,
     enable_spectator_access: spectators.checked,
+    enable_read_receipts: receipts.checked,
     max_file_upload_size_mib: upload.value === '' ? null : Number(upload.value),
     video_chat_provider: Number(video.value),
     email_address_visibility: Number(visibility.value),
@@ -82,12 +86,13 @@ function organizationForm(api: Api, state: Json): HTMLElement {
       name: name.value.trim(),
       description: description.value,
       enable_spectator_access: spectators.checked,
+      enable_read_receipts: receipts.checked,
       max_file_upload_size_mib: upload.value === '' ? null : Number(upload.value),
       video_chat_provider: Number(video.value),
       email_address_visibility: Number(visibility.value),
     };
     const realm: Json = {};
-    for (const k of ['name', 'description', 'enable_spectator_access', 'max_file_upload_size_mib', 'video_chat_provider']) {
+    for (const k of ['name', 'description', 'enable_spectator_access', 'enable_read_receipts', 'max_file_upload_size_mib', 'video_chat_provider']) {
       if (JSON.stringify(now[k]) !== JSON.stringify(saved[k]) && now[k] !== null) realm[k] = now[k];
     }
     const visibilityChanged = now.email_address_visibility !== saved.email_address_visibility;

@@ -51,7 +51,8 @@ import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './vie
 import { getTopics } from './views/messages-topics.js';
 import { addReaction, removeReaction } from './views/reactions.js';
 import { sendEditTyping, sendTyping } from './views/typing.js';
-import { changeSettings } from './views/user-settings.js';
+import { changeSettings, getSettings } from './views/user-settings.js';
+import { getReadReceipts } from './views/read-receipts.js';
 import { serveEmojiData } from './views/emoji-data.js';
 import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
 import {
@@ -211,9 +212,11 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/matches_narrow'), view: matchesNarrow, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id'), view: getMessage, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
+  { method: 'GET', path: api('/messages/:message_id/read_receipts'), view: getReadReceipts, auth: 'required' },
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
   { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/typing'), view: sendEditTyping, auth: 'required' },
+  { method: 'GET', path: api('/settings'), view: getSettings, auth: 'required' },
   { method: 'PATCH', path: api('/settings'), view: changeSettings, auth: 'required' },
   { method: 'GET', path: api('/users/me/alert_words'), view: listAlertWords, auth: 'required' },
   { method: 'POST', path: api('/users/me/alert_words'), view: addAlertWords, auth: 'required' },

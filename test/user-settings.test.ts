@@ -71,6 +71,19 @@ describe('personal settings: PATCH /settings, register and events', () => {
     assert.equal(u.user_settings.starred_message_counts, false);
   });
 
+  it('GET /settings reads the same object register sends, after a change, and needs a login', async () => {
+    const reg = (await mel.post('/register', MODERN)).body;
+    const got = await mel.get('/settings');
+    assert.equal(got.status, 200, JSON.stringify(got.body));
+    assert.deepEqual(got.body.user_settings, reg.user_settings);
+    const flipped = !got.body.user_settings.left_side_userlist;
+    assert.equal((await mel.patch('/settings', { left_side_userlist: flipped })).status, 200);
+    assert.equal((await mel.get('/settings')).body.user_settings.left_side_userlist, flipped);
+    const anon = await ts.anonymous.get('/settings');
+    assert.equal(anon.status, 401);
+    assert.equal(anon.body.result, 'error');
+  });
+
   it('validates every kind of setting; nothing is stored on error', async () => {
     const before = await stored();
     const cases: [Record<string, unknown>, RegExp][] = [

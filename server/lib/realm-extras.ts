@@ -1,6 +1,6 @@
 /**
  * Register keys Zulip clients read that describe features Hearth keeps simple:
- * no waiting period for new members, no read receipts, the default external
+ * no waiting period for new members, the default external
  * account types for profile fields, the wildcard-mention policy derived from
  * `can_mention_many_users_group`, no linkifiers or code playgrounds
  * (custom emoji: server/lib/realm-emoji-events.ts). `server_emoji_data_url` points at
@@ -36,7 +36,6 @@ export const realmExtrasSection: StateSection = {
     return {
       realm_wildcard_mention_policy: (group && WILDCARD_POLICY[group.name]) ?? 5,
       realm_waiting_period_threshold: 0,
-      realm_enable_read_receipts: false,
       realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
       server_emoji_data_url: `${baseUrl}${EMOJI_DATA_PATH}`,
       realm_linkifiers: [],

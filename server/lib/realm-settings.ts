@@ -205,6 +205,7 @@ export const REALM_SETTINGS: RealmSetting[] = [
       return value;
     },
   }),
+  define({ name: 'enable_read_receipts', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'enable_read_receipts' }, fallback: true }),
   define({ name: 'allow_message_editing', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_message_editing' }, fallback: true }),
   define({ name: 'allow_edit_history', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_edit_history' }, fallback: true }),
   secondsLimit('message_content_edit_limit_seconds', 600),

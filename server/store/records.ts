@@ -46,6 +46,8 @@ export interface RealmSettings {
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */
   can_manage_all_groups?: GroupSettingValue;
+  /** Whether members may see who read a message (Zulip's enable_read_receipts); absent means on, as Zulip for non-community organizations. */
+  enable_read_receipts?: boolean;
   /** Zulip's video_chat_provider id (server/lib/realm-settings.ts); absent means Jitsi Meet (1). */
   video_chat_provider?: number;
   /** Who sees every user (Zulip's can_access_all_users_group); absent means role:everyone. */

@@ -1,12 +1,22 @@
-/** PATCH /settings (Zulip's json_change_settings), and its legacy aliases. */
+/** GET /settings (Hearth's read of the register object) and PATCH /settings (Zulip's json_change_settings), and its legacy aliases. */
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doChangeSettings } from '../actions/user-settings.js';
 import { MIN_PASSWORD_LENGTH, verifyPassword } from '../auth/secrets.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { checkFullName } from '../lib/people-access.js';
-import { USER_SETTINGS, parseSetting } from '../lib/user-settings.js';
+import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/user-settings.js';
 import { requireUser } from './common.js';
+
+/**
+ * Zulip has no GET /settings (clients read `user_settings` from register);
+ * Hearth answers it with the same object, so a script can read one setting
+ * without allocating an event queue.
+ */
+export async function getSettings(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  return { user_settings: userSettingsObject(req.app, user) };
+}
 
 export async function changeSettings(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;

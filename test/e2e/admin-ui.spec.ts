@@ -298,6 +298,8 @@ test.describe('admin UI in Chromium', () => {
     await page.getByLabel('Organization description').fill('The **Acme** team chat');
     await page.getByLabel('Who can see email addresses').selectOption({ label: 'Administrators only' });
     await page.getByLabel('Maximum upload size (MiB)').fill('10');
+    assert.equal(await page.getByLabel(/^Read receipts/).isChecked(), true, 'on by default');
+    await page.getByLabel(/^Read receipts/).uncheck();
     await page.getByRole('button', { name: 'Save changes' }).click();
     const saved = page.getByRole('status').filter({ hasText: /Saved|saved/ });
     await saved.waitFor();
@@ -312,6 +314,7 @@ test.describe('admin UI in Chromium', () => {
     assert.equal(realm.name, 'Acme Corp');
     assert.equal(realm.description, 'The **Acme** team chat');
     assert.equal(realm.settings.email_address_visibility, 3);
+    assert.equal(realm.settings.enable_read_receipts, false);
 
     // A channel folder, through the form.
     await page.getByLabel('Folder name').fill('Projects');
