@@ -61,6 +61,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     webPublicStreamsEnabled: false,
     setupToken: null,
     listenAddress: null,
+    topicDeleteBudgetMs: 50_000,
     ...opts.config,
   };
   const app: App = {

@@ -30,6 +30,11 @@ export interface ServerConfig {
    * the desktop window passes it). null: setup only from loopback. Cleared once setup succeeds.
    */
   setupToken: string | null;
+  /**
+   * How long one POST /streams/{id}/delete_topic may keep deleting batches before it answers
+   * `complete: false` for the client to repeat (Zulip: 50 s, under its 60 s request timeout).
+   */
+  topicDeleteBudgetMs: number;
   /** The address the server listens on (set by listen()), for LAN URLs; null before. */
   listenAddress: { host: string; port: number } | null;
 }

@@ -53,6 +53,7 @@ import { addReaction, removeReaction } from './views/reactions.js';
 import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
+import { deleteTopic } from './views/topic-delete.js';
 import { serveEmojiData } from './views/emoji-data.js';
 import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
 import {
@@ -201,6 +202,7 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/streams/:stream_id'), view: updateChannel, auth: 'required' },
   { method: 'DELETE', path: api('/streams/:stream_id'), view: archiveStream, auth: 'required' },
   { method: 'GET', path: api('/streams/:stream_id/members'), view: getSubscribers, auth: 'required' },
+  { method: 'POST', path: api('/streams/:stream_id/delete_topic'), view: deleteTopic, auth: 'required' },
   { method: 'GET', path: api('/get_stream_id'), view: getStreamId, auth: 'required' },
   { method: 'GET', path: api('/default_streams'), view: listDefaultStreams, auth: 'required' },
   { method: 'POST', path: api('/default_streams'), view: addDefaultStream, auth: 'required' },
