@@ -56,7 +56,11 @@ describe('PATCH /messages/{id}: moving between channels', () => {
     const inGarden = await sam.get('/messages', {
       anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: 'channel', operand: garden }]),
     });
-    assert.deepEqual(inGarden.body.messages.map((m: { id: number }) => m.id), [a, b]);
+    // The moved messages, then the Notification Bot's notice (moves post one in the new place by default).
+    assert.deepEqual(inGarden.body.messages.slice(0, 2).map((m: { id: number }) => m.id), [a, b]);
+    assert.equal(inGarden.body.messages.length, 3);
+    assert.equal(inGarden.body.messages[2].sender_email, 'notification-bot@zulip.com');
+    assert.match(inGarden.body.messages[2].content, /This topic was moved here from/);
     const history = (await sam.get(`/messages/${a}/history`)).body.message_history;
     assert.equal(history.at(-1).prev_stream, porch);
   });

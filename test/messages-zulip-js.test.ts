@@ -349,8 +349,13 @@ describe('zulip-js', () => {
       [
         ['update_message', channelMsg, 'Hello **Bob** & friends?', 'Hello **Bob**', undefined, undefined],
         ['update_message', channelMsg, undefined, undefined, 'Palace', 'Castle'],
+        // The Notification Bot's "[A message](…) was moved here from #**Denmark>Castle** by …" in Palace.
+        ['message', undefined, undefined, undefined, undefined, undefined],
       ],
     );
+    const notice = edits[2]!.message as Json;
+    assert.equal(notice.sender_email, 'notification-bot@zulip.com');
+    assert.equal(notice.subject, 'Palace');
 
     const del = await olive.messages.deleteById({ message_id: directMsg });
     assert.equal(del.result, 'success', JSON.stringify(del));

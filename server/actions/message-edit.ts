@@ -5,7 +5,8 @@
  * in each message's edit history. Everyone who keeps the messages hears
  * `update_message` (with their own flags); those a move takes the messages
  * away from hear `delete_message`; subscribers of the destination who never had
- * them get them as read history.
+ * them get them as read history. Then the Notification Bot posts its notices
+ * (server/actions/move-notices.ts).
  */
 import type { App } from '../context.js';
 import { relinkAttachments } from '../lib/attachment-links.js';
@@ -28,6 +29,7 @@ import {
 import type { UserRecord } from '../store/records.js';
 import { policyChangesForMove } from '../lib/messages/move-topic-policies.js';
 import { commit } from './commit.js';
+import { doSendMoveNotices } from './move-notices.js';
 import { setTopicPolicyIn } from './user-topics.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
@@ -43,6 +45,9 @@ export interface MessageEdit {
   propagateMode: PropagateMode;
   /** The messages a topic change or move applies to (the target included), ascending. */
   messages: MessageRecord[];
+  /** The Notification Bot's notices (server/actions/move-notices.ts): Zulip's send_notification_to_old/new_thread. */
+  notifyOld?: boolean;
+  notifyNew?: boolean;
 }
 
 const MENTION_BITS = FLAG.mentioned | WILDCARD_MENTION_BITS;
@@ -51,6 +56,7 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
   const store = app.store.messages;
   const { target } = edit;
   const rendered = edit.content !== undefined ? renderForStorage(app, target.sender_id, edit.content) : null;
+  const from = target.stream_id !== null ? { channel: channelById(app, target.stream_id)!, topic: target.topic } : null;
   await commit(app, (tx) => {
     const now = Math.floor(app.clock.now() / 1000);
     const origTopic = target.topic;
@@ -188,4 +194,17 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       emitStreamPropertyUpdate(tx, app, channel, 'first_message_id', now2);
     }
   });
+  const moving = edit.topic !== undefined || edit.channel !== undefined;
+  if (from && moving) {
+    await doSendMoveNotices(app, {
+      editor,
+      target,
+      from,
+      to: { channel: edit.channel ?? from.channel, topic: edit.topic ?? from.topic },
+      moved: edit.messages,
+      contentEdited: rendered !== null,
+      notifyOld: edit.notifyOld ?? false,
+      notifyNew: edit.notifyNew ?? true,
+    });
+  }
 }

@@ -29,6 +29,23 @@ export interface SendInput {
   queueId: string | null;
   localId: string | null;
   client?: string;
+  /** A system bot's notice (server/actions/notification-bot.ts); absent for users' messages. */
+  internal?: InternalSend;
+}
+
+/**
+ * Zulip's internal_send_stream_message options: rendered as `renderAs` would see
+ * it (the acting user: their access resolves channel links); the sender (a
+ * system bot, not subscribed) gets no row; the acting user gets it read
+ * (mark_as_read_for_acting_user) and, with `unreadOnlyFor`, everyone else
+ * outside that set too (limit_unread_user_ids).
+ */
+export interface InternalSend {
+  renderAs: number;
+  readFor: number[];
+  unreadOnlyFor?: Set<number>;
+  /** Extra MSG_BIT bits (the resolve-notice mark). */
+  bits?: number;
 }
 
 /** Who received earlier messages in the topic (for `@**topic**`): its senders. */
@@ -48,13 +65,13 @@ export interface SendResult {
 }
 
 export async function doSendMessage(app: App, sender: UserRecord, input: SendInput): Promise<SendResult> {
-  const { addressee } = input;
-  const rendered = renderForStorage(app, sender.id, input.content);
-  checkGroupMentions(app, sender, rendered.mentionedGroupIds);
-  if (addressee.kind === 'stream' && rendered.channelWildcard) {
+  const { addressee, internal } = input;
+  const rendered = renderForStorage(app, internal?.renderAs ?? sender.id, input.content);
+  if (!internal) checkGroupMentions(app, sender, rendered.mentionedGroupIds);
+  if (!internal && addressee.kind === 'stream' && rendered.channelWildcard) {
     checkWildcardMentions(app, sender, 'channel', subscriberIds(app, addressee.channel.id).length);
   }
-  if (addressee.kind === 'stream' && rendered.topicWildcard) {
+  if (!internal && addressee.kind === 'stream' && rendered.topicWildcard) {
     checkWildcardMentions(app, sender, 'topic', topicParticipants(app, addressee.channel.id, addressee.topic).size);
   }
   const mentioned = new Set(rendered.mentionedUserIds);
@@ -63,7 +80,7 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
   return commit(app, (tx) => {
     const recipients =
       addressee.kind === 'stream' ? new Set(subscriberIds(app, addressee.channel.id)) : new Set(addressee.userIds);
-    recipients.add(sender.id);
+    if (!internal) recipients.add(sender.id);
     const participants =
       addressee.kind === 'stream' && rendered.topicWildcard
         ? topicParticipants(app, addressee.channel.id, addressee.topic)
@@ -78,6 +95,7 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
         if (r?.muted_users?.some((m) => m.id === sender.id)) f |= FLAG.read;
         if (containsAlertWord(input.content, r?.alert_words)) f |= FLAG.has_alert_word;
       }
+      if (internal && (internal.readFor.includes(id) || (internal.unreadOnlyFor && !internal.unreadOnlyFor.has(id)))) f |= FLAG.read;
       if (mentioned.has(id)) f |= FLAG.mentioned;
       if (rendered.channelWildcard) f |= FLAG.stream_wildcard_mentioned;
       if (participants?.has(id) || (participants && id === sender.id)) f |= FLAG.topic_wildcard_mentioned;
@@ -92,7 +110,7 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
       content: input.content,
       rendered: rendered.html,
       timestamp: Math.floor(app.clock.now() / 1000),
-      bits: rendered.bits,
+      bits: rendered.bits | (internal?.bits ?? 0),
       um,
     };
     if (addressee.kind === 'direct') fields.dm = addressee.userIds;

@@ -63,6 +63,8 @@ export const MSG_BIT = {
   has_image: 2,
   has_attachment: 4,
   is_me_message: 8,
+  /** Posted by the Notification Bot when a topic was resolved or unresolved (Zulip's RESOLVE_TOPIC_NOTIFICATION type). */
+  resolve_notice: 16,
 } as const;
 
 /** Per-user flags (UserMessage.flags); bit values are Hearth's own. */

@@ -187,6 +187,11 @@ export interface ProfileFieldsDoc {
 export interface UsersDoc {
   nextId: number;
   users: UserRecord[];
+  /**
+   * IDs taken from `nextId` for Zulip's cross-realm system bots, which are not accounts here
+   * (server/lib/system-bots.ts): the Notification Bot, allocated when it first posts.
+   */
+  system_bots?: { notification?: number };
 }
 
 export type DraftType = '' | 'stream' | 'private';

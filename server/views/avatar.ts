@@ -20,6 +20,7 @@ import { placeImage, singleImage } from './image-upload.js';
 import { requireUser } from './common.js';
 import { accessUserByEmail } from '../lib/people-access.js';
 import type { UserRecord } from '../store/records.js';
+import { systemBot, userOrSystemBot } from '../lib/system-bots.js';
 
 
 /**
@@ -29,7 +30,7 @@ import type { UserRecord } from '../store/records.js';
 function avatarTarget(req: ApiRequest): UserRecord {
   const raw = req.path.user_id ?? '';
   if (/^\d{1,15}$/.test(raw)) {
-    const byId = req.app.store.users.get(Number(raw));
+    const byId = userOrSystemBot(req.app, Number(raw));
     if (!byId) throw errors.notFound('Not Found');
     return byId;
   }
@@ -45,7 +46,7 @@ function avatarTarget(req: ApiRequest): UserRecord {
 async function serveAvatar(req: ApiRequest, medium: boolean): Promise<void> {
   const { app, koa } = req;
   const target = avatarTarget(req);
-  const hidden = req.user !== null && !canAccessUser(app, req.user, target);
+  const hidden = req.user !== null && !systemBot(app, target.id) && !canAccessUser(app, req.user, target);
   let body: Buffer | null = null;
   let type = 'image/png';
   if (!hidden && target.avatar) {

@@ -39,8 +39,8 @@ export async function updateMessage(req: ApiRequest): Promise<ViewResult> {
   const streamId = params.get('stream_id', t.int);
   const propagateMode = params.get('propagate_mode', propagateParam, 'change_one');
   const prevContentSha256 = params.get('prev_content_sha256', t.string);
-  // Hearth posts no notification-bot messages about moves (see README); the flags are accepted.
-  params.accept('send_notification_to_old_thread', 'send_notification_to_new_thread');
+  const notifyOld = params.get('send_notification_to_old_thread', t.bool, false);
+  const notifyNew = params.get('send_notification_to_new_thread', t.bool, true);
 
   if (rawContent === undefined && rawTopic === undefined && streamId === undefined) throw errors.badRequest('Nothing to change');
   if (rawTopic === undefined && streamId === undefined && propagateMode !== 'change_one') {
@@ -91,7 +91,7 @@ export async function updateMessage(req: ApiRequest): Promise<ViewResult> {
 
   if (content === undefined && topic === undefined && !channel) return {};
   const messages = topic !== undefined || channel ? messagesToMove(req, target, propagateMode) : [];
-  await doEditMessage(app, user, { target, content, topic, channel, propagateMode, messages });
+  await doEditMessage(app, user, { target, content, topic, channel, propagateMode, messages, notifyOld, notifyNew });
   return {};
 }
 

@@ -10,6 +10,7 @@ import { accessFilter, formatUser, isValidEmail } from '../lib/people.js';
 import { accessUserByPath, checkFullName } from '../lib/people-access.js';
 import type { UserRecord } from '../store/records.js';
 import { requireAdmin, requireUser } from './common.js';
+import { systemBot } from '../lib/system-bots.js';
 
 /** The newest message the user received (-1 when none): `max_message_id` of GET /users/me. */
 export const maxMessageIdFor = (req: ApiRequest, user: UserRecord): number =>
@@ -51,6 +52,10 @@ export function listUsers(req: ApiRequest): ViewResult {
 export function getUser(req: ApiRequest): ViewResult {
   const user = requireUser(req);
   const opts = readListOptions(req);
+  const raw = req.path.user_id ?? '';
+  // Zulip's get_user_by_id_in_realm_including_cross_realm: system bots answer too.
+  const bot = /^\d{1,15}$/.test(raw) ? systemBot(req.app, Number(raw)) : undefined;
+  if (bot) return { user: { ...formatUser(req.app, user, bot, opts), is_system_bot: true } };
   const target = accessUserByPath(req.app, user, req.path.user_id ?? '', {
     allowDeactivated: true,
     allowBots: true,

@@ -9,6 +9,7 @@ import type { UserRecord } from '../../store/records.js';
 import { channelById } from '../channels.js';
 import { apiEmail, avatarUrl } from '../people.js';
 import { escapeHtml } from '../text.js';
+import { userOrSystemBot } from '../system-bots.js';
 
 /** Zulip's default `realm_empty_topic_display_name`. */
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
@@ -64,7 +65,7 @@ export function formatMessage(
   m: MessageRecord,
   o: FormatOptions,
 ): Record<string, unknown> {
-  const sender = app.store.users.get(m.sender_id);
+  const sender = userOrSystemBot(app, m.sender_id);
   const out: Record<string, unknown> = {
     id: m.id,
     sender_id: m.sender_id,

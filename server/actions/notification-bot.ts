@@ -1,0 +1,58 @@
+/**
+ * Posting as the Notification Bot (Zulip's internal_send_stream_message with
+ * the NOTIFICATION_BOT sender): the bot gets its user ID the first time it
+ * posts (server/lib/system-bots.ts), then the message goes through the normal
+ * send action with no permission checks and the read rules of the notice.
+ */
+import type { App } from '../context.js';
+import { notificationBotId, systemBot } from '../lib/system-bots.js';
+import type { ChannelRecord } from '../store/channel-records.js';
+import type { UserRecord } from '../store/records.js';
+import { commit } from './commit.js';
+import { doSendMessage } from './messages.js';
+
+async function ensureNotificationBot(app: App): Promise<UserRecord> {
+  let id = notificationBotId(app);
+  if (id === undefined) {
+    id = await commit(app, (tx) => {
+      const doc = app.store.users.collection.data;
+      const existing = doc.system_bots?.notification;
+      if (existing !== undefined) return existing;
+      const allocated = doc.nextId++;
+      doc.system_bots = { ...doc.system_bots, notification: allocated };
+      tx.touch(app.store.users.collection);
+      return allocated;
+    });
+  }
+  return systemBot(app, id)!;
+}
+
+export interface Notice {
+  channel: ChannelRecord;
+  topic: string;
+  content: string;
+  /** Who caused it: renders the notice with their access, and reads it. */
+  actingUser: UserRecord;
+  /** Only these users get it unread (Zulip's limit_unread_user_ids); absent: every recipient. */
+  unreadOnlyFor?: Set<number>;
+  bits?: number;
+}
+
+export async function doSendNotice(app: App, notice: Notice): Promise<number> {
+  const bot = await ensureNotificationBot(app);
+  const { id } = await doSendMessage(app, bot, {
+    addressee: { kind: 'stream', channel: notice.channel, topic: notice.topic },
+    content: notice.content,
+    readBySender: false,
+    queueId: null,
+    localId: null,
+    client: 'Internal',
+    internal: {
+      renderAs: notice.actingUser.id,
+      readFor: [notice.actingUser.id],
+      ...(notice.unreadOnlyFor ? { unreadOnlyFor: notice.unreadOnlyFor } : {}),
+      ...(notice.bits ? { bits: notice.bits } : {}),
+    },
+  });
+  return id;
+}
