@@ -1,6 +1,7 @@
 /** Organization settings: name, description, icon, email visibility, public access, read receipts, upload size, video calls. */
 import type { Api, Json } from './api.js';
 import { Notice, busy, errorText, field, h, loading } from './dom.js';
+import { linkifiersSection } from './settings-linkifiers.js';
 import { listsSections } from './settings-lists.js';
 
 /** Zulip's email_address_visibility values. */
@@ -24,7 +25,7 @@ const LABELS: Record<string, string> = {
 /** One register call for everything the settings page shows; its queue is deleted straight away. */
 export async function fetchState(api: Api): Promise<Json> {
   const state = await api.post('/register', {
-    fetch_event_types: ['realm', 'realm_user_settings_defaults', 'custom_profile_fields', 'default_streams', 'channel_folders'],
+    fetch_event_types: ['realm', 'realm_user_settings_defaults', 'custom_profile_fields', 'default_streams', 'channel_folders', 'realm_linkifiers'],
     event_types: ['heartbeat'],
     apply_markdown: true,
   });
@@ -35,7 +36,7 @@ export async function fetchState(api: Api): Promise<Json> {
 export function settingsPage(api: Api): HTMLElement {
   const page = h('div', { class: 'page' }, h('h1', {}, 'Settings'), loading('settings'));
   fetchState(api).then(
-    (state) => page.replaceChildren(h('h1', {}, 'Settings'), organizationForm(api, state), iconForm(api, state), ...listsSections(api, state)),
+    (state) => page.replaceChildren(h('h1', {}, 'Settings'), organizationForm(api, state), iconForm(api, state), ...listsSections(api, state), linkifiersSection(api, state)),
     (err) => page.append(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load settings: ${errorText(err)}`)),
   );
   return page;

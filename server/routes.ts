@@ -54,6 +54,7 @@ import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
+import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './views/linkifiers.js';
 import { serveEmojiData } from './views/emoji-data.js';
 import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
 import {
@@ -121,6 +122,11 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/server_settings'), view: serverSettings, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/generated/emoji/emoji_api.json', view: serveEmojiData, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/realm/emoji'), view: listRealmEmoji, auth: 'required' },
+  { method: 'GET', path: api('/realm/linkifiers'), view: listLinkifiers, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/linkifiers'), view: reorderLinkifiers, auth: 'required' },
+  { method: 'POST', path: api('/realm/filters'), view: addLinkifier, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/filters/:filter_id'), view: updateLinkifier, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/filters/:filter_id'), view: removeLinkifier, auth: 'required' },
   { method: 'GET', path: api('/saved_snippets'), view: listSnippets, auth: 'required' },
   { method: 'POST', path: api('/saved_snippets'), view: createSnippet, auth: 'required' },
   { method: 'PATCH', path: api('/saved_snippets/:saved_snippet_id'), view: editSnippet, auth: 'required' },

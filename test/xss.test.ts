@@ -84,10 +84,19 @@ describe('XSS corpus', () => {
       channelByName: (n: string) => ({ id: 3, name: n }),
       realmEmoji: (n: string) => ({ id: '1', name: n, source_url: 'javascript:alert(1)' }),
     };
+    // Linkifiers that link every text run, to hostile targets the sanitiser must still refuse.
+    let n = 0;
+    const hostileUrls = ['javascript:alert(1)', 'https://x.example/"><script>alert(1)</script>', ' data:text/html,<script>'];
+    const linkifying = {
+      ...ctx,
+      linkify: (text: string) => [{ text: text.slice(0, 3) }, { text: text.slice(3), url: hostileUrls[n++ % hostileUrls.length]! }],
+    };
     for (const v of VECTORS) {
       assertSafe(renderMessage(v, ctx).html, v, 'renderMessage');
       assertSafe(renderMessage(`**${v}** ${v}\n\n> ${v}\n\n- ${v}`, ctx).html, v, 'renderMessage in context');
+      assertSafe(renderMessage(`${v} [${v}](https://x.example) ${v}`, linkifying).html, v, 'renderMessage with linkifiers');
     }
+    assert.ok(n > VECTORS.length, 'the linkifier ran');
   });
 });
 

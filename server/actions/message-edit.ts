@@ -28,6 +28,7 @@ import {
 } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { policyChangesForMove } from '../lib/messages/move-topic-policies.js';
+import { compiledLinkifiers, topicLinks } from '../lib/linkifiers.js';
 import { commit } from './commit.js';
 import { doSendMoveNotices } from './move-notices.js';
 import { setTopicPolicyIn } from './user-topics.js';
@@ -168,7 +169,7 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       if (edit.topic !== undefined) {
         base.orig_subject = origTopic;
         base.subject = edit.topic;
-        base.topic_links = [];
+        base.topic_links = topicLinks(edit.topic, compiledLinkifiers(app));
       }
       if (edit.channel) base.new_stream_id = edit.channel.id;
     }

@@ -2,13 +2,14 @@
  * Register keys Zulip clients read that describe features Hearth keeps simple:
  * no waiting period for new members, the default external
  * account types for profile fields, the wildcard-mention policy derived from
- * `can_mention_many_users_group`, no linkifiers or code playgrounds
+ * `can_mention_many_users_group`, the linkifiers (server/lib/linkifiers.ts), no code playgrounds
  * (custom emoji: server/lib/realm-emoji-events.ts). `server_emoji_data_url` points at
  * Hearth's own emoji data (server/views/emoji-data.ts), so clients never fetch
  * it from the internet.
  */
 import type { StateSection } from '../events/state.js';
 import { realmGroupSetting } from './groups.js';
+import { linkifiersForApi } from './linkifiers.js';
 
 /** Zulip's DEFAULT_EXTERNAL_ACCOUNTS. */
 export const DEFAULT_EXTERNAL_ACCOUNTS = {
@@ -38,7 +39,7 @@ export const realmExtrasSection: StateSection = {
       realm_waiting_period_threshold: 0,
       realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
       server_emoji_data_url: `${baseUrl}${EMOJI_DATA_PATH}`,
-      realm_linkifiers: [],
+      realm_linkifiers: linkifiersForApi(app),
       realm_filters: [],
       realm_playgrounds: [],
     };

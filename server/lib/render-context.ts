@@ -8,6 +8,7 @@ import type { App } from '../context.js';
 import type { RenderContext, RenderUser } from '../markdown/types.js';
 import { channelByName, hasContentAccess } from './channels.js';
 import { activeEmojiByName, emojiImagePath } from './realm-emoji.js';
+import { compiledLinkifiers, linkifyText } from './linkifiers.js';
 
 export function renderContextFor(app: App, userId: number): RenderContext {
   const names: { index?: Map<string, RenderUser[]> } = {};
@@ -23,7 +24,16 @@ export function renderContextFor(app: App, userId: number): RenderContext {
     names.index = index;
     return index;
   };
+  const linkifiers = compiledLinkifiers(app);
   return {
+    ...(linkifiers.length
+      ? {
+          linkify: (text: string) => {
+            const pieces = linkifyText(text, linkifiers);
+            return pieces.length > 1 || pieces[0]?.url ? pieces : null;
+          },
+        }
+      : {}),
     usersByName: (name) => nameIndex().get(name.toLowerCase()) ?? [],
     userById: (id) => app.store.users.get(id),
     groupByName: (name) => {

@@ -5,13 +5,16 @@
  * links only to safe targets; code blocks in Zulip's `codehilite` markup.
  * Per-render state travels in the options (state.ts), never in the instance.
  */
-import { Marked, type Tokens } from 'marked';
+import { Marked, Renderer, type Tokens } from 'marked';
 import { codeBlockHtml, fences, spoiler } from './fences.js';
 import { escapeHtml } from './html.js';
 import { channelLink, emoji, groupMention, userMention, zulipInline } from './inline.js';
 import { timestamp } from './timestamp.js';
 import { stateOf, type RenderState } from './state.js';
 import { isImagePath, isUploadHref, safeHref } from './urls.js';
+
+/** marked's own rendering of plain text (its escaping), for the unlinked pieces. */
+const plainText = Renderer.prototype.text;
 
 function linkHtml(state: RenderState, href: string, title: string | null | undefined, inner: string, raw: string): string {
   const safe = safeHref(href);
@@ -72,8 +75,30 @@ export function createEngine(): Marked {
         return 'block' in token && token.block ? `<p>${text}</p>\n` : text;
       },
       link(token: Tokens.Link) {
-        const inner = this.parser.parseInline(token.tokens);
-        return linkHtml(stateOf(this), token.href, token.title, inner, token.raw);
+        const state = stateOf(this);
+        state.linkDepth++;
+        try {
+          const inner = this.parser.parseInline(token.tokens);
+          return linkHtml(state, token.href, token.title, inner, token.raw);
+        } finally {
+          state.linkDepth--;
+        }
+      },
+      text(token: Tokens.Text | Tokens.Escape) {
+        // The organization's linkifiers, on plain text outside links and code.
+        const state = stateOf(this);
+        if (!state.ctx.linkify || state.linkDepth > 0 || ('tokens' in token && token.tokens) || ('escaped' in token && token.escaped)) return false;
+        const pieces = state.ctx.linkify(token.text);
+        if (!pieces) return false;
+        state.hasLink = true;
+        return pieces
+          .map((p) => {
+            const safe = p.url === undefined ? undefined : safeHref(p.url);
+            if (!safe) return plainText.call(this, { type: 'text', raw: p.text, text: p.text });
+            const url = escapeHtml(safe);
+            return `<a href="${url}" title="${url}">${escapeHtml(p.text)}</a>`;
+          })
+          .join('');
       },
       image(token: Tokens.Image) {
         // Zulip has no image syntax: `![alt](url)` is `!` and a link.

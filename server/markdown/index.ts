@@ -114,7 +114,8 @@ const MAX_PARSED_CHARS = 50_000;
 function render(content: string, ctx: RenderContext, mentions: boolean): { html: string; state: RenderState } {
   const state = newState(ctx, mentions);
   if (content.length > MAX_PARSED_CHARS) return { html: escapedParagraphs(content), state };
-  const plain = plainHtml(content);
+  // A line the linkifiers match needs the parser's text rendering.
+  const plain = ctx.linkify?.(content) ? undefined : plainHtml(content);
   if (plain !== undefined) return { html: plain, state };
   try {
     return { html: sanitize(renderHtml(content, state)), state };

@@ -26,6 +26,8 @@ export interface RenderState {
   noEmphasis: boolean;
   /** Quote/spoiler fences open around the block being lexed. */
   fenceDepth: number;
+  /** Links being rendered around the current text (no linkifier links inside a link). */
+  linkDepth: number;
   /** The token list of the inline run being lexed (set by the inline tokenizers). */
   run: unknown;
   /** Per start marker: where it was found, counted from the end of the run (-1: none left). */
@@ -48,6 +50,7 @@ export function newState(ctx: RenderContext, mentions: boolean): RenderState {
     previews: [],
     noEmphasis: false,
     fenceDepth: 0,
+    linkDepth: 0,
     run: undefined,
     starts: new Map(),
   };

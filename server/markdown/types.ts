@@ -23,6 +23,11 @@ export interface RenderContext {
   channelByName(name: string): { id: number; name: string } | undefined;
   /** A realm emoji by name, when custom emoji exist. */
   realmEmoji?(name: string): { id: string; name: string; source_url: string } | undefined;
+  /**
+   * The organization's linkifiers applied to a run of plain text: its pieces
+   * (links carry a safe `url`), or null when nothing matches. Absent: none.
+   */
+  linkify?(text: string): { text: string; url?: string }[] | null;
 }
 
 export interface RenderResult {

@@ -82,6 +82,17 @@ export interface RealmRecord {
   /** Unix seconds. */
   date_created: number;
   settings: RealmSettings;
+  /** Linkifiers in matching order (server/lib/linkifiers.ts); replaced, never changed in place. */
+  linkifiers?: LinkifierRecord[];
+  /** Last linkifier ID handed out (IDs are never reused). */
+  linkifier_last_id?: number;
+}
+
+/** Zulip's RealmFilter: a pattern with Python-style named groups and an RFC 6570 URL template. */
+export interface LinkifierRecord {
+  id: number;
+  pattern: string;
+  url_template: string;
 }
 
 export interface RealmDoc {

@@ -361,6 +361,27 @@ test.describe('admin UI in Chromium', () => {
     await page.getByRole('button', { name: 'Deactivate :hearth_fire:' }).click();
     await emojiList.getByText('No custom emoji.').waitFor();
     assert.equal(ts.app.store.emoji.data.emoji[0]!.deactivated, true);
+
+    // A linkifier: a broken pattern shows the server's reason; a good one is listed, then deleted.
+    await page.getByLabel('Pattern').fill('#(?P<id>[0-9]+');
+    await page.getByLabel('URL template').fill('https://tracker.example/issues/{id}');
+    await page.getByRole('button', { name: 'Add linkifier' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Bad regular expression' }).waitFor();
+    // Chromium logs the refused request itself; that one is expected (the page shows the reason above).
+    const refused = t.errors.findIndex((e) => e.includes('status of 400') && e.includes('/api/v1/realm/filters'));
+    assert.ok(refused >= 0, JSON.stringify(t.errors));
+    t.errors.splice(refused, 1);
+    await page.getByLabel('Pattern').fill('#(?P<id>[0-9]+)');
+    await page.getByRole('button', { name: 'Add linkifier' }).click();
+    await page.getByRole('status').filter({ hasText: 'Linkifier added' }).waitFor();
+    const linkifiers = (await owner.get('/realm/linkifiers')).body.linkifiers as { pattern: string; url_template: string }[];
+    assert.deepEqual(linkifiers.map((l) => [l.pattern, l.url_template]), [['#(?P<id>[0-9]+)', 'https://tracker.example/issues/{id}']]);
+    const linkifierList = page.getByRole('list', { name: 'Linkifiers' });
+    await linkifierList.getByText('https://tracker.example/issues/{id}').waitFor();
+    await t.shot('06d-linkifiers');
+    await page.getByRole('button', { name: 'Delete the linkifier #(?P<id>[0-9]+)' }).click();
+    await linkifierList.getByText('No linkifiers.').waitFor();
+    assert.deepEqual((await owner.get('/realm/linkifiers')).body.linkifiers, []);
     await t.shot('06b-settings-lists');
   });
 

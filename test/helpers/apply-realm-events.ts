@@ -1,6 +1,6 @@
 /**
  * Client-side reducer for organization-settings events (`realm` update / update_dict and
- * `realm_user_settings_defaults` update, `realm_emoji` in both forms), as Zulip clients apply them to register state.
+ * `realm_user_settings_defaults` update, `realm_emoji` in both forms, `realm_linkifiers`), as Zulip clients apply them to register state.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type State = Record<string, any>;
@@ -13,6 +13,10 @@ const setIfPresent = (state: State, key: string, value: unknown) => {
 
 /** Returns whether the event was one of these types. */
 export function applyRealmEvent(state: State, e: Event): boolean {
+  if (e.type === 'realm_linkifiers') {
+    setIfPresent(state, 'realm_linkifiers', e.linkifiers);
+    return true;
+  }
   if (e.type === 'realm_user_settings_defaults') {
     if (e.op !== 'update') throw new Error(`unknown realm_user_settings_defaults op ${e.op}`);
     if (state.realm_user_settings_defaults) state.realm_user_settings_defaults[e.property] = e.value;

@@ -10,6 +10,7 @@ import { channelById } from '../channels.js';
 import { apiEmail, avatarUrl } from '../people.js';
 import { escapeHtml } from '../text.js';
 import { userOrSystemBot } from '../system-bots.js';
+import { compiledLinkifiers, topicLinks } from '../linkifiers.js';
 
 /** Zulip's default `realm_empty_topic_display_name`. */
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
@@ -75,7 +76,7 @@ export function formatMessage(
     timestamp: m.timestamp,
     client: m.client ?? DEFAULT_CLIENT,
     subject: messageTopic(m, o.allowEmptyTopicName),
-    topic_links: [],
+    topic_links: m.stream_id === null ? [] : topicLinks(m.topic, compiledLinkifiers(app)),
     is_me_message: ((m.bits ?? 0) & MSG_BIT.is_me_message) !== 0,
     reactions: (m.reactions ?? []).map((r) => ({
       emoji_name: r.emoji_name,
