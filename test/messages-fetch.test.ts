@@ -300,4 +300,15 @@ describe('GET /messages for spectators', () => {
     assert.equal((await get([['stream', 'web']])).status, 401);
     ts.store.realm.data.realm!.settings.enable_spectator_access = true;
   });
+
+  it('message_ids with a web-public narrow: only the web-public messages come back', async () => {
+    const members = ts.store.messages.channel(ts.store.channels.data.channels.find((c) => c.name === 'members')!.id).at(0);
+    const byIds = (narrow: object) => ts.anonymous.get('/messages', { message_ids: JSON.stringify([webMsg, members]), narrow });
+    const res = await byIds([{ operator: 'channels', operand: 'web-public' }]);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(ids(res.body), [webMsg]);
+    assert.deepEqual(res.body.messages[0].flags, ['read']);
+    assert.equal((await byIds([])).status, 401, 'a narrow without a web-public channel is refused');
+    assert.equal((await byIds([['stream', 'members']])).status, 401);
+  });
 });

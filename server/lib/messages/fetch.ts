@@ -152,7 +152,7 @@ export function fetchRange(
 /** `message_ids` fetches: the requested messages the user may see under the narrow, ascending. */
 export function fetchByIds(
   app: App,
-  user: UserRecord,
+  user: UserRecord | null,
   terms: NarrowTerm[],
   ids: number[],
   format: FormatOptions,
