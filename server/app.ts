@@ -27,6 +27,7 @@ import { installUserSettingsFilter } from './lib/user-settings-events.js';
 import { installPresenceFilter } from './lib/presence.js';
 import { installRealmEmojiFilter } from './lib/realm-emoji-events.js';
 import { installRealmEmoji } from './lib/realm-emoji.js';
+import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -100,6 +101,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
 
   let server: Server | null = null;
   let stopMaintenance: (() => void) | null = null;
+  let stopDelivery: (() => void) | null = null;
   return {
     app,
     koa,
@@ -108,6 +110,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       await doEnsureSystemGroups(app);
       app.events.start();
       stopMaintenance = scheduleChannelActivity(app);
+      stopDelivery = scheduleMessageDelivery(app);
       // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
       server = createServer({ maxHeaderSize: 64 * 1024 }, koa.callback());
       answerClientErrorsWithJson(server);
@@ -129,6 +132,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
       app.events.stop();
       stopMaintenance?.();
+      stopDelivery?.();
       s?.closeIdleConnections();
       // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they
       // become idle (in-flight requests finish), and after a moment drop the rest.

@@ -54,6 +54,7 @@ import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
+import { createScheduledMessage, deleteScheduledMessage, listScheduledMessages, updateScheduledMessage } from './views/scheduled-messages.js';
 import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './views/linkifiers.js';
 import { serveEmojiData } from './views/emoji-data.js';
 import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
@@ -178,6 +179,10 @@ export const routes: Route[] = [
   { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/drafts'), view: listDrafts, auth: 'required' },
+  { method: 'GET', path: api('/scheduled_messages'), view: listScheduledMessages, auth: 'required' },
+  { method: 'POST', path: api('/scheduled_messages'), view: createScheduledMessage, auth: 'required' },
+  { method: 'PATCH', path: api('/scheduled_messages/:scheduled_message_id'), view: updateScheduledMessage, auth: 'required' },
+  { method: 'DELETE', path: api('/scheduled_messages/:scheduled_message_id'), view: deleteScheduledMessage, auth: 'required' },
   { method: 'POST', path: api('/drafts'), view: createDrafts, auth: 'required' },
   { method: 'PATCH', path: api('/drafts/:draft_id'), view: editDraft, auth: 'required' },
   { method: 'DELETE', path: api('/drafts/:draft_id'), view: deleteDraft, auth: 'required' },

@@ -18,7 +18,7 @@ import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { mentionFollowers, sendPolicy } from '../lib/topic-participation.js';
 import { VISIBILITY } from '../lib/user-topics.js';
-import { commit } from './commit.js';
+import { commit, type Transaction } from './commit.js';
 import { setTopicPolicyIn } from './user-topics.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 
@@ -31,6 +31,8 @@ export interface SendInput {
   client?: string;
   /** A system bot's notice (server/actions/notification-bot.ts); absent for users' messages. */
   internal?: InternalSend;
+  /** More changes that must land with the message (a delivered scheduled message leaves the schedule). */
+  inSameCommit?: (tx: Transaction) => void;
 }
 
 /**
@@ -146,6 +148,7 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
       }
     }
     claimAttachments(app, tx, sender.id, m.id, rendered.uploadPaths);
+    input.inSameCommit?.(tx);
     const publicChannel = addressee.kind === 'stream' && !addressee.channel.invite_only;
     tx.emit(
       messageEvent({ message: m, flags, publicChannel, senderQueueId: input.queueId, localId: input.localId }),

@@ -205,6 +205,30 @@ export interface UsersDoc {
   system_bots?: { notification?: number };
 }
 
+/** A message waiting to be sent (Zulip's ScheduledMessage, SEND_LATER): deleted once sent. */
+export interface ScheduledMessageRecord {
+  id: number;
+  sender_id: number;
+  type: 'stream' | 'private';
+  /** The channel ID, or the direct recipients' user IDs (without the sender, unless only the sender). */
+  to: number | number[];
+  /** Channel messages only. */
+  topic?: string;
+  content: string;
+  rendered: string;
+  /** Unix seconds. */
+  scheduled_at: number;
+  read_by_sender: boolean;
+  /** Delivery was tried and failed (why: failure_message); the sender must reschedule. */
+  failed: boolean;
+  failure_message?: string;
+}
+
+export interface ScheduledMessagesDoc {
+  nextId: number;
+  scheduled: ScheduledMessageRecord[];
+}
+
 export type DraftType = '' | 'stream' | 'private';
 
 export interface DraftRecord {

@@ -4,7 +4,16 @@ import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
 import { CURRENT_SCHEMA_VERSION, migrations as allMigrations, type Migration } from './migrations.js';
 import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } from './channel-records.js';
-import type { DevicesDoc, DraftsDoc, Manifest, ProfileFieldsDoc, RealmDoc, RealmEmojiDoc, UsersDoc } from './records.js';
+import type {
+  DevicesDoc,
+  DraftsDoc,
+  Manifest,
+  ProfileFieldsDoc,
+  RealmDoc,
+  RealmEmojiDoc,
+  ScheduledMessagesDoc,
+  UsersDoc,
+} from './records.js';
 import { UserTable } from './users.js';
 import { MessageStore } from './messages.js';
 import { AttachmentTable, isAttachmentsDoc, type AttachmentsDoc } from './attachment-records.js';
@@ -47,6 +56,7 @@ export class Store {
     readonly attachments: AttachmentTable,
     readonly devices: Collection<DevicesDoc>,
     readonly emoji: Collection<RealmEmojiDoc>,
+    readonly scheduled: Collection<ScheduledMessagesDoc>,
     private lockFile: string | null,
   ) {}
 
@@ -88,6 +98,10 @@ export class Store {
         push_tokens: [],
       }));
       const emoji = await Collection.open<RealmEmojiDoc>(join(dataDir, 'emoji.json'), () => ({ nextId: 1, emoji: [] }));
+      const scheduled = await Collection.open<ScheduledMessagesDoc>(join(dataDir, 'scheduled_messages.json'), () => ({
+        nextId: 1,
+        scheduled: [],
+      }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -100,6 +114,7 @@ export class Store {
         [attachments, isAttachmentsDoc],
         [devices, (d: DevicesDoc) => Array.isArray(d.devices) && Array.isArray(d.push_tokens) && Number.isInteger(d.nextId)],
         [emoji, (d: RealmEmojiDoc) => Array.isArray(d.emoji) && Number.isInteger(d.nextId)],
+        [scheduled, (d: ScheduledMessagesDoc) => Array.isArray(d.scheduled) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -122,6 +137,7 @@ export class Store {
         new AttachmentTable(attachments),
         devices,
         emoji,
+        scheduled,
         lockFile,
       );
     } catch (err) {
@@ -163,6 +179,7 @@ export class Store {
       this.attachments.collection,
       this.devices,
       this.emoji,
+      this.scheduled,
     ] as Collection<unknown>[];
   }
 

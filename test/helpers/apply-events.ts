@@ -38,6 +38,20 @@ function applyDrafts(state: State, e: Event): void {
 
 const byId = (a: number, b: number) => a - b;
 
+/** As the web app keeps them: soonest first. */
+function applyScheduledMessages(state: State, e: Event): void {
+  if (!state.scheduled_messages) return;
+  const key = 'scheduled_message_id';
+  if (e.op === 'add') state.scheduled_messages.push(...e.scheduled_messages);
+  else if (e.op === 'update') {
+    const i = state.scheduled_messages.findIndex((m: Event) => m[key] === e.scheduled_message[key]);
+    if (i < 0) throw new Error(`scheduled_messages update for unknown ${e.scheduled_message[key]}`);
+    state.scheduled_messages[i] = e.scheduled_message;
+  } else if (e.op === 'remove') state.scheduled_messages = state.scheduled_messages.filter((m: Event) => m[key] !== e[key]);
+  else throw new Error(`unknown scheduled_messages op ${e.op}`);
+  state.scheduled_messages.sort((a: Event, b: Event) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a[key] - b[key]);
+}
+
 /** `user_group` events on `realm_user_groups`, kept sorted by ID like the register section. */
 function applyUserGroup(state: State, e: Event): void {
   if (!state.realm_user_groups) return;
@@ -107,6 +121,9 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
         break;
       case 'drafts':
         applyDrafts(out, e);
+        break;
+      case 'scheduled_messages':
+        applyScheduledMessages(out, e);
         break;
       case 'realm_user':
         applyRealmUserEvent(out, e);
