@@ -147,6 +147,18 @@ describe('scheduled messages', () => {
     assert.equal(m.failed, true);
     assert.ok((await stored())[0]!.failure_message);
     assert.equal(await deliverDueScheduledMessages(ts.app), 0, 'a failed message is not retried');
+    // The Notification Bot tells the sender, in a direct message clients can narrow to by the bot's ID or email.
+    const bot = ts.store.users.collection.data.system_bots!.notification!;
+    for (const operand of [[bot], 'notification-bot@zulip.com']) {
+      const dm = await latest(mel, [{ operator: 'dm', operand }]);
+      assert.ok(dm, JSON.stringify(operand));
+      assert.equal(dm.sender_email, 'notification-bot@zulip.com');
+      assert.match(dm.content, /^The message you scheduled for <time:2026-07-01T\d\d:\d\d:\d\d\.000Z> was not sent because of the following error:\n\n> .+\n\n\[View scheduled messages\]\(#scheduled\)$/);
+      assert.deepEqual(dm.flags, [], 'unread');
+      assert.deepEqual(dm.display_recipient.map((r: { id: number; full_name: string }) => [r.id, r.full_name]).sort(), [[bot, 'Notification Bot'], [melAcc.id, 'Mel']].sort());
+    }
+    const unread = (await mel.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })).body.unread_msgs;
+    assert.ok(unread.pms.some((p: { other_user_id?: number; sender_id?: number }) => (p.other_user_id ?? p.sender_id) === bot), JSON.stringify(unread.pms));
     const noTime = await mel.patch(`/scheduled_messages/${id}`, { content: 'again' });
     assert.equal(noTime.body.msg, 'Scheduled delivery time must be in the future.');
     const moved = await mel.patch(`/scheduled_messages/${id}`, { to: kitchen, scheduled_delivery_timestamp: nowS() + 60 });

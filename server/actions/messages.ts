@@ -80,8 +80,11 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
   for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
 
   return commit(app, (tx) => {
+    // A system bot's direct message names the bot in the conversation but gives it no row.
     const recipients =
-      addressee.kind === 'stream' ? new Set(subscriberIds(app, addressee.channel.id)) : new Set(addressee.userIds);
+      addressee.kind === 'stream'
+        ? new Set(subscriberIds(app, addressee.channel.id))
+        : new Set(internal ? addressee.userIds.filter((id) => id !== sender.id) : addressee.userIds);
     if (!internal) recipients.add(sender.id);
     const participants =
       addressee.kind === 'stream' && rendered.topicWildcard

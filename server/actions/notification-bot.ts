@@ -38,6 +38,21 @@ export interface Notice {
   bits?: number;
 }
 
+/** A direct message from the Notification Bot to one user (Zulip's internal_send_private_message), unread. */
+export async function doSendDirectNotice(app: App, to: UserRecord, content: string): Promise<number> {
+  const bot = await ensureNotificationBot(app);
+  const { id } = await doSendMessage(app, bot, {
+    addressee: { kind: 'direct', userIds: [bot.id, to.id].sort((a, b) => a - b) },
+    content,
+    readBySender: false,
+    queueId: null,
+    localId: null,
+    client: 'Internal',
+    internal: { renderAs: to.id, readFor: [] },
+  });
+  return id;
+}
+
 export async function doSendNotice(app: App, notice: Notice): Promise<number> {
   const bot = await ensureNotificationBot(app);
   const { id } = await doSendMessage(app, bot, {

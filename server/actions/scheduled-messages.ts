@@ -15,6 +15,7 @@ import { formatScheduled, scheduledAddressee } from '../lib/scheduled-messages.j
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { doSendMessage } from './messages.js';
+import { doSendDirectNotice } from './notification-bot.js';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: later than this, a message is not sent. */
 export const LATE_CUTOFF_SECONDS = 10 * 60;
@@ -96,6 +97,13 @@ async function markFailed(app: App, m: ScheduledMessageRecord, reason: string): 
     tx.touch(store(app));
     emitUpdate(tx, m);
   });
+  // Zulip's send_failed_scheduled_message_notification (not to a deactivated sender).
+  const sender = app.store.users.get(m.sender_id);
+  if (!sender?.is_active) return;
+  const when = new Date(m.scheduled_at * 1000).toISOString();
+  const quoted = reason.split('\n').map((line) => `> ${line}`).join('\n');
+  const content = `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n${quoted}\n\n[View scheduled messages](#scheduled)`;
+  await doSendDirectNotice(app, sender, content);
 }
 
 async function deliver(app: App, m: ScheduledMessageRecord): Promise<void> {

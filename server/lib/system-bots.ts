@@ -43,6 +43,12 @@ export function systemBot(app: App, id: number): UserRecord | undefined {
   return id === notificationBotId(app) ? botRecord(app, id) : undefined;
 }
 
+/** The system bot with this email address (case-insensitive), if it has posted. */
+export function systemBotByEmail(app: App, email: string): UserRecord | undefined {
+  const id = notificationBotId(app);
+  return id !== undefined && email.toLowerCase() === NOTIFICATION_BOT_EMAIL ? botRecord(app, id) : undefined;
+}
+
 /** Every system bot allocated so far (for `cross_realm_bots`). */
 export function systemBots(app: App): UserRecord[] {
   const id = notificationBotId(app);

@@ -49,7 +49,7 @@ export function recipientId(m: MessageRecord): number {
 function displayRecipient(app: App, viewer: UserRecord | null, m: MessageRecord): unknown {
   if (m.stream_id !== null) return channelById(app, m.stream_id)?.name ?? '';
   return (m.dm ?? [m.sender_id]).map((id) => {
-    const u = app.store.users.get(id);
+    const u = userOrSystemBot(app, id);
     return {
       id,
       email: u ? apiEmail(app, viewer, u) : '',

@@ -15,6 +15,7 @@ import { canReadChannelHistory } from './access.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, LEGACY_EMPTY_TOPIC } from './format.js';
 import { matchesWords, searchWords } from './search.js';
 import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../user-topics.js';
+import { systemBotByEmail, userOrSystemBot } from '../system-bots.js';
 
 export interface NarrowTerm {
   operator: string;
@@ -96,10 +97,10 @@ const operandString = (t: NarrowTerm): string => {
 
 function resolveUser(app: App, operand: unknown): UserRecord {
   let u: UserRecord | undefined;
-  if (typeof operand === 'number') u = app.store.users.get(operand);
+  if (typeof operand === 'number') u = userOrSystemBot(app, operand);
   else if (typeof operand === 'string') {
     const s = operand.trim();
-    u = /^\d+$/.test(s) ? app.store.users.get(Number(s)) : app.store.users.byEmailAddress(s);
+    u = /^\d+$/.test(s) ? userOrSystemBot(app, Number(s)) : (app.store.users.byEmailAddress(s) ?? systemBotByEmail(app, s));
     if (!u) {
       const fake = /^user(\d+)@/i.exec(s);
       if (fake) u = app.store.users.get(Number(fake[1]));
