@@ -54,6 +54,7 @@ import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
+import { createReminder, deleteReminder, listReminders } from './views/reminders.js';
 import { createScheduledMessage, deleteScheduledMessage, listScheduledMessages, updateScheduledMessage } from './views/scheduled-messages.js';
 import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './views/linkifiers.js';
 import { serveEmojiData } from './views/emoji-data.js';
@@ -179,6 +180,9 @@ export const routes: Route[] = [
   { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/drafts'), view: listDrafts, auth: 'required' },
+  { method: 'GET', path: api('/reminders'), view: listReminders, auth: 'required' },
+  { method: 'POST', path: api('/reminders'), view: createReminder, auth: 'required' },
+  { method: 'DELETE', path: api('/reminders/:reminder_id'), view: deleteReminder, auth: 'required' },
   { method: 'GET', path: api('/scheduled_messages'), view: listScheduledMessages, auth: 'required' },
   { method: 'POST', path: api('/scheduled_messages'), view: createScheduledMessage, auth: 'required' },
   { method: 'PATCH', path: api('/scheduled_messages/:scheduled_message_id'), view: updateScheduledMessage, auth: 'required' },

@@ -8,7 +8,7 @@ import type { App } from '../context.js';
 import { notificationBotId, systemBot } from '../lib/system-bots.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
-import { commit } from './commit.js';
+import { commit, type Transaction } from './commit.js';
 import { doSendMessage } from './messages.js';
 
 async function ensureNotificationBot(app: App): Promise<UserRecord> {
@@ -39,7 +39,7 @@ export interface Notice {
 }
 
 /** A direct message from the Notification Bot to one user (Zulip's internal_send_private_message), unread. */
-export async function doSendDirectNotice(app: App, to: UserRecord, content: string): Promise<number> {
+export async function doSendDirectNotice(app: App, to: UserRecord, content: string, inSameCommit?: (tx: Transaction) => void): Promise<number> {
   const bot = await ensureNotificationBot(app);
   const { id } = await doSendMessage(app, bot, {
     addressee: { kind: 'direct', userIds: [bot.id, to.id].sort((a, b) => a - b) },
@@ -49,6 +49,7 @@ export async function doSendDirectNotice(app: App, to: UserRecord, content: stri
     localId: null,
     client: 'Internal',
     internal: { renderAs: to.id, readFor: [] },
+    ...(inSameCommit ? { inSameCommit } : {}),
   });
   return id;
 }

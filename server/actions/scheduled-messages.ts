@@ -11,7 +11,9 @@
 import type { App } from '../context.js';
 import { HearthError } from '../errors.js';
 import { renderForStorage } from '../lib/messages/render.js';
-import { formatScheduled, scheduledAddressee } from '../lib/scheduled-messages.js';
+import { canReadMessage } from '../lib/messages/access.js';
+import { formatReminder, formatScheduled, reminderContent, scheduledAddressee } from '../lib/scheduled-messages.js';
+import type { MessageRecord } from '../store/message-records.js';
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { doSendMessage } from './messages.js';
@@ -32,11 +34,43 @@ export interface ScheduleInput {
 const store = (app: App) => app.store.scheduled;
 
 function emitUpdate(tx: Transaction, m: ScheduledMessageRecord): void {
+  // Zulip announces no reminder updates (a failed reminder simply stays listed).
+  if (m.remind) return;
   tx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduled(m) } as never, [m.sender_id]);
 }
 
 function emitRemove(tx: Transaction, m: ScheduledMessageRecord): void {
-  tx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id } as never, [m.sender_id]);
+  if (m.remind) tx.emit({ type: 'reminders', op: 'remove', reminder_id: m.id } as never, [m.sender_id]);
+  else tx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id } as never, [m.sender_id]);
+}
+
+/** A reminder about a message (Zulip's do_schedule_messages with REMIND): content from reminderContent. */
+export async function doScheduleReminder(
+  app: App,
+  user: UserRecord,
+  input: { message: MessageRecord; scheduledAt: number; note?: string },
+): Promise<number> {
+  const content = reminderContent(app, input.message, input.note);
+  const rendered = renderForStorage(app, user.id, content).html;
+  return commit(app, (tx) => {
+    const doc = store(app).data;
+    const m: ScheduledMessageRecord = {
+      id: doc.nextId++,
+      sender_id: user.id,
+      type: 'private',
+      to: [user.id],
+      content,
+      rendered,
+      scheduled_at: input.scheduledAt,
+      read_by_sender: false,
+      failed: false,
+      remind: { message_id: input.message.id, ...(input.note ? { note: input.note } : {}) },
+    };
+    doc.scheduled.push(m);
+    tx.touch(store(app));
+    tx.emit({ type: 'reminders', op: 'add', reminders: [formatReminder(m)] } as never, [user.id]);
+    return m.id;
+  });
 }
 
 export async function doScheduleMessage(app: App, sender: UserRecord, input: ScheduleInput): Promise<number> {
@@ -97,13 +131,28 @@ async function markFailed(app: App, m: ScheduledMessageRecord, reason: string): 
     tx.touch(store(app));
     emitUpdate(tx, m);
   });
-  // Zulip's send_failed_scheduled_message_notification (not to a deactivated sender).
+  // Zulip's send_failed_scheduled_message_notification (not to a deactivated sender, not for reminders).
   const sender = app.store.users.get(m.sender_id);
-  if (!sender?.is_active) return;
+  if (!sender?.is_active || m.remind) return;
   const when = new Date(m.scheduled_at * 1000).toISOString();
   const quoted = reason.split('\n').map((line) => `> ${line}`).join('\n');
   const content = `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n${quoted}\n\n[View scheduled messages](#scheduled)`;
   await doSendDirectNotice(app, sender, content);
+}
+
+/**
+ * Zulip's send_reminder: the Notification Bot's direct message, about the
+ * message as it is now if the user can still read it, else as it was.
+ */
+async function deliverReminder(app: App, m: ScheduledMessageRecord, user: UserRecord): Promise<void> {
+  const target = app.store.messages.get(m.remind!.message_id);
+  const content = target && canReadMessage(app, user, target) ? reminderContent(app, target, m.remind!.note) : m.content;
+  await doSendDirectNotice(app, user, content, (tx) => {
+    const doc = store(app).data;
+    doc.scheduled = doc.scheduled.filter((s) => s !== m);
+    tx.touch(store(app));
+    emitRemove(tx, m);
+  });
 }
 
 async function deliver(app: App, m: ScheduledMessageRecord): Promise<void> {
@@ -111,6 +160,7 @@ async function deliver(app: App, m: ScheduledMessageRecord): Promise<void> {
   const sender = app.store.users.get(m.sender_id);
   try {
     if (!sender?.is_active) throw new HearthError('Account is deactivated');
+    if (m.remind) return await deliverReminder(app, m, sender);
     if (now > m.scheduled_at + LATE_CUTOFF_SECONDS) throw new HearthError('Message could not be sent at the scheduled time.');
     const addressee = scheduledAddressee(app, sender, m);
     await doSendMessage(app, sender, {

@@ -6,7 +6,12 @@
 import type { App } from '../context.js';
 import type { StateSection } from '../events/state.js';
 import { errors } from '../errors.js';
+import { topicNarrow } from '../markdown/urls.js';
+import type { MessageRecord } from '../store/message-records.js';
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
+import { LIMITS } from '../version.js';
+import { channelById } from './channels.js';
+import { userOrSystemBot } from './system-bots.js';
 import { checkChannelSend, findChannel, resolveDirectRecipients, type Addressee } from './messages/addressee.js';
 import { checkDirectMessagePermission } from './messages/direct-permissions.js';
 
@@ -24,17 +29,81 @@ export function formatScheduled(m: ScheduledMessageRecord): Record<string, unkno
   return out;
 }
 
+const soonestFirst = (a: ScheduledMessageRecord, b: ScheduledMessageRecord) => a.scheduled_at - b.scheduled_at || a.id - b.id;
+
+/** The user's scheduled messages (reminders apart), soonest first. */
 export function scheduledOf(app: App, userId: number): ScheduledMessageRecord[] {
-  return app.store.scheduled.data.scheduled
-    .filter((m) => m.sender_id === userId)
-    .sort((a, b) => a.scheduled_at - b.scheduled_at || a.id - b.id);
+  return app.store.scheduled.data.scheduled.filter((m) => m.sender_id === userId && !m.remind).sort(soonestFirst);
+}
+
+export function remindersOf(app: App, userId: number): ScheduledMessageRecord[] {
+  return app.store.scheduled.data.scheduled.filter((m) => m.sender_id === userId && m.remind).sort(soonestFirst);
 }
 
 /** Zulip's access_scheduled_message: only the sender's own. */
 export function accessScheduled(app: App, userId: number, id: number): ScheduledMessageRecord {
-  const m = app.store.scheduled.data.scheduled.find((s) => s.id === id && s.sender_id === userId);
+  const m = app.store.scheduled.data.scheduled.find((s) => s.id === id && s.sender_id === userId && !s.remind);
   if (!m) throw errors.badRequest('Scheduled message does not exist');
   return m;
+}
+
+/** Zulip's access_reminder (a 404, as ResourceNotFoundError). */
+export function accessReminder(app: App, userId: number, id: number): ScheduledMessageRecord {
+  const m = app.store.scheduled.data.scheduled.find((s) => s.id === id && s.sender_id === userId && s.remind);
+  if (!m) throw errors.notFound('Reminder does not exist');
+  return m;
+}
+
+export function formatReminder(m: ScheduledMessageRecord): Record<string, unknown> {
+  return {
+    reminder_id: m.id,
+    type: 'private',
+    to: [m.sender_id],
+    content: m.content,
+    rendered_content: m.rendered,
+    scheduled_delivery_timestamp: m.scheduled_at,
+    failed: m.failed,
+    reminder_target_message_id: m.remind!.message_id,
+  };
+}
+
+export const remindersSection: StateSection = {
+  types: ['reminders'],
+  fetch: ({ app, user }) => ({ reminders: user ? remindersOf(app, user.id).map(formatReminder) : [] }),
+};
+
+/** Zulip's MAX_REMINDER_NOTE_LENGTH. */
+export const MAX_REMINDER_NOTE_LENGTH = 1000;
+
+/** A fence no line of the text uses (Zulip's get_unused_fence). */
+function unusedFence(text: string): string {
+  let length = 3;
+  for (const m of text.matchAll(/^ {0,3}(`{3,})/gm)) length = Math.max(length, m[1]!.length + 1);
+  return '`'.repeat(length);
+}
+
+/**
+ * The Notification Bot's reminder (Zulip's get_reminder_formatted_content):
+ * a link to the message, the note, and the message quoted.
+ */
+export function reminderContent(app: App, m: MessageRecord, note?: string): string {
+  const channel = m.stream_id !== null ? channelById(app, m.stream_id) : undefined;
+  let content: string;
+  if (channel) {
+    const link = `#**${channel.name}>${m.topic}@${m.id}**`;
+    content = note ? `You requested a reminder for ${link}. Note:\n > ${note}` : `You requested a reminder for ${link}.`;
+  } else {
+    content = note
+      ? `You requested a reminder for the following direct message. Note:\n > ${note}`
+      : 'You requested a reminder for the following direct message.';
+  }
+  const sender = userOrSystemBot(app, m.sender_id);
+  const url = channel ? `${topicNarrow(channel.id, channel.name, m.topic)}/near/${m.id}` : `/#narrow/id/${m.id}`;
+  content += `\n\n@_**${sender?.full_name ?? 'Unknown user'}|${m.sender_id}** [said](${url}):\n`;
+  const fence = unusedFence(m.content);
+  const room = LIMITS.max_message_length - (content.length + fence.length * 2 + 8);
+  const quoted = [...m.content].length > room ? `${[...m.content].slice(0, Math.max(0, room - 20)).join('')}\n[message truncated]` : m.content;
+  return `${content}${fence}quote\n${quoted}\n${fence}`;
 }
 
 export const scheduledMessagesSection: StateSection = {

@@ -31,7 +31,7 @@ import { navigationViewsSection, savedSnippetsSection } from './saved-items.js';
 import { alertWordsSection } from '../lib/alert-words.js';
 import { mutedTopicsSection, userTopicsSection } from '../lib/user-topics.js';
 import { mutedUsersSection, userStatusSection } from '../lib/user-status.js';
-import { scheduledMessagesSection } from '../lib/scheduled-messages.js';
+import { remindersSection, scheduledMessagesSection } from '../lib/scheduled-messages.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
@@ -42,6 +42,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(profileFieldsSection);
   registry.add(draftsSection);
   registry.add(scheduledMessagesSection);
+  registry.add(remindersSection);
   registry.add(userGroupsSection);
   registry.add(channelRealmSection);
   registry.add(channelPermissionsSection);

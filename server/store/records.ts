@@ -222,6 +222,11 @@ export interface ScheduledMessageRecord {
   /** Delivery was tried and failed (why: failure_message); the sender must reschedule. */
   failed: boolean;
   failure_message?: string;
+  /**
+   * A reminder (Zulip's REMIND delivery type, feature level 381): the Notification Bot sends the
+   * sender a direct message about this message at the time; `to` is the sender.
+   */
+  remind?: { message_id: number; note?: string };
 }
 
 export interface ScheduledMessagesDoc {

@@ -125,6 +125,13 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
       case 'scheduled_messages':
         applyScheduledMessages(out, e);
         break;
+      case 'reminders':
+        if (!out.reminders) break;
+        if (e.op === 'add') out.reminders.push(...e.reminders);
+        else if (e.op === 'remove') out.reminders = out.reminders.filter((r: Event) => r.reminder_id !== e.reminder_id);
+        else throw new Error(`unknown reminders op ${e.op}`);
+        out.reminders.sort((a: Event, b: Event) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.reminder_id - b.reminder_id);
+        break;
       case 'realm_user':
         applyRealmUserEvent(out, e);
         break;
