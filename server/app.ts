@@ -28,6 +28,7 @@ import { installPresenceFilter } from './lib/presence.js';
 import { installRealmEmojiFilter } from './lib/realm-emoji-events.js';
 import { installRealmEmoji } from './lib/realm-emoji.js';
 import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
+import { backupRunner } from './lib/backup.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -131,6 +132,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const s = server;
       const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
       app.events.stop();
+      // A backup in progress stops and removes its partial folder before the store closes.
+      await backupRunner(app).cancel();
       stopMaintenance?.();
       stopDelivery?.();
       s?.closeIdleConnections();

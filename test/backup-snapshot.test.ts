@@ -61,6 +61,33 @@ describe('backup snapshot', () => {
     }
   });
 
+  it('stopping the server during a backup stops the copy and removes the partial folder', async () => {
+    const ts = await startTestServer();
+    const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
+    try {
+      let target = '';
+      let closing: Promise<void> | null = null;
+      backupRunner(ts.app).afterSnapshot = async () => {
+        target = backupRunner(ts.app).current.destination!;
+        // Quit while the copy is about to start (the desktop app's tray Quit calls the same close()).
+        closing = ts.server.close();
+      };
+      const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      await backupRunner(ts.app).finished();
+      await closing;
+      const status = backupRunner(ts.app).current;
+      assert.equal(status.state, 'failed');
+      assert.equal(status.error, 'Hearth stopped before the backup finished; the partial copy was removed.');
+      assert.equal(status.copied_bytes, 0);
+      await assert.rejects(stat(target), /ENOENT/, 'no partial backup left to be mistaken for a real one');
+      await assert.rejects(stat(join(ts.dataDir, '.backup-staging')), /ENOENT/);
+    } finally {
+      await ts.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('a backup that fails half-way leaves no half backup behind', async () => {
     const ts = await startTestServer();
     const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));

@@ -112,6 +112,8 @@ interface Entry {
 export class BackupRunner {
   private status: BackupStatus = { state: 'idle', copied_bytes: 0, total_bytes: 0, destination: null, error: null };
   private running: Promise<void> | null = null;
+  /** Set when the server stops: the copy ends at the next file and the partial folder is removed. */
+  private stopping = false;
   /** Tests: runs right after the snapshot, before any byte is copied. */
   afterSnapshot: (() => Promise<void>) | null = null;
 
@@ -131,6 +133,7 @@ export class BackupRunner {
    */
   async start(destination: string): Promise<BackupStatus> {
     const wanted = join(resolve(destination), `hearth-backup-${stamp(this.app.clock.now())}`);
+    this.stopping = false;
     this.status = { state: 'running', copied_bytes: 0, total_bytes: 0, destination: wanted, error: null };
     const fail = (err: unknown) => {
       this.status.state = 'failed';
@@ -169,6 +172,17 @@ export class BackupRunner {
     await this.running;
   }
 
+  /**
+   * Stopping the server (quitting the desktop app) during a backup: the copy stops after the
+   * file in progress, the partial folder is removed (it would look restorable), and the
+   * status says why. Resolves once that is done; no-op when no backup runs.
+   */
+  async cancel(): Promise<void> {
+    if (!this.isRunning) return;
+    this.stopping = true;
+    await this.running;
+  }
+
   private async run(target: string): Promise<void> {
     const dataDir = this.app.config.dataDir;
     const staging = join(dataDir, STAGING);
@@ -180,6 +194,7 @@ export class BackupRunner {
       this.status.total_bytes = entries.reduce((sum, e) => sum + e.size, 0);
       const folders = new Set<string>([target]);
       for (const e of entries) {
+        if (this.stopping) throw new Error('Hearth stopped before the backup finished; the partial copy was removed.');
         const to = join(target, e.rel);
         for (let d = dirname(to); d.startsWith(target) && !folders.has(d); d = dirname(d)) folders.add(d);
         await mkdir(dirname(to), { recursive: true, mode: 0o700 });
