@@ -54,6 +54,7 @@ import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
+import { addPlayground, removePlayground } from './views/playgrounds.js';
 import { createReminder, deleteReminder, listReminders } from './views/reminders.js';
 import { createScheduledMessage, deleteScheduledMessage, listScheduledMessages, updateScheduledMessage } from './views/scheduled-messages.js';
 import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './views/linkifiers.js';
@@ -127,6 +128,8 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/realm/linkifiers'), view: listLinkifiers, auth: 'required' },
   { method: 'PATCH', path: api('/realm/linkifiers'), view: reorderLinkifiers, auth: 'required' },
   { method: 'POST', path: api('/realm/filters'), view: addLinkifier, auth: 'required' },
+  { method: 'POST', path: api('/realm/playgrounds'), view: addPlayground, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/playgrounds/:playground_id'), view: removePlayground, auth: 'required' },
   { method: 'PATCH', path: api('/realm/filters/:filter_id'), view: updateLinkifier, auth: 'required' },
   { method: 'DELETE', path: api('/realm/filters/:filter_id'), view: removeLinkifier, auth: 'required' },
   { method: 'GET', path: api('/saved_snippets'), view: listSnippets, auth: 'required' },

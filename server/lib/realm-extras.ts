@@ -2,7 +2,7 @@
  * Register keys Zulip clients read that describe features Hearth keeps simple:
  * no waiting period for new members, the default external
  * account types for profile fields, the wildcard-mention policy derived from
- * `can_mention_many_users_group`, the linkifiers (server/lib/linkifiers.ts), no code playgrounds
+ * `can_mention_many_users_group`, the linkifiers (server/lib/linkifiers.ts); code playgrounds: server/lib/playgrounds.ts
  * (custom emoji: server/lib/realm-emoji-events.ts). `server_emoji_data_url` points at
  * Hearth's own emoji data (server/views/emoji-data.ts), so clients never fetch
  * it from the internet.
@@ -30,7 +30,7 @@ const WILDCARD_POLICY: Record<string, number> = {
 export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
 
 export const realmExtrasSection: StateSection = {
-  types: ['realm', 'realm_linkifiers', 'realm_filters', 'realm_playgrounds'],
+  types: ['realm', 'realm_linkifiers', 'realm_filters'],
   fetch({ app, baseUrl }) {
     const setting = realmGroupSetting(app, 'can_mention_many_users_group');
     const group = typeof setting === 'number' ? app.store.groups.data.groups.find((g) => g.id === setting) : undefined;
@@ -41,7 +41,6 @@ export const realmExtrasSection: StateSection = {
       server_emoji_data_url: `${baseUrl}${EMOJI_DATA_PATH}`,
       realm_linkifiers: linkifiersForApi(app),
       realm_filters: [],
-      realm_playgrounds: [],
     };
   },
 };

@@ -32,6 +32,7 @@ import { alertWordsSection } from '../lib/alert-words.js';
 import { mutedTopicsSection, userTopicsSection } from '../lib/user-topics.js';
 import { mutedUsersSection, userStatusSection } from '../lib/user-status.js';
 import { remindersSection, scheduledMessagesSection } from '../lib/scheduled-messages.js';
+import { playgroundsSection } from '../lib/playgrounds.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
@@ -43,6 +44,7 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(draftsSection);
   registry.add(scheduledMessagesSection);
   registry.add(remindersSection);
+  registry.add(playgroundsSection);
   registry.add(userGroupsSection);
   registry.add(channelRealmSection);
   registry.add(channelPermissionsSection);

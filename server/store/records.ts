@@ -86,6 +86,17 @@ export interface RealmRecord {
   linkifiers?: LinkifierRecord[];
   /** Last linkifier ID handed out (IDs are never reused). */
   linkifier_last_id?: number;
+  /** Code playgrounds (Zulip's RealmPlayground): where code blocks of a language can be opened. */
+  playgrounds?: PlaygroundRecord[];
+  playground_last_id?: number;
+}
+
+export interface PlaygroundRecord {
+  id: number;
+  name: string;
+  pygments_language: string;
+  /** RFC 6570 template whose only variable is `code`. */
+  url_template: string;
 }
 
 /** Zulip's RealmFilter: a pattern with Python-style named groups and an RFC 6570 URL template. */

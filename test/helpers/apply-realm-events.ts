@@ -13,6 +13,10 @@ const setIfPresent = (state: State, key: string, value: unknown) => {
 
 /** Returns whether the event was one of these types. */
 export function applyRealmEvent(state: State, e: Event): boolean {
+  if (e.type === 'realm_playgrounds') {
+    setIfPresent(state, 'realm_playgrounds', e.realm_playgrounds);
+    return true;
+  }
   if (e.type === 'realm_linkifiers') {
     setIfPresent(state, 'realm_linkifiers', e.linkifiers);
     return true;
