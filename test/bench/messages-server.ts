@@ -2,8 +2,11 @@
  * Child process of the message benchmarks: opens a data dir as a Hearth
  * server and reports how long opening took (`openMs`: Store.open with every
  * message, the indexes and listen), its RSS, and the port. Answers `gc`,
- * `mem`, `loopStart`/`loopStop` (event-loop delay) over IPC.
+ * `mem`, `loopStart`/`loopStop` (event-loop delay), `profileStart`/`profileStop`
+ * (a V8 CPU profile written to a file: HEARTH_BENCH_PROFILE) over IPC.
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { silentLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
@@ -16,6 +19,7 @@ let gapTimer: NodeJS.Timeout | null = null;
 let maxGap = 0;
 let tracked: string[] = [];
 const gc = (globalThis as { gc?: () => void }).gc;
+let session: Session | null = null;
 
 childMain(
   async () => {
@@ -49,6 +53,22 @@ childMain(
       let n = 0;
       for (const id of tracked) if (events.get(id)?.isParked) n++;
       return n;
+    },
+    async profileStart() {
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+      return true;
+    },
+    async profileStop(file: string) {
+      if (!session) return false;
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      session = null;
+      return true;
     },
     loopStart() {
       hist = monitorEventLoopDelay({ resolution: 5 });

@@ -71,7 +71,11 @@ async function measure(withQueues: boolean): Promise<Result> {
       await poller.call('start', { port: s.ready.port, queues } satisfies PollArgs);
       await sleep(500);
     }
+    // HEARTH_BENCH_PROFILE=DIR: a CPU profile of the server during the flood (p2-queues.cpuprofile...).
+    const profileDir = process.env.HEARTH_BENCH_PROFILE;
+    if (profileDir) await s.child.call('profileStart');
     const { lat, sent, ms } = await sendFlood(s);
+    if (profileDir) await s.child.call('profileStop', `${profileDir}/p2-${withQueues ? 'queues' : 'base'}.cpuprofile`);
     let delivered = 0;
     if (poller) {
       await sleep(1000);
