@@ -25,12 +25,7 @@ describe('Notification Bot: notices about resolved and moved topics', () => {
   let garden: number;
   before(async () => {
     ts = await startTestServer({ clock: { now: () => now } });
-    melAcc = await ts.addUser('Mel');
-    mel = ts.client(melAcc);
-    samAcc = await ts.addUser('Sam');
-    sam = ts.client(samAcc);
-    annAcc = await ts.addUser('Ann');
-    ann = ts.client(annAcc);
+    [{ account: melAcc, client: mel }, { account: samAcc, client: sam }, { account: annAcc, client: ann }] = await ts.people('Mel', 'Sam', 'Ann');
     porch = await createChannel(ts, mel, 'porch', { principals: JSON.stringify([melAcc.id, samAcc.id, annAcc.id]) });
     garden = await createChannel(ts, mel, 'garden', { principals: JSON.stringify([melAcc.id, samAcc.id, annAcc.id]) });
   });

@@ -12,7 +12,7 @@ describe('code playgrounds', () => {
   let mel: Client;
   before(async () => {
     ts = await startTestServer();
-    mel = ts.client(await ts.addUser('Mel'));
+    [{ client: mel }] = await ts.people('Mel');
   });
   after(() => ts.stop());
 

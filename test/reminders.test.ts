@@ -22,10 +22,7 @@ describe('reminders (Zulip 11)', () => {
   let kitchen: number;
   before(async () => {
     ts = await startTestServer({ clock: { now: () => now } });
-    melAcc = await ts.addUser('Mel');
-    mel = ts.client(melAcc);
-    samAcc = await ts.addUser('Sam');
-    sam = ts.client(samAcc);
+    [{ account: melAcc, client: mel }, { account: samAcc, client: sam }] = await ts.people('Mel', 'Sam');
     kitchen = await createChannel(ts, sam, 'kitchen', { principals: JSON.stringify([melAcc.id, samAcc.id]) });
   });
   after(() => ts.stop());

@@ -22,10 +22,7 @@ describe('scheduled messages', () => {
   let vault: number;
   before(async () => {
     ts = await startTestServer({ clock: { now: () => now } });
-    melAcc = await ts.addUser('Mel');
-    mel = ts.client(melAcc);
-    samAcc = await ts.addUser('Sam');
-    sam = ts.client(samAcc);
+    [{ account: melAcc, client: mel }, { account: samAcc, client: sam }] = await ts.people('Mel', 'Sam');
     kitchen = await createChannel(ts, mel, 'kitchen', { principals: JSON.stringify([melAcc.id, samAcc.id]) });
     vault = await createChannel(ts, sam, 'vault', { invite_only: true, principals: JSON.stringify([samAcc.id, melAcc.id]) });
   });

@@ -86,6 +86,11 @@ export class Client {
   delete = (path: string, params?: Record<string, ParamValue>) => this.call('DELETE', path, params);
 }
 
+export interface Person {
+  account: Account;
+  client: Client;
+}
+
 export interface TestServer {
   url: string;
   app: App;
@@ -98,6 +103,8 @@ export interface TestServer {
   client(account: Account): Client;
   /** Creates an active account with this role (default member). */
   addUser(name: string, role?: Role): Promise<Account>;
+  /** Members with these names, each with a client: `const [mel, sam] = await ts.people('Mel', 'Sam')`. */
+  people<N extends string[]>(...names: N): Promise<{ [K in keyof N]: Person }>;
   stop(): Promise<void>;
 }
 
@@ -135,6 +142,14 @@ export async function startTestServer(
       const email = `${name.toLowerCase()}${++counter}@example.com`;
       const u = await doCreateUser(server.app, { email, fullName: name, password, role });
       return { id: u.id, email: u.email, apiKey: u.api_key, password };
+    },
+    async people<N extends string[]>(...names: N) {
+      const out: Person[] = [];
+      for (const name of names) {
+        const account = await ts.addUser(name);
+        out.push({ account, client: new Client(url, account) });
+      }
+      return out as { [K in keyof N]: Person };
     },
     async stop() {
       await server.close();
