@@ -1,6 +1,7 @@
-/** Users and bots: list and search people, create, change role, deactivate/reactivate, reset password. */
+/** Users and bots: list and search people, create, change role, deactivate/reactivate, reset password, invite links. */
 import { type Api, type Json, ROLES, roleName } from './api.js';
 import { botsSection } from './bots.js';
+import { invitesSection } from './invites.js';
 import { Notice, busy, dialog, errorText, field, h, loading } from './dom.js';
 
 export function usersPage(api: Api): HTMLElement {
@@ -53,7 +54,7 @@ export function usersPage(api: Api): HTMLElement {
   search.addEventListener('input', render);
   add.addEventListener('click', () => addUserDialog(api, notice, reload));
   void reload();
-  return h('div', { class: 'page' }, people, bots);
+  return h('div', { class: 'page' }, people, invitesSection(api), bots);
 }
 
 function userRow(api: Api, u: Json, notice: Notice, reload: () => Promise<void>): HTMLTableRowElement {

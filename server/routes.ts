@@ -54,6 +54,7 @@ import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
+import { createInviteLink, emailInvites, joinPage, joinWithInvite, listInvites, revokeInviteLink } from './views/invites.js';
 import { addPlayground, removePlayground } from './views/playgrounds.js';
 import { createReminder, deleteReminder, listReminders } from './views/reminders.js';
 import { createScheduledMessage, deleteScheduledMessage, listScheduledMessages, updateScheduledMessage } from './views/scheduled-messages.js';
@@ -179,10 +180,19 @@ export const routes: Route[] = [
   // The admin UI (renderer/), and `/` leads there until a chat client exists.
   { method: 'GET', path: '/', view: redirectToAdmin, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/join/:key', view: joinPage, auth: 'none' },
+  { method: 'GET', path: '/join/:key/', view: joinPage, auth: 'none' },
   { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/drafts'), view: listDrafts, auth: 'required' },
+  { method: 'GET', path: api('/invites'), view: listInvites, auth: 'required' },
+  { method: 'POST', path: api('/invites'), view: emailInvites, auth: 'required' },
+  { method: 'POST', path: api('/invites/multiuse'), view: createInviteLink, auth: 'required' },
+  { method: 'DELETE', path: api('/invites/multiuse/:invite_id'), view: revokeInviteLink, auth: 'required' },
+  { method: 'DELETE', path: api('/invites/:invite_id'), view: emailInvites, auth: 'required' },
+  { method: 'POST', path: api('/invites/:invite_id/resend'), view: emailInvites, auth: 'required' },
+  { method: 'POST', path: api('/hearth/join'), view: joinWithInvite, auth: 'none' },
   { method: 'GET', path: api('/reminders'), view: listReminders, auth: 'required' },
   { method: 'POST', path: api('/reminders'), view: createReminder, auth: 'required' },
   { method: 'DELETE', path: api('/reminders/:reminder_id'), view: deleteReminder, auth: 'required' },

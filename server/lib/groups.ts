@@ -176,6 +176,8 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   can_resolve_topics_group: 'role:everyone',
   /** Who may add custom emoji (Zulip's default: members, not guests). */
   can_add_custom_emoji_group: 'role:members',
+  /** Who may create reusable invite links (Zulip's default: administrators). */
+  can_create_multiuse_invite_group: 'role:administrators',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 

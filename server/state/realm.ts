@@ -42,6 +42,7 @@ export const realmSection: StateSection = {
             'can_move_messages_between_channels_group',
             'can_resolve_topics_group',
             'can_add_custom_emoji_group',
+            'can_create_multiuse_invite_group',
           ] as const
         ).map((name) => [`realm_${name}`, groupSettingForApi(realmGroupSetting(app, name), app)]),
       ),

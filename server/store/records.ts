@@ -42,6 +42,8 @@ export interface RealmSettings {
   can_move_messages_between_channels_group?: GroupSettingValue;
   can_resolve_topics_group?: GroupSettingValue;
   can_add_custom_emoji_group?: GroupSettingValue;
+  /** Who may create invite links; absent means role:administrators. */
+  can_create_multiuse_invite_group?: GroupSettingValue;
   /** Who may create user groups; absent means role:members (server/lib/groups.ts REALM_GROUP_SETTING_DEFAULTS). */
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */
@@ -243,6 +245,28 @@ export interface ScheduledMessageRecord {
 export interface ScheduledMessagesDoc {
   nextId: number;
   scheduled: ScheduledMessageRecord[];
+}
+
+/** A reusable invite link (Zulip's MultiuseInvite): anyone with the link may create an account. */
+export interface InviteRecord {
+  id: number;
+  /** The secret in the link (`/join/<key>/`). */
+  key: string;
+  invited_by: number;
+  /** Unix seconds. */
+  created: number;
+  /** Unix seconds; null: never expires. */
+  expires: number | null;
+  role: Role;
+  stream_ids: number[];
+  include_realm_default_subscriptions: boolean;
+  /** Accounts created with it. */
+  used: number;
+}
+
+export interface InvitesDoc {
+  nextId: number;
+  invites: InviteRecord[];
 }
 
 export type DraftType = '' | 'stream' | 'private';

@@ -7,6 +7,7 @@ import type { ChannelFoldersDoc, ChannelsDoc, SubscriptionsDoc, UserGroupsDoc } 
 import type {
   DevicesDoc,
   DraftsDoc,
+  InvitesDoc,
   Manifest,
   ProfileFieldsDoc,
   RealmDoc,
@@ -57,6 +58,7 @@ export class Store {
     readonly devices: Collection<DevicesDoc>,
     readonly emoji: Collection<RealmEmojiDoc>,
     readonly scheduled: Collection<ScheduledMessagesDoc>,
+    readonly invites: Collection<InvitesDoc>,
     private lockFile: string | null,
   ) {}
 
@@ -102,6 +104,7 @@ export class Store {
         nextId: 1,
         scheduled: [],
       }));
+      const invites = await Collection.open<InvitesDoc>(join(dataDir, 'invites.json'), () => ({ nextId: 1, invites: [] }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -115,6 +118,7 @@ export class Store {
         [devices, (d: DevicesDoc) => Array.isArray(d.devices) && Array.isArray(d.push_tokens) && Number.isInteger(d.nextId)],
         [emoji, (d: RealmEmojiDoc) => Array.isArray(d.emoji) && Number.isInteger(d.nextId)],
         [scheduled, (d: ScheduledMessagesDoc) => Array.isArray(d.scheduled) && Number.isInteger(d.nextId)],
+        [invites, (d: InvitesDoc) => Array.isArray(d.invites) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -138,6 +142,7 @@ export class Store {
         devices,
         emoji,
         scheduled,
+        invites,
         lockFile,
       );
     } catch (err) {
@@ -180,6 +185,7 @@ export class Store {
       this.devices,
       this.emoji,
       this.scheduled,
+      this.invites,
     ] as Collection<unknown>[];
   }
 

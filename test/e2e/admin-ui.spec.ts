@@ -458,6 +458,51 @@ test.describe('admin UI in Chromium', () => {
     t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !e.includes('/nope.png')));
   });
 
+  test('creates an invite link; a colleague opens it and creates their own account', async () => {
+    const { page } = t;
+    // The previous test signed out.
+    await page.goto(`${ts.url}/admin/#users`);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Invite links' }).waitFor();
+    await page.getByLabel('Joins as').selectOption({ label: 'Member' });
+    await page.getByLabel('Link expires after').selectOption({ label: '7 days' });
+    await page.getByRole('button', { name: 'Create invite link' }).click();
+    const linkInput = page.getByLabel('New invite link');
+    await linkInput.waitFor();
+    const link = await linkInput.inputValue();
+    assert.match(link, /\/join\/[a-z0-9]{24}\/$/);
+    const listed = (await owner.get('/invites')).body.invites as { link_url: string; expiry_date: number; invited: number }[];
+    const made = listed.find((i) => i.link_url === link)!;
+    assert.equal(made.expiry_date - made.invited, 7 * 86400);
+    await page.getByRole('list', { name: 'Invite links' }).getByText(link).waitFor();
+    await t.shot('04b-invite-link');
+
+    const colleague = await openPage(browser, ts.url);
+    try {
+      await colleague.page.goto(link);
+      await colleague.page.getByRole('heading', { name: /^Join / }).waitFor();
+      await colleague.page.getByLabel('Your name').fill('Cora Colleague');
+      await colleague.page.getByLabel('Email').fill('cora@example.com');
+      await colleague.page.getByLabel('Password').fill('cora password 1');
+      await colleague.page.getByRole('button', { name: 'Create my account' }).click();
+      await colleague.page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
+      await colleague.page.getByText(ts.url, { exact: true }).waitFor();
+      await colleague.shot('04c-joined');
+      assert.deepEqual(colleague.errors, []);
+    } finally {
+      await colleague.close();
+    }
+    const login = await new Client(ts.url, null).post('/fetch_api_key', { username: 'cora@example.com', password: 'cora password 1' });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+
+    // Revoked, the link stops working.
+    await page.getByRole('button', { name: /^Revoke the invite link/ }).first().click();
+    await page.getByRole('status').filter({ hasText: 'Invite link revoked' }).waitFor();
+    assert.ok(!((await owner.get('/invites')).body.invites as { link_url: string }[]).some((i) => i.link_url === link));
+  });
+
   test('goes back to sign-in when the server stops accepting the key (the account was deactivated)', async () => {
     const ann = await openPage(browser, ts.url);
     try {

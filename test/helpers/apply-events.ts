@@ -141,6 +141,9 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
       case 'user_group':
         applyUserGroup(out, e);
         break;
+      case 'invites_changed':
+        // No state: clients refetch GET /invites.
+        break;
       default:
         throw new Error(`applyEvents: no reducer for event type ${e.type}`);
     }

@@ -1,0 +1,108 @@
+/**
+ * Invitations (Zulip's zerver/views/invite.py): reusable invite links
+ * (POST /invites/multiuse, DELETE /invites/multiuse/{id}), GET /invites, and
+ * Hearth's join step (POST /api/v1/hearth/join, the page at /join/<key>/).
+ * Email invitations answer that this server sends no email.
+ */
+import type { ApiRequest, ViewResult } from '../context.js';
+import { doCreateInviteLink, doJoinWithInvite, doRevokeInviteLink } from '../actions/invites.js';
+import { errors } from '../errors.js';
+import { t } from '../http/params.js';
+import { v } from '../http/validate.js';
+import { canAddSubscribers, channelById, hasContentAccess } from '../lib/channels.js';
+import { DEFAULT_INVITE_MINUTES, canCreateInviteLinks, formatInvite, inviteByKey, inviteLink, invitesFor } from '../lib/invites.js';
+import { isAdmin, isGuest, isOwner } from '../lib/people.js';
+import { ROLE, type Role, type UserRecord } from '../store/records.js';
+import { baseUrl, pathInt, requireUser } from './common.js';
+import { serverLanUrls } from './status.js';
+import { validateNewAccount } from './users.js';
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The address links for other people use: the request's, unless that is the server computer's
+ * loopback (the desktop window), which nobody else can open; then the first LAN address.
+ */
+function shareableBaseUrl(req: ApiRequest): string {
+  const own = baseUrl(req);
+  if (!LOOPBACK.test(req.koa.hostname)) return own;
+  const lan = serverLanUrls(req).find((u) => URL.canParse(u) && !LOOPBACK.test(new URL(u).hostname));
+  return lan ? new URL(lan).origin : own;
+}
+
+function requireMember(req: ApiRequest): UserRecord {
+  const user = requireUser(req);
+  if (isGuest(user)) throw errors.badRequest('Not allowed for guest users');
+  return user;
+}
+
+/** Zulip's check_role_based_permissions. */
+function checkRole(user: UserRecord, role: Role, requireAdmin: boolean): void {
+  if (role === ROLE.OWNER && !isOwner(user)) throw errors.ownerRequired();
+  if (requireAdmin && !isAdmin(user)) throw errors.adminRequired();
+}
+
+export async function createInviteLink(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireMember(req);
+  if (!canCreateInviteLinks(app, user)) throw errors.badRequest('Insufficient permission');
+  const role = params.get('invite_as', t.int, ROLE.MEMBER) as Role;
+  if (!(Object.values(ROLE) as number[]).includes(role)) throw errors.invalidVar('invite_as');
+  checkRole(user, role, role === ROLE.OWNER || role === ROLE.ADMIN || role === ROLE.MODERATOR);
+  const minutes = params.get('invite_expires_in_minutes', t.json(v.nullable(v.int)), DEFAULT_INVITE_MINUTES);
+  if (minutes !== null && minutes < 1) throw errors.invalidVar('invite_expires_in_minutes');
+  const streamIds = params.get('stream_ids', t.json(v.list(v.int)), []);
+  for (const id of streamIds) {
+    const c = channelById(app, id);
+    if (!c || !hasContentAccess(app, user, c)) throw errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`);
+    if (!c.is_default_stream && !canAddSubscribers(app, user, c)) {
+      throw errors.badRequest('You do not have permission to subscribe other users to channels.');
+    }
+  }
+  const includeDefaults = params.get('include_realm_default_subscriptions', t.bool, false);
+  const inv = await doCreateInviteLink(app, user, { role, expiresInMinutes: minutes, streamIds: [...new Set(streamIds)], includeDefaults });
+  return { invite_link: inviteLink(shareableBaseUrl(req), inv.key) };
+}
+
+export function listInvites(req: ApiRequest): ViewResult {
+  const user = requireMember(req);
+  const base = shareableBaseUrl(req);
+  return { invites: invitesFor(req.app, user).map((i) => formatInvite(i, base)) };
+}
+
+export async function revokeInviteLink(req: ApiRequest): Promise<ViewResult> {
+  const user = requireMember(req);
+  const id = pathInt(req, 'invite_id');
+  const inv = req.app.store.invites.data.invites.find((i) => i.id === id);
+  if (!inv) throw errors.badRequest('No such invitation');
+  if (inv.invited_by !== user.id) checkRole(user, inv.role, true);
+  await doRevokeInviteLink(req.app, inv);
+  return {};
+}
+
+/** POST /invites, DELETE /invites/{id}, POST /invites/{id}/resend: no email here. */
+export function emailInvites(req: ApiRequest): ViewResult {
+  requireMember(req);
+  if (req.path.invite_id !== undefined) throw errors.badRequest('No such invitation');
+  throw errors.badRequest('This server sends no email: create an invite link instead (POST /invites/multiuse).');
+}
+
+/** POST /api/v1/hearth/join: an account from an invite link (no login needed: the key is the permission). */
+export async function joinWithInvite(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const key = params.require('key', t.string);
+  const inv = inviteByKey(app, key);
+  if (!inv) throw errors.badRequest('This invite link has expired or was revoked. Ask for a new one.');
+  const email = params.require('email', t.string).trim();
+  const password = params.require('password', t.string);
+  const fullName = validateNewAccount(req, email, password, params.require('full_name', t.string));
+  const user = await doJoinWithInvite(app, inv, { email, fullName, password });
+  return { user_id: user.id, email: user.email, realm_url: baseUrl(req) };
+}
+
+/** GET /join/<key>/: the join page (the key travels in the fragment, never in a request the page makes). */
+export function joinPage(req: ApiRequest): void {
+  const key = req.path.key ?? '';
+  if (!/^[a-z0-9]{1,64}$/.test(key)) throw errors.notFound('Not Found');
+  req.koa.redirect(`/admin/join.html#${key}`);
+}
