@@ -92,9 +92,14 @@ export async function main(): Promise<void> {
 
     const results: Record<string, RoundResult[]> = { bare: [], hearth: [] };
     const rows: (string | number)[][] = [['round', 'server', 'req/s', 'p50', 'p99', 'max', 'server CPU', 'req per server CPU-s', 'loadgen CPU']];
+    // HEARTH_BENCH_PROFILE=DIR: CPU profiles of both servers during the last round (http-bare/-hearth.cpuprofile).
+    const profileDir = process.env.HEARTH_BENCH_PROFILE;
     for (let round = 1; round <= ROUNDS; round++) {
       for (const t of targets) {
+        const profiling = profileDir !== undefined && round === ROUNDS;
+        if (profiling) await t.server.call('profileStart');
         const r = await measure(loadgen.child, t);
+        if (profiling) await t.server.call('profileStop', `${profileDir}/http-${t.label}.cpuprofile`);
         results[t.label]!.push(r);
         rows.push([round, t.label, fmtInt(r.rps), fmtMs(r.latency.p50), fmtMs(r.latency.p99), fmtMs(r.latency.max), pct(r.serverCpu), fmtInt(r.rps / r.serverCpu), pct(r.cpu)]);
         console.log(`  round ${round} ${t.label.padEnd(6)} ${fmtInt(r.rps).padStart(7)} req/s  p50 ${fmtMs(r.latency.p50)}  p99 ${fmtMs(r.latency.p99)}`);

@@ -5,6 +5,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -338,4 +340,31 @@ export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/**
+ * IPC handlers of a server child that record a V8 CPU profile between `profileStart` and
+ * `profileStop(file)` (an inspector session: the harness kills children, so --cpu-prof would
+ * never write). Benchmarks call them when HEARTH_BENCH_PROFILE names a folder.
+ */
+export function profilerHandlers(): Record<string, (args: never) => Promise<boolean>> {
+  let session: Session | null = null;
+  return {
+    async profileStart() {
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+      return true;
+    },
+    async profileStop(file: string) {
+      if (!session) return false;
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      session = null;
+      return true;
+    },
+  };
 }

@@ -5,12 +5,10 @@
  * `mem`, `loopStart`/`loopStop` (event-loop delay), `profileStart`/`profileStop`
  * (a V8 CPU profile written to a file: HEARTH_BENCH_PROFILE) over IPC.
  */
-import { writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { silentLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
-import { childMain, rssKB } from './lib.js';
+import { childMain, profilerHandlers, rssKB } from './lib.js';
 
 const dataDir = process.argv[2]!;
 let running: RunningServer | null = null;
@@ -19,7 +17,6 @@ let gapTimer: NodeJS.Timeout | null = null;
 let maxGap = 0;
 let tracked: string[] = [];
 const gc = (globalThis as { gc?: () => void }).gc;
-let session: Session | null = null;
 
 childMain(
   async () => {
@@ -54,22 +51,7 @@ childMain(
       for (const id of tracked) if (events.get(id)?.isParked) n++;
       return n;
     },
-    async profileStart() {
-      session = new Session();
-      session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: 200 });
-      await session.post('Profiler.start');
-      return true;
-    },
-    async profileStop(file: string) {
-      if (!session) return false;
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(file, JSON.stringify(profile));
-      session.disconnect();
-      session = null;
-      return true;
-    },
+    ...profilerHandlers(),
     loopStart() {
       hist = monitorEventLoopDelay({ resolution: 5 });
       hist.enable();

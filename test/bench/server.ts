@@ -17,7 +17,7 @@ import Koa from 'koa';
 import { doCreateRealm } from '../../server/actions/users.js';
 import { silentLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
-import { childMain, removeOnExit } from './lib.js';
+import { childMain, profilerHandlers, removeOnExit } from './lib.js';
 
 const mode = process.argv[2];
 const opts = JSON.parse(process.argv[3] ?? '{}') as { dataDir?: string; heartbeatMs?: number };
@@ -83,6 +83,7 @@ let gaps: [number, number][] = [];
 const gc = (globalThis as { gc?: () => void }).gc;
 
 childMain(init, {
+  ...profilerHandlers(),
   gc() {
     if (!gc) throw new Error('start the server with --expose-gc');
     gc();
