@@ -54,6 +54,7 @@ import { sendEditTyping, sendTyping } from './views/typing.js';
 import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
+import { reportMessage } from './views/message-report.js';
 import { createInviteLink, emailInvites, joinPage, joinWithInvite, listInvites, revokeInviteLink } from './views/invites.js';
 import { addPlayground, removePlayground } from './views/playgrounds.js';
 import { createReminder, deleteReminder, listReminders } from './views/reminders.js';
@@ -243,6 +244,7 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/:message_id'), view: getMessage, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id/read_receipts'), view: getReadReceipts, auth: 'required' },
+  { method: 'POST', path: api('/messages/:message_id/report'), view: reportMessage, auth: 'required' },
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
   { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/typing'), view: sendEditTyping, auth: 'required' },

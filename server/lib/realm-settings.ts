@@ -205,6 +205,21 @@ export const REALM_SETTINGS: RealmSetting[] = [
       return value;
     },
   }),
+  define({
+    // Zulip 10 (feature level 331): the private channel message reports go to; -1 turns reporting off.
+    name: 'moderation_request_channel_id',
+    type: t.int,
+    who: 'admin',
+    stored: { in: 'settings', key: 'moderation_request_channel_id' },
+    fallback: -1,
+    validate: (value, app) => {
+      if (value === -1) return value;
+      const channel = app.store.channels.data.channels.find((c) => c.id === value && !c.is_archived);
+      if (!channel) throw errors.badRequest('Invalid channel ID');
+      if (!channel.invite_only) throw errors.badRequest('Moderation request channel must be private.');
+      return value;
+    },
+  }),
   define({ name: 'enable_read_receipts', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'enable_read_receipts' }, fallback: true }),
   define({ name: 'allow_message_editing', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_message_editing' }, fallback: true }),
   define({ name: 'allow_edit_history', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_edit_history' }, fallback: true }),

@@ -1,0 +1,71 @@
+/**
+ * Message reports (Zulip 11, feature level 382): the Notification Bot's notice
+ * in the organization's moderation request channel, worded as Zulip's
+ * zerver/lib/message_report.py writes it.
+ */
+import type { App } from '../context.js';
+import type { MessageRecord } from '../store/message-records.js';
+import type { UserRecord } from '../store/records.js';
+import { LIMITS } from '../version.js';
+import { channelById } from './channels.js';
+import { userOrSystemBot } from './system-bots.js';
+
+/** Zulip's Realm.REPORT_MESSAGE_REASONS. */
+export const REPORT_REASONS: Record<string, string> = {
+  spam: 'Spam',
+  harassment: 'Harassment',
+  inappropriate: 'Inappropriate content',
+  norms: 'Violates community norms',
+  other: 'Other reason',
+};
+
+/** Zulip's Realm.MAX_REPORT_MESSAGE_EXPLANATION_LENGTH. */
+export const MAX_REPORT_DESCRIPTION = 1000;
+
+const mention = (u: Pick<UserRecord, 'full_name' | 'id'>) => `@_**${u.full_name}|${u.id}**`;
+
+function unusedFence(text: string): string {
+  let length = 3;
+  for (const m of text.matchAll(/^ {0,3}(`{3,})/gm)) length = Math.max(length, m[1]!.length + 1);
+  return '`'.repeat(length);
+}
+
+function listed(names: string[]): string {
+  if (names.length === 1) return names[0]!;
+  const last = names.at(-1)!;
+  const rest = names.slice(0, -1).join(', ');
+  return `${rest}${names.length > 2 ? ',' : ''} and ${last}`;
+}
+
+export function reportContent(app: App, reporter: UserRecord, m: MessageRecord, reportType: string, description: string): string {
+  const reported = userOrSystemBot(app, m.sender_id);
+  const reportedMention = reported ? mention(reported) : `user ${m.sender_id}`;
+  const when = `<time:${new Date(m.timestamp * 1000).toISOString()}>`;
+  const channel = m.stream_id !== null ? channelById(app, m.stream_id) : undefined;
+  let header: string;
+  if (channel) {
+    header = `${mention(reporter)} reported a message sent by ${reportedMention} at ${when}.`;
+  } else {
+    const others = (m.dm ?? []).filter((id) => id !== m.sender_id);
+    if (others.length <= 1) {
+      const to = others[0] ?? m.sender_id;
+      const recipient = to === reporter.id || m.sender_id !== reporter.id ? null : userOrSystemBot(app, to);
+      header = recipient
+        ? `${mention(reporter)} reported a direct message sent by ${reportedMention} to ${mention(recipient)} at ${when}.`
+        : `${mention(reporter)} reported a direct message sent by ${reportedMention} at ${when}.`;
+    } else {
+      const names = others
+        .map((id) => userOrSystemBot(app, id))
+        .filter((u) => u !== undefined)
+        .map((u) => mention(u!))
+        .sort();
+      header = `${mention(reporter)} reported a direct message sent by ${reportedMention} to ${listed(names)} at ${when}.`;
+    }
+  }
+  const original = channel ? `Original message at #**${channel.name}>${m.topic}@${m.id}**` : `[Original message](/#narrow/id/${m.id})`;
+  const room = LIMITS.max_message_length - MAX_REPORT_DESCRIPTION - 500;
+  const chars = [...m.content];
+  const snippet = chars.length > room ? `${chars.slice(0, room - 20).join('')}\n[message truncated]` : m.content;
+  const fence = unusedFence(snippet);
+  return `${header}\n\`\`\`quote\n**${REPORT_REASONS[reportType]}**. ${description}\n\`\`\`\n\n${fence} spoiler ${original}\n${snippet}\n${fence}\n`;
+}
