@@ -292,6 +292,8 @@ test.describe('admin UI in Chromium', () => {
     const { page } = t;
     const sub = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'general' }] });
     assert.equal(sub.status, 200, JSON.stringify(sub.body));
+    const mods = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'moderators' }], invite_only: true });
+    assert.equal(mods.status, 200, JSON.stringify(mods.body));
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Organization name').waitFor();
     await page.getByLabel('Organization name').fill('Acme Corp');
@@ -300,6 +302,8 @@ test.describe('admin UI in Chromium', () => {
     await page.getByLabel('Maximum upload size (MiB)').fill('10');
     assert.equal(await page.getByLabel(/^Read receipts/).isChecked(), true, 'on by default');
     await page.getByLabel(/^Read receipts/).uncheck();
+    await page.getByLabel('Message reports go to').locator('option', { hasText: '#moderators' }).waitFor({ state: 'attached' });
+    await page.getByLabel('Message reports go to').selectOption({ label: '#moderators' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     const saved = page.getByRole('status').filter({ hasText: /Saved|saved/ });
     await saved.waitFor();
@@ -315,6 +319,8 @@ test.describe('admin UI in Chromium', () => {
     assert.equal(realm.description, 'The **Acme** team chat');
     assert.equal(realm.settings.email_address_visibility, 3);
     assert.equal(realm.settings.enable_read_receipts, false);
+    const modsId = ts.app.store.channels.data.channels.find((c) => c.name === 'moderators')!.id;
+    assert.equal(realm.settings.moderation_request_channel_id, modsId);
 
     // A channel folder, through the form.
     await page.getByLabel('Folder name').fill('Projects');
