@@ -6,6 +6,7 @@
  */
 import type { App } from '../context.js';
 import { customAlphabet } from 'nanoid';
+import { safeEqual } from '../auth/secrets.js';
 import { inRealmSetting } from './messages/edit-permissions.js';
 import { isAdmin } from './people.js';
 import type { InviteRecord, UserRecord } from '../store/records.js';
@@ -25,8 +26,12 @@ export function isLive(app: App, inv: InviteRecord): boolean {
   return app.store.users.get(inv.invited_by)?.is_active === true;
 }
 
-export const inviteByKey = (app: App, key: string): InviteRecord | undefined =>
-  app.store.invites.data.invites.find((i) => i.key === key && isLive(app, i));
+/** The live invite with this key (compared in constant time: the key is the only secret). */
+export function inviteByKey(app: App, key: string): InviteRecord | undefined {
+  let found: InviteRecord | undefined;
+  for (const i of app.store.invites.data.invites) if (safeEqual(i.key, key) && !found) found = i;
+  return found && isLive(app, found) ? found : undefined;
+}
 
 /** Zulip's can_create_multiuse_invite_to_realm (guests never). */
 export const canCreateInviteLinks = (app: App, user: UserRecord) =>
