@@ -100,6 +100,25 @@ describe('Notification Bot: notices about resolved and moved topics', () => {
     assert.equal(patch.status, 400);
   });
 
+  it('people may write to the bot, as to Zulip\'s cross-realm bots: the message is kept, the bot reads nothing', async () => {
+    const bot = botId()!;
+    for (const to of [JSON.stringify([bot]), JSON.stringify(['notification-bot@zulip.com'])]) {
+      const res = await mel.post('/messages', { type: 'direct', to, content: 'thanks, bot' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const m = ts.store.messages.get(res.body.id)!;
+      assert.deepEqual(m.dm, [melAcc.id, bot].sort((a, b) => a - b));
+      assert.equal(ts.store.messages.rowFlags(m, bot), null, 'no row for the bot');
+      assert.notEqual(ts.store.messages.rowFlags(m, melAcc.id), null);
+    }
+    const conversation = await mel.get('/messages', {
+      anchor: 'newest', num_before: 5, num_after: 0, apply_markdown: false,
+      narrow: JSON.stringify([{ operator: 'dm', operand: [bot] }]),
+    });
+    assert.deepEqual(conversation.body.messages.map((m: { content: string }) => m.content), ['thanks, bot', 'thanks, bot']);
+    const recent = (await mel.post('/register', { fetch_event_types: ['recent_private_conversations'] })).body.recent_private_conversations;
+    assert.ok(recent.some((c: { user_ids: number[] }) => c.user_ids.length === 1 && c.user_ids[0] === bot), JSON.stringify(recent));
+  });
+
   it('undoing a resolve within a minute deletes the notice instead of posting another', async () => {
     const msg = await sendStream(sam, 'porch', 'typo', 'teh');
     assert.equal((await mel.patch(`/messages/${msg}`, { topic: '✔ typo', propagate_mode: 'change_all' })).status, 200);

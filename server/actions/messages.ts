@@ -21,6 +21,7 @@ import { VISIBILITY } from '../lib/user-topics.js';
 import { commit, type Transaction } from './commit.js';
 import { setTopicPolicyIn } from './user-topics.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
+import { systemBot } from '../lib/system-bots.js';
 
 export interface SendInput {
   addressee: Addressee;
@@ -80,11 +81,11 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
   for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
 
   return commit(app, (tx) => {
-    // A system bot's direct message names the bot in the conversation but gives it no row.
+    // A system bot in a direct message (sending it, or written to) is named in the conversation but gets no row.
     const recipients =
       addressee.kind === 'stream'
         ? new Set(subscriberIds(app, addressee.channel.id))
-        : new Set(internal ? addressee.userIds.filter((id) => id !== sender.id) : addressee.userIds);
+        : new Set(addressee.userIds.filter((id) => (internal ? id !== sender.id : !systemBot(app, id))));
     if (!internal) recipients.add(sender.id);
     const participants =
       addressee.kind === 'stream' && rendered.topicWildcard

@@ -12,6 +12,7 @@ import { channelById, channelByName, hasContentAccess } from '../channels.js';
 import { realmTopicsPolicy } from '../channel-settings.js';
 import { isUserInGroupSetting } from '../groups.js';
 import { LEGACY_EMPTY_TOPIC } from './format.js';
+import { systemBotByEmail, userOrSystemBot } from '../system-bots.js';
 
 export type Addressee =
   | { kind: 'stream'; channel: ChannelRecord; topic: string }
@@ -71,7 +72,8 @@ export function resolveDirectRecipients(app: App, sender: UserRecord, to: string
   if (to.length === 0) throw errors.badRequest('Message must have recipients');
   const ids = new Set<number>([sender.id]);
   for (const r of to) {
-    const u = typeof r === 'number' ? app.store.users.get(r) : userByApiEmail(app, r);
+    // Zulip's cross-realm bots may be written to (the Notification Bot reads nothing, as there).
+    const u = typeof r === 'number' ? userOrSystemBot(app, r) : (userByApiEmail(app, r) ?? systemBotByEmail(app, r));
     if (!u) throw errors.badRequest(typeof r === 'number' ? `Invalid user ID ${r}` : `Invalid email '${r}'`);
     if (!u.is_active && u.id !== sender.id) throw errors.badRequest(`'${u.email}' is no longer using Hearth.`);
     ids.add(u.id);

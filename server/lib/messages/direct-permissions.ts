@@ -10,10 +10,11 @@ import { errors } from '../../errors.js';
 import { conversationKey } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { groupSettingMemberIds, isUserInGroupSetting, realmGroupSetting } from '../groups.js';
+import { userOrSystemBot } from '../system-bots.js';
 
 /** `userIds`: the conversation, sender included, ascending (as resolveDirectRecipients answers). */
 export function checkDirectMessagePermission(app: App, sender: UserRecord, userIds: number[]): void {
-  const others = userIds.filter((id) => id !== sender.id && !app.store.users.get(id)?.is_bot);
+  const others = userIds.filter((id) => id !== sender.id && !userOrSystemBot(app, id)?.is_bot);
   if (others.length === 0) return; // to oneself or to bots only
   const permission = realmGroupSetting(app, 'direct_message_permission_group');
   if (![sender.id, ...others].some((id) => isUserInGroupSetting(app, permission, id))) {
