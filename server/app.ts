@@ -29,6 +29,8 @@ import { installRealmEmojiFilter } from './lib/realm-emoji-events.js';
 import { installRealmEmoji } from './lib/realm-emoji.js';
 import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
 import { backupRunner } from './lib/backup.js';
+import { restoreQueues, saveQueues } from './lib/queue-persistence.js';
+import { storageHealth } from './lib/storage-health.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -109,6 +111,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     async listen(port, host) {
       // A store whose organization predates user groups gets its system groups before serving.
       await doEnsureSystemGroups(app);
+      // Queues saved by a graceful stop come back, so clients keep polling them.
+      const restored = await restoreQueues(app);
+      if (restored) app.log.info('event queues restored', { queues: restored });
       app.events.start();
       stopMaintenance = scheduleChannelActivity(app);
       stopDelivery = scheduleMessageDelivery(app);
@@ -145,6 +150,10 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       clearInterval(sweep);
       clearTimeout(force);
       await app.store.settled();
+      // Every request and write is done: the queues can be kept for the next start.
+      if (storageHealth(app).failure === null) {
+        await saveQueues(app).catch((err: unknown) => app.log.warn('event queues not saved', { error: String(err) }));
+      }
     },
   };
 }

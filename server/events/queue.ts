@@ -16,6 +16,16 @@ export interface QueueOptions {
   idleTimeoutSecs: number;
 }
 
+/** A queue as kept on disk between a graceful stop and the next start (server/events/persist.ts). */
+export interface SavedQueue {
+  id: string;
+  opts: Omit<QueueOptions, 'eventTypes'> & { eventTypes: string[] | null };
+  events: { id: number; event: ClientEvent }[];
+  nextEventId: number;
+  newestPrunedId: number;
+  lastActivity: number;
+}
+
 export type WakeReason = 'event' | 'superseded' | 'heartbeat' | 'closed' | 'shutdown';
 
 interface Waiter {
@@ -45,6 +55,28 @@ export class EventQueue implements Wakeable {
   ) {
     this.lastActivity = clock.now();
     this.skipTickets = skipTickets;
+  }
+
+  /** The queue's state for saving; parked polls are not part of it. */
+  saved(): SavedQueue {
+    return {
+      id: this.id,
+      opts: { ...this.opts, eventTypes: this.opts.eventTypes ? [...this.opts.eventTypes] : null },
+      events: this.events.map((e) => ({ ...e })),
+      nextEventId: this.nextEventId,
+      newestPrunedId: this.newestPrunedId,
+      lastActivity: this.lastActivity,
+    };
+  }
+
+  /** A saved queue back in service (events, ids and idle time as they were). */
+  static restore(s: SavedQueue, clock: Clock, waker: Waker): EventQueue {
+    const q = new EventQueue(s.id, { ...s.opts, eventTypes: s.opts.eventTypes ? new Set(s.opts.eventTypes) : null }, clock, new Set(), waker);
+    q.events.push(...s.events);
+    q.nextEventId = s.nextEventId;
+    q.newestPrunedId = s.newestPrunedId;
+    q.lastActivity = s.lastActivity;
+    return q;
   }
 
   get userId(): number | null {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { EventQueue, type ClientEvent, type QueueOptions } from './queue.js';
+import { EventQueue, type ClientEvent, type QueueOptions, type SavedQueue } from './queue.js';
 import { Waker } from './waker.js';
 
 /**
@@ -95,14 +95,33 @@ export class EventQueues {
   /** Allocates a queue; call synchronously right before taking the register snapshot. */
   allocate(opts: QueueOptions): EventQueue {
     const id = `${this.prefix}:${this.nextQueue++}`;
-    const q = new EventQueue(id, opts, this.clock, new Set(this.openTickets), this.waker);
-    this.queues.set(id, q);
-    if (opts.userId !== null) {
-      let set = this.byUser.get(opts.userId);
-      if (!set) this.byUser.set(opts.userId, (set = new Set()));
+    return this.add(new EventQueue(id, opts, this.clock, new Set(this.openTickets), this.waker));
+  }
+
+  private add(q: EventQueue): EventQueue {
+    this.queues.set(q.id, q);
+    if (q.userId !== null) {
+      let set = this.byUser.get(q.userId);
+      if (!set) this.byUser.set(q.userId, (set = new Set()));
       set.add(q);
     }
     return q;
+  }
+
+  /** Every queue's state, for keeping across a restart. */
+  save(): SavedQueue[] {
+    return [...this.queues.values()].map((q) => q.saved());
+  }
+
+  /** Puts saved queues back (ids kept; new queues get ids of this run's own prefix). */
+  restore(saved: SavedQueue[]): number {
+    let n = 0;
+    for (const s of saved) {
+      if (this.queues.has(s.id)) continue;
+      this.add(EventQueue.restore(s, this.clock, this.waker));
+      n++;
+    }
+    return n;
   }
 
   get(id: string): EventQueue | undefined {

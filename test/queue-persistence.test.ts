@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { silentLogger } from '../server/log.js';
+import { startServer, type RunningServer } from '../server/start.js';
+import { Client } from './helpers/server.js';
+
+describe('event queues across a graceful restart', () => {
+  let dataDir: string;
+  let running: RunningServer;
+  let client: Client;
+  const start = async () => {
+    running = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: silentLogger });
+    const origin = `http://127.0.0.1:${running.port}`;
+    client = new Client(origin, client?.account ?? null);
+    return origin;
+  };
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'hearth-queues-'));
+    const origin = await start();
+    const made = await new Client(origin, null).post('/hearth/setup', { realm_name: 'Office', email: 'ida@example.com', password: 'ida password', full_name: 'Ida' });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    client = new Client(origin, { id: made.body.user_id, email: 'ida@example.com', apiKey: made.body.api_key, password: 'ida password' });
+  });
+  after(async () => {
+    await running.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const draft = (content: string) => client.post('/drafts', { drafts: JSON.stringify([{ type: '', to: [], topic: '', content }]) });
+  const poll = (queueId: string, lastEventId: number) => client.get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: true });
+
+  it('keeps queues, their unacknowledged events and ids; clients poll on as if nothing happened', async () => {
+    const reg = (await client.post('/register', { event_types: JSON.stringify(['drafts']) })).body;
+    assert.equal((await draft('first')).status, 200);
+    assert.equal((await draft('second')).status, 200);
+    // Acknowledge the first event, leave the second pending.
+    const first = await poll(reg.queue_id, reg.last_event_id);
+    assert.equal(first.body.events.length, 2);
+    await poll(reg.queue_id, first.body.events[0].id);
+    await running.stop();
+    const saved = JSON.parse(await readFile(join(dataDir, 'event-queues.json'), 'utf8'));
+    assert.equal(saved.queues.length, 1);
+
+    await start();
+    await assert.rejects(stat(join(dataDir, 'event-queues.json')), /ENOENT/, 'read once, then gone');
+    const after = await poll(reg.queue_id, first.body.events[0].id);
+    assert.equal(after.status, 200, JSON.stringify(after.body));
+    assert.deepEqual(after.body.events.map((e: { id: number; op: string }) => [e.id, e.op]), [[first.body.events[1].id, 'add']]);
+    const pruned = await poll(reg.queue_id, -1);
+    assert.equal(pruned.body.msg, `An event newer than -1 has already been pruned!`, 'pruning survives too');
+    assert.equal((await draft('third')).status, 200);
+    const third = await poll(reg.queue_id, first.body.events[1].id);
+    assert.deepEqual(third.body.events.map((e: { id: number }) => e.id), [first.body.events[1].id + 1], 'ids continue');
+    // A new queue after the restart gets an id of its own.
+    const fresh = (await client.post('/register', { event_types: JSON.stringify(['drafts']) })).body;
+    assert.notEqual(fresh.queue_id, reg.queue_id);
+  });
+
+  it('queues saved against other data (a restored backup) are dropped: clients re-register', async () => {
+    const reg = (await client.post('/register', { event_types: JSON.stringify(['drafts']) })).body;
+    await running.stop();
+    const file = join(dataDir, 'event-queues.json');
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...saved, usersNextId: saved.usersNextId + 5 }));
+    await start();
+    const res = await poll(reg.queue_id, reg.last_event_id);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'BAD_EVENT_QUEUE_ID');
+  });
+
+  it('a damaged file is ignored (and removed), never stopping the start', async () => {
+    await running.stop();
+    await writeFile(join(dataDir, 'event-queues.json'), '{"version": 1, "queues": [oops');
+    await start();
+    await assert.rejects(stat(join(dataDir, 'event-queues.json')), /ENOENT/);
+    assert.equal((await client.get('/users/me')).status, 200);
+  });
+});
