@@ -30,6 +30,7 @@ import { installRealmEmoji } from './lib/realm-emoji.js';
 import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
 import { backupRunner } from './lib/backup.js';
 import { restoreQueues, saveQueues } from './lib/queue-persistence.js';
+import { restorePresence, savePresence, schedulePresenceSaves } from './lib/presence-persistence.js';
 import { storageHealth } from './lib/storage-health.js';
 
 export interface CreateAppOptions {
@@ -105,6 +106,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   let server: Server | null = null;
   let stopMaintenance: (() => void) | null = null;
   let stopDelivery: (() => void) | null = null;
+  let stopPresenceSaves: (() => void) | null = null;
   return {
     app,
     koa,
@@ -114,6 +116,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       // Queues saved by a graceful stop come back, so clients keep polling them.
       const restored = await restoreQueues(app);
       if (restored) app.log.info('event queues restored', { queues: restored });
+      await restorePresence(app);
+      stopPresenceSaves = schedulePresenceSaves(app);
       app.events.start();
       stopMaintenance = scheduleChannelActivity(app);
       stopDelivery = scheduleMessageDelivery(app);
@@ -141,6 +145,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       await backupRunner(app).cancel();
       stopMaintenance?.();
       stopDelivery?.();
+      stopPresenceSaves?.();
       s?.closeIdleConnections();
       // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they
       // become idle (in-flight requests finish), and after a moment drop the rest.
@@ -153,6 +158,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       // Every request and write is done: the queues can be kept for the next start.
       if (storageHealth(app).failure === null) {
         await saveQueues(app).catch((err: unknown) => app.log.warn('event queues not saved', { error: String(err) }));
+        if (app.store.realm.data.realm) await savePresence(app).catch((err: unknown) => app.log.warn('presence not saved', { error: String(err) }));
       }
     },
   };

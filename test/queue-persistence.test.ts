@@ -7,7 +7,7 @@ import { silentLogger } from '../server/log.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { Client } from './helpers/server.js';
 
-describe('event queues across a graceful restart', () => {
+describe('event queues and presence across a graceful restart', () => {
   let dataDir: string;
   let running: RunningServer;
   let client: Client;
@@ -71,9 +71,23 @@ describe('event queues across a graceful restart', () => {
     assert.equal(res.body.code, 'BAD_EVENT_QUEUE_ID');
   });
 
+  it('presence (last active times) comes back after a restart', async () => {
+    const res = await client.post('/users/me/presence', { status: 'active', new_user_input: 'true', slim_presence: 'true', last_update_id: '-1' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const before = (await client.get('/realm/presence')).body.presences;
+    const mine = Object.values(before)[0] as Record<string, { timestamp: number }>;
+    assert.ok(mine, JSON.stringify(before));
+    await running.stop();
+    const saved = JSON.parse(await readFile(join(dataDir, 'presence.json'), 'utf8'));
+    assert.equal(saved.rows.length, 1);
+    await start();
+    assert.deepEqual((await client.get('/realm/presence')).body.presences, before);
+  });
+
   it('a damaged file is ignored (and removed), never stopping the start', async () => {
     await running.stop();
     await writeFile(join(dataDir, 'event-queues.json'), '{"version": 1, "queues": [oops');
+    await writeFile(join(dataDir, 'presence.json'), 'not json');
     await start();
     await assert.rejects(stat(join(dataDir, 'event-queues.json')), /ENOENT/);
     assert.equal((await client.get('/users/me')).status, 200);

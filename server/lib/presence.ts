@@ -1,8 +1,9 @@
 /**
  * Presence (Zulip's UserPresence, modern protocol): per user the last time a
  * client reported them active and the last time any client was connected.
- * Kept in memory per server instance (a restart forgets who was online, which
- * clients re-report within a minute). Users with `presence_enabled` off are
+ * Kept in memory per server instance, saved to presence.json every five minutes
+ * and on a graceful stop (server/lib/presence-persistence.ts), read back at start.
+ * Users with `presence_enabled` off are
  * never shown. Restricted guests see only the users they may access.
  */
 import type { App } from '../context.js';
