@@ -17,6 +17,7 @@ import { isResolveChange, RESOLVED_PREFIX } from '../lib/messages/edit-permissio
 import { topicPolicy, VISIBILITY } from '../lib/user-topics.js';
 import { userSetting } from '../lib/user-settings.js';
 import { subscriberIds } from '../lib/channels.js';
+import { silentMention } from '../lib/markdown-syntax.js';
 import { topicNarrow } from '../markdown/urls.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import { MSG_BIT, type MessageRecord } from '../store/message-records.js';
@@ -39,7 +40,7 @@ export interface MoveNoticeInput {
   notifyNew: boolean;
 }
 
-const mention = (u: UserRecord) => `@_**${u.full_name}|${u.id}**`;
+const mention = silentMention;
 
 /** Zulip's get_stream_topic_link_syntax, with its Markdown-link fallback for names the syntax cannot carry. */
 function topicLink(channel: ChannelRecord, topic: string): string {

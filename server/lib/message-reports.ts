@@ -8,6 +8,7 @@ import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { LIMITS } from '../version.js';
 import { channelById } from './channels.js';
+import { silentMention, unusedFence } from './markdown-syntax.js';
 import { userOrSystemBot } from './system-bots.js';
 
 /** Zulip's Realm.REPORT_MESSAGE_REASONS. */
@@ -22,13 +23,7 @@ export const REPORT_REASONS: Record<string, string> = {
 /** Zulip's Realm.MAX_REPORT_MESSAGE_EXPLANATION_LENGTH. */
 export const MAX_REPORT_DESCRIPTION = 1000;
 
-const mention = (u: Pick<UserRecord, 'full_name' | 'id'>) => `@_**${u.full_name}|${u.id}**`;
-
-function unusedFence(text: string): string {
-  let length = 3;
-  for (const m of text.matchAll(/^ {0,3}(`{3,})/gm)) length = Math.max(length, m[1]!.length + 1);
-  return '`'.repeat(length);
-}
+const mention = silentMention;
 
 function listed(names: string[]): string {
   if (names.length === 1) return names[0]!;

@@ -11,6 +11,7 @@ import type { MessageRecord } from '../store/message-records.js';
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
 import { LIMITS } from '../version.js';
 import { channelById } from './channels.js';
+import { silentMention, unusedFence } from './markdown-syntax.js';
 import { userOrSystemBot } from './system-bots.js';
 import { checkChannelSend, findChannel, resolveDirectRecipients, type Addressee } from './messages/addressee.js';
 import { checkDirectMessagePermission } from './messages/direct-permissions.js';
@@ -75,12 +76,6 @@ export const remindersSection: StateSection = {
 /** Zulip's MAX_REMINDER_NOTE_LENGTH. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 
-/** A fence no line of the text uses (Zulip's get_unused_fence). */
-function unusedFence(text: string): string {
-  let length = 3;
-  for (const m of text.matchAll(/^ {0,3}(`{3,})/gm)) length = Math.max(length, m[1]!.length + 1);
-  return '`'.repeat(length);
-}
 
 /**
  * The Notification Bot's reminder (Zulip's get_reminder_formatted_content):
@@ -99,7 +94,7 @@ export function reminderContent(app: App, m: MessageRecord, note?: string): stri
   }
   const sender = userOrSystemBot(app, m.sender_id);
   const url = channel ? `${topicNarrow(channel.id, channel.name, m.topic)}/near/${m.id}` : `/#narrow/id/${m.id}`;
-  content += `\n\n@_**${sender?.full_name ?? 'Unknown user'}|${m.sender_id}** [said](${url}):\n`;
+  content += `\n\n${silentMention({ full_name: sender?.full_name ?? 'Unknown user', id: m.sender_id })} [said](${url}):\n`;
   const fence = unusedFence(m.content);
   const room = LIMITS.max_message_length - (content.length + fence.length * 2 + 8);
   const quoted = [...m.content].length > room ? `${[...m.content].slice(0, Math.max(0, room - 20)).join('')}\n[message truncated]` : m.content;
