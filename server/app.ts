@@ -32,6 +32,7 @@ import { backupRunner } from './lib/backup.js';
 import { restoreQueues, saveQueues } from './lib/queue-persistence.js';
 import { restorePresence, savePresence, schedulePresenceSaves } from './lib/presence-persistence.js';
 import { storageHealth } from './lib/storage-health.js';
+import { doEnsureNotificationBot } from './actions/notification-bot.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -113,6 +114,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     async listen(port, host) {
       // A store whose organization predates user groups gets its system groups before serving.
       await doEnsureSystemGroups(app);
+      await doEnsureNotificationBot(app);
       // Queues saved by a graceful stop come back, so clients keep polling them.
       const restored = await restoreQueues(app);
       if (restored) app.log.info('event queues restored', { queues: restored });

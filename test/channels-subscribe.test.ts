@@ -101,10 +101,14 @@ describe('subscribing and creating channels', () => {
       const res = await subscribe('member', ['team'], { principals: [cast.guest.id] });
       assert.equal(res.status, 200, JSON.stringify(res.body));
     });
+    // Then the Notification Bot's direct message: someone else subscribed the guest.
     assert.deepEqual(
       events.map((e) => `${e.type}/${e.op}`),
-      ['stream/create', 'subscription/add'],
+      ['stream/create', 'subscription/add', 'message/undefined'],
     );
+    const notice = events[2]!.message as { sender_email: string; content: string };
+    assert.equal(notice.sender_email, 'notification-bot@zulip.com');
+    assert.match(notice.content, /subscribed you to/);
     assert.ok(isSubscribedInStore(ts, cast.guest.id, team.id));
   });
 

@@ -11,19 +11,28 @@ import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { doSendMessage } from './messages.js';
 
+/** Gives the Notification Bot its user ID if it has none yet (inside a commit). */
+export function allocateNotificationBot(app: App, tx: Transaction): number {
+  const doc = app.store.users.collection.data;
+  const existing = doc.system_bots?.notification;
+  if (existing !== undefined) return existing;
+  const allocated = doc.nextId++;
+  doc.system_bots = { ...doc.system_bots, notification: allocated };
+  tx.touch(app.store.users.collection);
+  return allocated;
+}
+
+/**
+ * At start: an organization made before the bot existed gets it now, so clients see it in
+ * `cross_realm_bots` from their first register (Zulip announces no change of that list).
+ */
+export async function doEnsureNotificationBot(app: App): Promise<void> {
+  if (app.store.realm.data.realm === null || notificationBotId(app) !== undefined) return;
+  await commit(app, (tx) => allocateNotificationBot(app, tx));
+}
+
 async function ensureNotificationBot(app: App): Promise<UserRecord> {
-  let id = notificationBotId(app);
-  if (id === undefined) {
-    id = await commit(app, (tx) => {
-      const doc = app.store.users.collection.data;
-      const existing = doc.system_bots?.notification;
-      if (existing !== undefined) return existing;
-      const allocated = doc.nextId++;
-      doc.system_bots = { ...doc.system_bots, notification: allocated };
-      tx.touch(app.store.users.collection);
-      return allocated;
-    });
-  }
+  const id = notificationBotId(app) ?? (await commit(app, (tx) => allocateNotificationBot(app, tx)));
   return systemBot(app, id)!;
 }
 

@@ -40,6 +40,8 @@ export const realmExtrasSection: StateSection = {
       realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
       server_emoji_data_url: `${baseUrl}${EMOJI_DATA_PATH}`,
       realm_linkifiers: linkifiersForApi(app),
+      // Zulip 11 (feature level 397): above this many newly subscribed people, no Notification Bot notices.
+      max_bulk_new_subscription_messages: 100,
       realm_filters: [],
     };
   },

@@ -3,9 +3,10 @@
  * Notification Bot, which posts the notices about moved and resolved topics
  * (server/actions/notification-bot.ts). It is not an account: it cannot log
  * in, is not in `realm_users`, and exists only as a user ID taken from the
- * users' ID sequence the first time it posts. Clients learn of it from
+ * users' ID sequence. Clients learn of it from
  * `cross_realm_bots`, messages name it as their sender, and
- * `GET /users/{id}` and `/avatar/{id}` answer for it, as in Zulip.
+ * `GET /users/{id}` and `/avatar/{id}` answer for it, as in Zulip. Its ID is
+ * taken with the organization (or, for older data, at the first start).
  */
 import type { App } from '../context.js';
 import type { UserRecord } from '../store/records.js';
