@@ -20,7 +20,7 @@ interface Shell {
   child: ChildProcess;
   events: Record<string, unknown>[];
   waitFor(event: string, timeoutMs?: number): Promise<Record<string, unknown>>;
-  exited: Promise<number | null>;
+  exited: Promise<number | string | null>;
 }
 
 function startShell(env: Record<string, string>): Shell {
@@ -49,7 +49,8 @@ function startShell(env: Record<string, string>): Shell {
       }
     }
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // The exit code, or the signal's name when something killed the shell (so a failure says which).
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   return {
     child,
     events,
