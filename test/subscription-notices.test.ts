@@ -58,6 +58,30 @@ describe('Notification Bot: "subscribed you to" notices (Zulip 11 send_new_subsc
     assert.equal((await subscribe(mel, ['quiet'], [bot.body.user_id])).status, 200);
   });
 
+  it('announce=true: new public channels are announced in the organization\'s new channels channel', async () => {
+    const lobby = await createChannel(ts, ts.ownerClient, 'lobby');
+    const latestInLobby = async () =>
+      (await ts.ownerClient.get('/messages', {
+        anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: 'false',
+        narrow: JSON.stringify([{ operator: 'channel', operand: lobby }]),
+      })).body.messages.at(-1) as { content: string; subject: string; sender_email: string } | undefined;
+    // Off until an administrator names the channel.
+    assert.equal((await mel.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'quiet-new' }]), announce: 'true' })).status, 200);
+    assert.equal(await latestInLobby(), undefined);
+    assert.equal((await mel.patch('/realm', { new_stream_announcements_stream_id: lobby })).status, 400, 'administrators only');
+    assert.equal((await ts.ownerClient.patch('/realm', { new_stream_announcements_stream_id: 99999 })).body.msg, 'Invalid channel ID');
+    assert.equal((await ts.ownerClient.patch('/realm', { new_stream_announcements_stream_id: lobby })).status, 200);
+    assert.equal((await mel.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'recipes' }]), announce: 'true' })).status, 200);
+    const one = (await latestInLobby())!;
+    assert.deepEqual([one.sender_email, one.subject, one.content], ['notification-bot@zulip.com', 'new channels', `@_**Mel|${melAcc.id}** created a new channel #**recipes**.`]);
+    assert.equal((await mel.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'alpha' }, { name: 'beta' }]), announce: 'true' })).status, 200);
+    assert.equal((await latestInLobby())!.content, `@_**Mel|${melAcc.id}** created the following channels: #**alpha**, #**beta**.`);
+    // Without announce, and for private channels, nothing.
+    assert.equal((await mel.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'gamma' }]) })).status, 200);
+    assert.equal((await mel.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'hush' }]), invite_only: 'true', announce: 'true' })).status, 200);
+    assert.equal((await latestInLobby())!.content, `@_**Mel|${melAcc.id}** created the following channels: #**alpha**, #**beta**.`);
+  });
+
   it(`above ${MAX_BULK_NEW_SUBSCRIPTION_MESSAGES} people, nothing is sent; register announces the limit`, async () => {
     const reg = await mel.post('/register', { fetch_event_types: ['realm'] });
     assert.equal(reg.body.max_bulk_new_subscription_messages, MAX_BULK_NEW_SUBSCRIPTION_MESSAGES);

@@ -9,7 +9,7 @@ import type { App } from '../context.js';
 import { silentMention } from '../lib/markdown-syntax.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
-import { doSendDirectNotice } from './notification-bot.js';
+import { doSendDirectNotice, doSendNotice } from './notification-bot.js';
 import type { Pair } from './subscriptions.js';
 
 /** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES (announced in register as max_bulk_new_subscription_messages). */
@@ -35,4 +35,22 @@ export async function doSendSubscriptionNotices(app: App, actor: UserRecord, sub
   }
   for (const { user, names } of perUser.values()) await doSendDirectNotice(app, user, youWereSubscribed(actor, names));
   return true;
+}
+
+/**
+ * Zulip's new-channel announcement (`announce=true`): in the organization's
+ * new channels channel, topic "new channels". Hearth announces public channels
+ * only: a private channel's name is not for everyone.
+ */
+export async function doAnnounceNewChannels(app: App, actor: UserRecord, created: ChannelRecord[]): Promise<void> {
+  const id = app.store.realm.data.realm?.settings.new_stream_announcements_stream_id ?? -1;
+  const target = id === -1 ? undefined : app.store.channels.data.channels.find((c) => c.id === id && !c.is_archived);
+  const announced = created.filter((c) => !c.invite_only);
+  if (!target || !announced.length) return;
+  const links = announced.map((c) => `#**${c.name}**`).join(', ');
+  const content =
+    announced.length > 1
+      ? `${silentMention(actor)} created the following channels: ${links}.`
+      : `${silentMention(actor)} created a new channel ${links}.`;
+  await doSendNotice(app, { channel: target, topic: 'new channels', content, actingUser: actor });
 }

@@ -206,6 +206,19 @@ export const REALM_SETTINGS: RealmSetting[] = [
     },
   }),
   define({
+    // Zulip's new-channel announcements channel (POST /users/me/subscriptions with announce=true); -1: none.
+    name: 'new_stream_announcements_stream_id',
+    type: t.int,
+    who: 'admin',
+    stored: { in: 'settings', key: 'new_stream_announcements_stream_id' },
+    fallback: -1,
+    validate: (value, app) => {
+      if (value === -1) return value;
+      if (!app.store.channels.data.channels.some((c) => c.id === value && !c.is_archived)) throw errors.badRequest('Invalid channel ID');
+      return value;
+    },
+  }),
+  define({
     // Zulip 10 (feature level 331): the private channel message reports go to; -1 turns reporting off.
     name: 'moderation_request_channel_id',
     type: t.int,

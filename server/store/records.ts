@@ -48,6 +48,8 @@ export interface RealmSettings {
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */
   can_manage_all_groups?: GroupSettingValue;
+  /** Where new channels are announced when their creator asks (`announce`); -1 (absent): nowhere. */
+  new_stream_announcements_stream_id?: number;
   /** Where message reports go (Zulip's moderation_request_channel_id): a private channel, or -1 (absent) for none. */
   moderation_request_channel_id?: number;
   /** Whether members may see who read a message (Zulip's enable_read_receipts); absent means on, as Zulip for non-community organizations. */

@@ -13,7 +13,7 @@ import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { newChannelSpecs } from './channel-create.js';
 import { requireUser } from './common.js';
-import { doSendSubscriptionNotices } from '../actions/subscription-notices.js';
+import { doAnnounceNewChannels, doSendSubscriptionNotices } from '../actions/subscription-notices.js';
 
 /** Principals: all user IDs or all API emails. */
 const principalsValidator: Validator<(number | string)[]> = (x, p) => {
@@ -62,7 +62,7 @@ function planSubscribe(req: ApiRequest, user: UserRecord, items: Item[], princip
   const { app, params } = req;
   if (isGuest(user)) throw errors.badRequest('Not allowed for guest users');
   const fatal = params.get('authorization_errors_fatal', t.bool, true);
-  params.get('announce', t.bool, false); // Hearth has no new-channel announcements channel to announce in.
+  const announce = params.get('announce', t.bool, false);
   const sendMessages = params.get('send_new_subscription_messages', t.bool);
 
   // Names, descriptions and colours, first occurrence of each name wins.
@@ -100,6 +100,7 @@ function planSubscribe(req: ApiRequest, user: UserRecord, items: Item[], princip
     const result = await doAddSubscriptions(app, user, { create, existing: authorized, users, colors });
     const created = result.subscribed.map((p) => p.channel).filter((c) => create.some((spec) => spec.name.toLowerCase() === c.name.toLowerCase()));
     const sent = sendMessages === false ? false : await doSendSubscriptionNotices(app, user, result.subscribed, created);
+    if (announce) await doAnnounceNewChannels(app, user, [...new Set(created)]);
     return {
       subscribed: byUser(result.subscribed),
       already_subscribed: byUser(result.already),
