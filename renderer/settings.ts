@@ -19,6 +19,7 @@ const LABELS: Record<string, string> = {
   enable_spectator_access: 'public access',
   enable_read_receipts: 'read receipts',
   moderation_request_channel_id: 'message reports',
+  new_stream_announcements_stream_id: 'new channel announcements',
   max_file_upload_size_mib: 'maximum upload size',
   video_chat_provider: 'video-call provider',
 };
@@ -53,21 +54,12 @@ function organizationForm(api: Api, state: Json): HTMLElement {
   for (const v of EMAIL_VISIBILITY) visibility.append(h('option', { value: v.id, selected: v.id === currentVisibility }, v.name));
   const spectators = h('input', { type: 'checkbox', name: 'enable_spectator_access', checked: Boolean(state.realm_enable_spectator_access) });
   const receipts = h('input', { type: 'checkbox', name: 'enable_read_receipts', checked: state.realm_enable_read_receipts !== false });
-  // Where message reports go: a private channel, or nobody (-1). Channels load after the form shows.
-  const moderation = h('select', { name: 'moderation_request_channel_id' });
+  // Channel settings (-1: none); the channel list loads after the form shows.
+  const streams = api.get('/streams').then((res) => ((res.streams as Json[]) ?? []).sort((a, b) => String(a.name).localeCompare(b.name)));
   const currentModeration = Number(state.realm_moderation_request_channel_id ?? -1);
-  moderation.append(h('option', { value: -1, selected: currentModeration === -1 }, 'Nobody (reporting messages is off)'));
-  if (currentModeration !== -1) moderation.append(h('option', { value: currentModeration, selected: true }, `Channel ${currentModeration}`));
-  void api.get('/streams').then(
-    (res) => {
-      const privateChannels = ((res.streams as Json[]) ?? []).filter((c) => c.invite_only).sort((a, b) => String(a.name).localeCompare(b.name));
-      moderation.replaceChildren(
-        h('option', { value: -1, selected: currentModeration === -1 }, 'Nobody (reporting messages is off)'),
-        ...privateChannels.map((c) => h('option', { value: c.stream_id, selected: c.stream_id === currentModeration }, `#${c.name}`)),
-      );
-    },
-    () => undefined,
-  );
+  const moderation = channelSelect('moderation_request_channel_id', currentModeration, 'Nobody (reporting messages is off)', streams, (c) => c.invite_only);
+  const currentAnnouncements = Number(state.realm_new_stream_announcements_stream_id ?? -1);
+  const announcements = channelSelect('new_stream_announcements_stream_id', currentAnnouncements, 'Nowhere', streams, () => true);
   const upload = h('input', { type: 'number', name: 'max_file_upload_size_mib', min: 0, step: 1, value: state.max_file_upload_size_mib ?? '' });
   const video = h('select', { name: 'video_chat_provider' });
   for (const p of Object.values((state.realm_available_video_chat_providers ?? {}) as Record<string, { id: number; name: string }>)) {
@@ -83,6 +75,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
     h('div', { class: 'field check' }, spectators, h('label', { for: (spectators.id = 'spectator-access') }, 'Public access: anyone can read web-public channels without an account')),
     h('div', { class: 'field check' }, receipts, h('label', { for: (receipts.id = 'read-receipts') }, 'Read receipts: people can see who has read a message (each person may opt out)')),
     field('Message reports go to', moderation, 'A private channel where the Notification Bot posts the messages people report.'),
+    field('New channels are announced in', announcements, 'When their creator asks, the Notification Bot announces new public channels there.'),
     field('Maximum upload size (MiB)', upload),
     field('Video-call provider', video),
     notice.el,
@@ -94,6 +87,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
     enable_spectator_access: spectators.checked,
     enable_read_receipts: receipts.checked,
     moderation_request_channel_id: currentModeration,
+    new_stream_announcements_stream_id: currentAnnouncements,
     max_file_upload_size_mib: upload.value === '' ? null : Number(upload.value),
     video_chat_provider: Number(video.value),
     email_address_visibility: Number(visibility.value),
@@ -107,12 +101,13 @@ function organizationForm(api: Api, state: Json): HTMLElement {
       enable_spectator_access: spectators.checked,
       enable_read_receipts: receipts.checked,
       moderation_request_channel_id: Number(moderation.value),
+      new_stream_announcements_stream_id: Number(announcements.value),
       max_file_upload_size_mib: upload.value === '' ? null : Number(upload.value),
       video_chat_provider: Number(video.value),
       email_address_visibility: Number(visibility.value),
     };
     const realm: Json = {};
-    for (const k of ['name', 'description', 'enable_spectator_access', 'enable_read_receipts', 'moderation_request_channel_id', 'max_file_upload_size_mib', 'video_chat_provider']) {
+    for (const k of ['name', 'description', 'enable_spectator_access', 'enable_read_receipts', 'moderation_request_channel_id', 'new_stream_announcements_stream_id', 'max_file_upload_size_mib', 'video_chat_provider']) {
       if (JSON.stringify(now[k]) !== JSON.stringify(saved[k]) && now[k] !== null) realm[k] = now[k];
     }
     const visibilityChanged = now.email_address_visibility !== saved.email_address_visibility;
@@ -177,4 +172,20 @@ function iconForm(api: Api, state: Json): HTMLElement {
     }),
   );
   return form;
+}
+
+/** A select of channels (those `keep` accepts) with a "none" option (-1); the channels fill in once loaded. */
+function channelSelect(name: string, current: number, none: string, streams: Promise<Json[]>, keep: (c: Json) => boolean): HTMLSelectElement {
+  const select = h('select', { name });
+  select.append(h('option', { value: -1, selected: current === -1 }, none));
+  if (current !== -1) select.append(h('option', { value: current, selected: true }, `Channel ${current}`));
+  streams.then(
+    (list) =>
+      select.replaceChildren(
+        h('option', { value: -1, selected: current === -1 }, none),
+        ...list.filter(keep).map((c) => h('option', { value: c.stream_id, selected: c.stream_id === current }, `#${c.name}`)),
+      ),
+    () => undefined,
+  );
+  return select;
 }

@@ -304,6 +304,8 @@ test.describe('admin UI in Chromium', () => {
     await page.getByLabel(/^Read receipts/).uncheck();
     await page.getByLabel('Message reports go to').locator('option', { hasText: '#moderators' }).waitFor({ state: 'attached' });
     await page.getByLabel('Message reports go to').selectOption({ label: '#moderators' });
+    await page.getByLabel('New channels are announced in').locator('option', { hasText: '#general' }).waitFor({ state: 'attached' });
+    await page.getByLabel('New channels are announced in').selectOption({ label: '#general' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     const saved = page.getByRole('status').filter({ hasText: /Saved|saved/ });
     await saved.waitFor();
@@ -321,6 +323,7 @@ test.describe('admin UI in Chromium', () => {
     assert.equal(realm.settings.enable_read_receipts, false);
     const modsId = ts.app.store.channels.data.channels.find((c) => c.name === 'moderators')!.id;
     assert.equal(realm.settings.moderation_request_channel_id, modsId);
+    assert.equal(realm.settings.new_stream_announcements_stream_id, ts.app.store.channels.data.channels.find((c) => c.name === 'general')!.id);
 
     // A channel folder, through the form.
     await page.getByLabel('Folder name').fill('Projects');
