@@ -40,7 +40,6 @@ export interface MoveNoticeInput {
   notifyNew: boolean;
 }
 
-const mention = silentMention;
 
 /** Zulip's get_stream_topic_link_syntax, with its Markdown-link fallback for names the syntax cannot carry. */
 function topicLink(channel: ChannelRecord, topic: string): string {
@@ -104,7 +103,7 @@ export async function doSendMoveNotices(app: App, input: MoveNoticeInput): Promi
       resolveNoticeId = await doSendNotice(app, {
         channel: to.channel,
         topic: to.topic,
-        content: `${mention(editor)} has marked this topic as ${resolved ? 'resolved' : 'unresolved'}.`,
+        content: `${silentMention(editor)} has marked this topic as ${resolved ? 'resolved' : 'unresolved'}.`,
         actingUser: editor,
         unreadOnlyFor: resolveNoticeUnreadFor(app, to.channel, to.topic),
         bits: MSG_BIT.resolve_notice,
@@ -122,19 +121,19 @@ export async function doSendMoveNotices(app: App, input: MoveNoticeInput): Promi
     const link = `${topicNarrow(to.channel.id, to.channel.name, to.topic)}/near/${input.target.id}`;
     const content =
       !preexisting && movedAllVisible
-        ? `This topic was moved here from ${old} by ${mention(editor)}.`
+        ? `This topic was moved here from ${old} by ${silentMention(editor)}.`
         : count === 1
-          ? `[A message](${link}) was moved here from ${old} by ${mention(editor)}.`
-          : `${count} messages were moved here from ${old} by ${mention(editor)}.`;
+          ? `[A message](${link}) was moved here from ${old} by ${silentMention(editor)}.`
+          : `${count} messages were moved here from ${old} by ${silentMention(editor)}.`;
     await doSendNotice(app, { channel: to.channel, topic: to.topic, content, actingUser: editor });
   }
   if (input.notifyOld) {
     const target = topicLink(to.channel, to.topic);
     const content = movedAllVisible
-      ? `This topic was moved to ${target} by ${mention(editor)}.`
+      ? `This topic was moved to ${target} by ${silentMention(editor)}.`
       : count === 1
-        ? `A message was moved from this topic to ${target} by ${mention(editor)}.`
-        : `${count} messages were moved from this topic to ${target} by ${mention(editor)}.`;
+        ? `A message was moved from this topic to ${target} by ${silentMention(editor)}.`
+        : `${count} messages were moved from this topic to ${target} by ${silentMention(editor)}.`;
     await doSendNotice(app, { channel: from.channel, topic: from.topic, content, actingUser: editor });
   }
 }

@@ -7,6 +7,7 @@
  */
 import type { App } from '../context.js';
 import { silentMention } from '../lib/markdown-syntax.js';
+import { settingChannel } from '../lib/realm-settings.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { doSendDirectNotice, doSendNotice } from './notification-bot.js';
@@ -43,8 +44,7 @@ export async function doSendSubscriptionNotices(app: App, actor: UserRecord, sub
  * only: a private channel's name is not for everyone.
  */
 export async function doAnnounceNewChannels(app: App, actor: UserRecord, created: ChannelRecord[]): Promise<void> {
-  const id = app.store.realm.data.realm?.settings.new_stream_announcements_stream_id ?? -1;
-  const target = id === -1 ? undefined : app.store.channels.data.channels.find((c) => c.id === id && !c.is_archived);
+  const target = settingChannel(app, 'new_stream_announcements_stream_id');
   const announced = created.filter((c) => !c.invite_only);
   if (!target || !announced.length) return;
   const links = announced.map((c) => `#**${c.name}**`).join(', ');

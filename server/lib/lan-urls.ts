@@ -14,6 +14,10 @@ export function isLoopbackAddress(address: string | undefined | null): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
+/** A URL host naming this computer: `localhost`, or a loopback address (IPv6 in brackets). */
+export const isLoopbackHost = (hostname: string): boolean =>
+  hostname.toLowerCase() === 'localhost' || isLoopbackAddress(hostname.replace(/^\[(.*)\]$/, '$1'));
+
 const hostForUrl = (address: string) => (address.includes(':') ? `[${address}]` : address);
 
 /**

@@ -23,7 +23,6 @@ export const REPORT_REASONS: Record<string, string> = {
 /** Zulip's Realm.MAX_REPORT_MESSAGE_EXPLANATION_LENGTH. */
 export const MAX_REPORT_DESCRIPTION = 1000;
 
-const mention = silentMention;
 
 function listed(names: string[]): string {
   if (names.length === 1) return names[0]!;
@@ -34,27 +33,27 @@ function listed(names: string[]): string {
 
 export function reportContent(app: App, reporter: UserRecord, m: MessageRecord, reportType: string, description: string): string {
   const reported = userOrSystemBot(app, m.sender_id);
-  const reportedMention = reported ? mention(reported) : `user ${m.sender_id}`;
+  const reportedMention = reported ? silentMention(reported) : `user ${m.sender_id}`;
   const when = `<time:${new Date(m.timestamp * 1000).toISOString()}>`;
   const channel = m.stream_id !== null ? channelById(app, m.stream_id) : undefined;
   let header: string;
   if (channel) {
-    header = `${mention(reporter)} reported a message sent by ${reportedMention} at ${when}.`;
+    header = `${silentMention(reporter)} reported a message sent by ${reportedMention} at ${when}.`;
   } else {
     const others = (m.dm ?? []).filter((id) => id !== m.sender_id);
     if (others.length <= 1) {
       const to = others[0] ?? m.sender_id;
       const recipient = to === reporter.id || m.sender_id !== reporter.id ? null : userOrSystemBot(app, to);
       header = recipient
-        ? `${mention(reporter)} reported a direct message sent by ${reportedMention} to ${mention(recipient)} at ${when}.`
-        : `${mention(reporter)} reported a direct message sent by ${reportedMention} at ${when}.`;
+        ? `${silentMention(reporter)} reported a direct message sent by ${reportedMention} to ${silentMention(recipient)} at ${when}.`
+        : `${silentMention(reporter)} reported a direct message sent by ${reportedMention} at ${when}.`;
     } else {
       const names = others
         .map((id) => userOrSystemBot(app, id))
         .filter((u) => u !== undefined)
-        .map((u) => mention(u!))
+        .map((u) => silentMention(u!))
         .sort();
-      header = `${mention(reporter)} reported a direct message sent by ${reportedMention} to ${listed(names)} at ${when}.`;
+      header = `${silentMention(reporter)} reported a direct message sent by ${reportedMention} to ${listed(names)} at ${when}.`;
     }
   }
   const original = channel ? `Original message at #**${channel.name}>${m.topic}@${m.id}**` : `[Original message](/#narrow/id/${m.id})`;

@@ -7,6 +7,7 @@
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import { decodeJson, t, type ParamType } from '../http/params.js';
+import type { ChannelRecord } from '../store/channel-records.js';
 import type { RealmRecord, RealmSettings } from '../store/records.js';
 import { EMAIL_VISIBILITY } from './people.js';
 import { REALM_GROUP_SETTINGS } from './realm-group-settings.js';
@@ -89,6 +90,35 @@ function secondsLimit(name: string, fallback: number): RealmSetting {
       return value;
     },
   });
+}
+
+type ChannelSettingName = 'new_stream_announcements_stream_id' | 'moderation_request_channel_id';
+
+const activeChannel = (app: App, id: number): ChannelRecord | undefined =>
+  app.store.channels.data.channels.find((c) => c.id === id && !c.is_archived);
+
+/** A channel chosen by ID (-1: none): an existing, unarchived channel that passes `check`. */
+function channelSetting(name: ChannelSettingName, check?: (c: ChannelRecord) => void): RealmSetting {
+  return define<number>({
+    name,
+    type: t.int,
+    who: 'admin',
+    stored: { in: 'settings', key: name },
+    fallback: -1,
+    validate: (value, app) => {
+      if (value === -1) return value;
+      const channel = activeChannel(app, value);
+      if (!channel) throw errors.badRequest('Invalid channel ID');
+      check?.(channel);
+      return value;
+    },
+  });
+}
+
+/** The channel a channel setting names, while it exists and is not archived. */
+export function settingChannel(app: App, name: ChannelSettingName): ChannelRecord | undefined {
+  const id = app.store.realm.data.realm?.settings[name] ?? -1;
+  return id === -1 ? undefined : activeChannel(app, id);
 }
 
 export const REALM_SETTINGS: RealmSetting[] = [
@@ -205,33 +235,11 @@ export const REALM_SETTINGS: RealmSetting[] = [
       return value;
     },
   }),
-  define({
-    // Zulip's new-channel announcements channel (POST /users/me/subscriptions with announce=true); -1: none.
-    name: 'new_stream_announcements_stream_id',
-    type: t.int,
-    who: 'admin',
-    stored: { in: 'settings', key: 'new_stream_announcements_stream_id' },
-    fallback: -1,
-    validate: (value, app) => {
-      if (value === -1) return value;
-      if (!app.store.channels.data.channels.some((c) => c.id === value && !c.is_archived)) throw errors.badRequest('Invalid channel ID');
-      return value;
-    },
-  }),
-  define({
-    // Zulip 10 (feature level 331): the private channel message reports go to; -1 turns reporting off.
-    name: 'moderation_request_channel_id',
-    type: t.int,
-    who: 'admin',
-    stored: { in: 'settings', key: 'moderation_request_channel_id' },
-    fallback: -1,
-    validate: (value, app) => {
-      if (value === -1) return value;
-      const channel = app.store.channels.data.channels.find((c) => c.id === value && !c.is_archived);
-      if (!channel) throw errors.badRequest('Invalid channel ID');
-      if (!channel.invite_only) throw errors.badRequest('Moderation request channel must be private.');
-      return value;
-    },
+  // Zulip's new-channel announcements channel (POST /users/me/subscriptions with announce=true).
+  channelSetting('new_stream_announcements_stream_id'),
+  // Zulip 10 (feature level 331): the private channel message reports go to.
+  channelSetting('moderation_request_channel_id', (c) => {
+    if (!c.invite_only) throw errors.badRequest('Moderation request channel must be private.');
   }),
   define({ name: 'enable_read_receipts', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'enable_read_receipts' }, fallback: true }),
   define({ name: 'allow_message_editing', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_message_editing' }, fallback: true }),

@@ -10,6 +10,7 @@ import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { v } from '../http/validate.js';
 import { canAddSubscribers, channelById, hasContentAccess } from '../lib/channels.js';
+import { isLoopbackHost } from '../lib/lan-urls.js';
 import { DEFAULT_INVITE_MINUTES, canCreateInviteLinks, formatInvite, inviteByKey, inviteLink, invitesFor } from '../lib/invites.js';
 import { isAdmin, isGuest, isOwner } from '../lib/people.js';
 import { ROLE, type Role, type UserRecord } from '../store/records.js';
@@ -17,16 +18,14 @@ import { baseUrl, pathInt, requireUser } from './common.js';
 import { serverLanUrls } from './status.js';
 import { validateNewAccount } from './users.js';
 
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
 /**
  * The address links for other people use: the request's, unless that is the server computer's
  * loopback (the desktop window), which nobody else can open; then the first LAN address.
  */
 function shareableBaseUrl(req: ApiRequest): string {
   const own = baseUrl(req);
-  if (!LOOPBACK.test(req.koa.hostname)) return own;
-  const lan = serverLanUrls(req).find((u) => URL.canParse(u) && !LOOPBACK.test(new URL(u).hostname));
+  if (!isLoopbackHost(req.koa.hostname)) return own;
+  const lan = serverLanUrls(req).find((u) => URL.canParse(u) && !isLoopbackHost(new URL(u).hostname));
   return lan ? new URL(lan).origin : own;
 }
 

@@ -3,7 +3,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { doSendNotice } from '../actions/notification-bot.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
-import { channelById } from '../lib/channels.js';
+import { settingChannel } from '../lib/realm-settings.js';
 import { effectiveTopicsPolicy } from '../lib/messages/addressee.js';
 import { MAX_REPORT_DESCRIPTION, REPORT_REASONS, reportContent } from '../lib/message-reports.js';
 import { requireUser } from './common.js';
@@ -12,9 +12,8 @@ import { accessMessage } from './messages.js';
 export async function reportMessage(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;
   const user = requireUser(req);
-  const channelId = app.store.realm.data.realm?.settings.moderation_request_channel_id ?? -1;
-  const channel = channelId === -1 ? undefined : channelById(app, channelId);
-  if (!channel || channel.is_archived) {
+  const channel = settingChannel(app, 'moderation_request_channel_id');
+  if (!channel) {
     throw errors.badRequest('Moderation request channel must be specified to enable message reporting.');
   }
   const reportType = params.require('report_type', t.string);
