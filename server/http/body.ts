@@ -31,7 +31,8 @@ export function bodyParser(app: App): Koa.Middleware {
       maxFieldsSize: app.config.bodyLimitBytes,
       allowEmptyFiles: true,
       minFileSize: 0,
-    },
+      onPart: filePartsAreFiles,
+    } as unknown as NonNullable<Parameters<typeof koaBody>[0]>['formidable'],
   });
   return async (ctx, next) => {
     // GET and HEAD carry no body (koa-body skips them too): no parse, no cleanup frame held by parked polls.
@@ -57,15 +58,48 @@ export function bodyParser(app: App): Koa.Middleware {
   };
 }
 
-type SpooledFile = { filepath: string };
+type FormPart = { originalFilename?: string | null; mimetype?: string | null; headers?: Record<string, string> };
+
+/**
+ * Every part with a filename is a file, as Django reads it for Zulip: formidable takes a
+ * part without its own Content-Type for a text field, and python-requests (the Zulip Python
+ * library, its bots) sends files exactly so. Such a part becomes application/octet-stream
+ * (the upload code sniffs or guesses the real type); a filename given only in RFC 5987
+ * form (`filename*=UTF-8''…`) counts too; a part whose filename is empty (a browser form
+ * with no file chosen) is skipped, as Django skips it.
+ */
+export function filePartsAreFiles(part: FormPart, handle: (part: FormPart) => void): void {
+  if (part.originalFilename == null) part.originalFilename = extendedFilename(part.headers?.['content-disposition'] ?? '');
+  if (part.originalFilename === '') return;
+  if (part.originalFilename != null && !part.mimetype) part.mimetype = 'application/octet-stream';
+  handle(part);
+}
+
+/** The `filename*=charset''percent-encoded` parameter (RFC 5987/6266), or null. */
+function extendedFilename(disposition: string): string | null {
+  const m = /(?:^|;)\s*filename\*\s*=\s*([\w!#$%&+^`{}~-]*)'[\w-]*'([^;\s]*)/i.exec(disposition);
+  if (!m) return null;
+  try {
+    const name = decodeURIComponent(m[2]!);
+    return name.slice(name.lastIndexOf('\\') + 1);
+  } catch {
+    return null;
+  }
+}
+
+export type SpooledFile = { filepath: string; size: number; originalFilename?: string | null; mimetype?: string | null };
+
+/** Every file the multipart body carried, under any field name. */
+export function requestFiles(ctx: Koa.Context): SpooledFile[] {
+  const files = (ctx.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files;
+  if (!files) return [];
+  return Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+}
 
 /**
  * Deletes the request's spooled multipart files once the view is done: a view
  * that keeps an upload moves it out of the temp dir first (then this is a no-op).
  */
 async function removeSpooledFiles(ctx: Koa.Context): Promise<void> {
-  const files = (ctx.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files;
-  if (!files) return;
-  const paths = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]).map((x) => x.filepath));
-  await Promise.all(paths.map((p) => unlink(p).catch(() => undefined)));
+  await Promise.all(requestFiles(ctx).map((f) => unlink(f.filepath).catch(() => undefined)));
 }

@@ -1,10 +1,8 @@
 /** `/bots` endpoints (Zulip's add_bot_backend, get_bots_backend, patch_bot_backend, ...). */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename } from 'node:fs/promises';
-import { join } from 'node:path';
 import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
 import { MAX_AVATAR_BYTES } from '../lib/avatar.js';
-import { sniffImage } from '../lib/realm-icon.js';
+import { checkImage, placeImage, type UploadedImage } from './image-upload.js';
 import { doDeactivateUser } from '../actions/users-activation.js';
 import { doCreateBot, doRegenerateBotApiKey, doUpdateBot, type BotChanges } from '../actions/bots.js';
 import type { ApiRequest, ViewResult } from '../context.js';
@@ -31,6 +29,7 @@ import { checkFullName } from '../lib/people-access.js';
 import { newApiKey } from '../auth/secrets.js';
 import type { BotSettings, Role, UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
+import { requestFiles } from '../http/body.js';
 
 /** A URL parameter: JSON-encoded as Zulip's check_url expects, or (leniently) the bare URL. */
 const urlParam: ParamType<string> = {
@@ -43,45 +42,21 @@ const urlParam: ParamType<string> = {
 
 const configParam = t.json(v.record(v.str));
 
-type SpooledFile = { filepath: string; size: number };
-
 /**
  * The request's avatar file for the bot (Zulip: at most one file), checked before
  * anything changes: null when none was sent.
  */
-async function avatarUpload(req: ApiRequest): Promise<{ file: SpooledFile; ext: string; type: string } | null> {
-  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
-  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+async function avatarUpload(req: ApiRequest): Promise<UploadedImage | null> {
+  const list = requestFiles(req.koa);
   if (list.length === 0) return null;
   if (list.length > 1) throw errors.badRequest('You may only upload one file at a time');
-  const file = list[0]!;
-  if (file.size > MAX_AVATAR_BYTES) {
-    throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_BYTES / 1024 / 1024} MiB`);
-  }
-  const head = Buffer.alloc(16);
-  const handle = await open(file.filepath, 'r');
-  try {
-    await handle.read(head, 0, 16, 0);
-  } finally {
-    await handle.close();
-  }
-  const kind = sniffImage(head);
-  if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
-  return { file, ext: kind.ext, type: kind.type };
+  return checkImage(list[0]!, MAX_AVATAR_BYTES);
 }
 
 /** Moves a checked upload into the avatars folder (durably) and makes it the bot's avatar. */
-async function setBotAvatar(req: ApiRequest, bot: UserRecord, upload: { file: SpooledFile; ext: string; type: string }) {
-  const dir = avatarDir(req.app);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+async function setBotAvatar(req: ApiRequest, bot: UserRecord, upload: UploadedImage) {
   const name = `${bot.id}-${randomBytes(8).toString('hex')}.${upload.ext}`;
-  await rename(upload.file.filepath, join(dir, name));
-  const placed = await open(join(dir, name), 'r');
-  try {
-    await placed.sync();
-  } finally {
-    await placed.close();
-  }
+  await placeImage(upload, avatarDir(req.app), name);
   await doSetAvatar(req.app, bot, { file: name, content_type: upload.type });
 }
 

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
 import { sniffImage } from '../lib/realm-icon.js';
-
-type SpooledFile = { filepath: string; size: number };
+import { requestFiles, type SpooledFile } from '../http/body.js';
 
 export interface UploadedImage {
   filepath: string;
@@ -20,10 +19,13 @@ export interface UploadedImage {
 
 /** `what` names the upload in Zulip's "You must upload exactly one ..." error. */
 export async function singleImage(req: ApiRequest, maxBytes: number, what: string): Promise<UploadedImage> {
-  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
-  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+  const list = requestFiles(req.koa);
   if (list.length !== 1) throw errors.badRequest(`You must upload exactly one ${what}.`);
-  const file = list[0]!;
+  return checkImage(list[0]!, maxBytes);
+}
+
+/** The spooled file, checked: within `maxBytes` and a PNG, JPEG, GIF or WebP image by its first bytes. */
+export async function checkImage(file: SpooledFile, maxBytes: number): Promise<UploadedImage> {
   if (file.size > maxBytes) {
     throw errors.badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / 1024 / 1024} MiB`);
   }

@@ -20,14 +20,12 @@ import { parseRange } from '../lib/upload-range.js';
 import { pathIdFromToken, temporaryUrl } from '../lib/upload-tokens.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import { requireUser } from './common.js';
-
-type SpooledFile = { filepath: string; size: number; originalFilename?: string | null; mimetype?: string | null };
+import { requestFiles } from '../http/body.js';
 
 /** POST /user_uploads: exactly one file, under any field name. */
 export async function uploadFile(req: ApiRequest): Promise<ViewResult> {
   const user = requireUser(req);
-  const files = (req.koa.request as { files?: Record<string, SpooledFile | SpooledFile[]> }).files ?? {};
-  const list = Object.values(files).flatMap((f) => (Array.isArray(f) ? f : [f]));
+  const list = requestFiles(req.koa);
   if (list.length === 0) throw errors.badRequest('You must specify a file to upload');
   if (list.length !== 1) throw errors.badRequest('You may only upload one file at a time');
   const file = list[0]!;
