@@ -1,5 +1,7 @@
 import type { Route } from './http/router.js';
-import { fetchApiKey } from './views/auth.js';
+import { devAuthUnavailable, fetchApiKey } from './views/auth.js';
+import { exportConsents, listExports, startExport } from './views/export.js';
+import { testWelcomeBotMessage } from './views/welcome-bot.js';
 import { createDrafts, deleteDraft, editDraft, listDrafts } from './views/drafts.js';
 import { deleteQueue, getEvents } from './views/events.js';
 import { register } from './views/register.js';
@@ -76,7 +78,7 @@ import { realmPresence, updatePresence, userPresence } from './views/presence.js
 import { addAlertWords, listAlertWords, removeAlertWords } from './views/alert-words.js';
 import { muteUser, unmuteUser } from './views/muted-users.js';
 import { legacyMuteTopic, setUserTopic } from './views/user-topics.js';
-import { getStatus as getUserStatus, updateStatus } from './views/user-status.js';
+import { getStatus as getUserStatus, updateStatus, updateStatusForUser } from './views/user-status.js';
 import { deleteMessage } from './views/messages-delete.js';
 import { updateMessage } from './views/messages-edit.js';
 import {
@@ -95,7 +97,10 @@ import {
   addAndroidToken,
   addApnsToken,
   registerClientDevice,
+  registerPushDevice,
   removeAndroidToken,
+  testE2eePushNotification,
+  testPushNotification,
   removeApnsToken,
 } from './views/devices.js';
 import { createBigBlueButtonCall, createVideoCall, joinBigBlueButtonCall } from './views/video-calls.js';
@@ -140,12 +145,14 @@ export const routes: Route[] = [
   { method: 'DELETE', path: api('/saved_snippets/:saved_snippet_id'), view: deleteSnippet, auth: 'required' },
   { method: 'GET', path: api('/navigation_views'), view: listNavViews, auth: 'required' },
   { method: 'POST', path: api('/navigation_views'), view: createNavView, auth: 'required' },
-  { method: 'PATCH', path: api('/navigation_views/:fragment'), view: editNavView, auth: 'required' },
-  { method: 'DELETE', path: api('/navigation_views/:fragment'), view: deleteNavView, auth: 'required' },
+  { method: 'PATCH', path: api('/navigation_views/*fragment'), view: editNavView, auth: 'required' },
+  { method: 'DELETE', path: api('/navigation_views/*fragment'), view: deleteNavView, auth: 'required' },
   { method: 'POST', path: api('/realm/emoji/:emoji_name'), view: uploadRealmEmoji, auth: 'required' },
   { method: 'DELETE', path: api('/realm/emoji/:emoji_name'), view: deleteRealmEmoji, auth: 'required' },
   { method: 'GET', path: '/user_avatars/:realm_id/emoji/images/:file', view: serveRealmEmojiImage, auth: 'none' },
   { method: 'POST', path: api('/fetch_api_key'), view: fetchApiKey, auth: 'none' },
+  { method: 'POST', path: api('/dev_fetch_api_key'), view: devAuthUnavailable, auth: 'none' },
+  { method: 'GET', path: api('/dev_list_users'), view: devAuthUnavailable, auth: 'none' },
   // Desktop admin (setup, status, backup, password reset) and organization settings.
   { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },
   { method: 'POST', path: api('/hearth/setup'), view: postSetup, auth: 'none', needsRealm: false },
@@ -262,6 +269,7 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/realm/presence'), view: realmPresence, auth: 'required' },
   { method: 'GET', path: api('/users/:user_id_or_email/presence'), view: userPresence, auth: 'required' },
   { method: 'GET', path: api('/users/:user_id/status'), view: getUserStatus, auth: 'required' },
+  { method: 'POST', path: api('/users/:user_id/status'), view: updateStatusForUser, auth: 'required' },
   { method: 'PATCH', path: api('/settings/display'), view: changeSettings, auth: 'required' },
   { method: 'PATCH', path: api('/settings/notifications'), view: changeSettings, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id'), view: deleteMessage, auth: 'required' },
@@ -288,6 +296,14 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/users/me/apns_device_token'), view: addApnsToken, auth: 'required' },
   { method: 'DELETE', path: api('/users/me/apns_device_token'), view: removeApnsToken, auth: 'required' },
   { method: 'POST', path: api('/register_client_device'), view: registerClientDevice, auth: 'required' },
+  { method: 'POST', path: api('/mobile_push/register'), view: registerPushDevice, auth: 'required' },
+  { method: 'POST', path: api('/mobile_push/test_notification'), view: testPushNotification, auth: 'required' },
+  { method: 'POST', path: api('/mobile_push/e2ee/test_notification'), view: testE2eePushNotification, auth: 'required' },
+  // Not there yet (README: Differences from Zulip): organization export and the Welcome Bot.
+  { method: 'GET', path: api('/export/realm'), view: listExports, auth: 'required' },
+  { method: 'POST', path: api('/export/realm'), view: startExport, auth: 'required' },
+  { method: 'GET', path: api('/export/realm/consents'), view: exportConsents, auth: 'required' },
+  { method: 'POST', path: api('/realm/test_welcome_bot_custom_message'), view: testWelcomeBotMessage, auth: 'required' },
   { method: 'POST', path: api('/calls/videocall/create'), view: createVideoCall, auth: 'required' },
   { method: 'GET', path: api('/calls/bigbluebutton/create'), view: createBigBlueButtonCall, auth: 'required' },
   // A link opened in a browser (outside /api/v1): the view itself requires a user.

@@ -89,6 +89,20 @@ describe('FCM tokens (POST/DELETE /users/me/android_gcm_reg_id)', () => {
 });
 
 describe('APNs tokens (POST/DELETE /users/me/apns_device_token)', () => {
+  it('tokens are hex, as Python bytes.fromhex reads them in current Zulip (pairs, white space between pairs)', async () => {
+    for (const token of ['c0ffee', 'C0FFEE', 'c0 ff ee', ' c0ffee\n']) {
+      const res = await mel.post('/users/me/apns_device_token', { token, appid: 'org.zulip.Zulip' });
+      assert.equal(res.status, 200, `${JSON.stringify(token)}: ${JSON.stringify(res.body)}`);
+      assert.equal((await mel.delete('/users/me/apns_device_token', { token })).status, 200);
+    }
+    // Odd length, a space inside a pair, not hex, and base64 (what Zulip once accepted).
+    for (const token of ['c0ffe', 'c 0ffee', 'zz', 'wP/u', 'c0ffee==']) {
+      const res = await mel.post('/users/me/apns_device_token', { token, appid: 'org.zulip.Zulip' });
+      assert.equal(res.status, 400, JSON.stringify(token));
+      assert.equal(res.body.msg, 'Invalid APNS token');
+    }
+  });
+
   it('needs a decodable token and a valid app ID, and keeps the app ID', async () => {
     const ok = await mel.post('/users/me/apns_device_token', { token: APNS, appid: 'org.zulip.Zulip' });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));

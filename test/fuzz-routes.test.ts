@@ -125,10 +125,10 @@ describe('bad input on every route', { skip: !openApiAvailable() && 'Zulip OpenA
     for (const route of routes) {
       if (skipped(route.method, route.path)) continue;
       const apiPath = route.path.slice('/api/v1'.length);
-      const zulipPath = apiPath.replace(/:([a-z_]+)/g, '{$1}');
-      const pathParams = [...apiPath.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+      const zulipPath = apiPath.replace(/[:*]([a-z_]+)/g, '{$1}');
+      const pathParams = [...apiPath.matchAll(/[:*]([a-z_]+)/g)].map((m) => m[1]!);
       const fill = (override: Record<string, string> = {}) =>
-        apiPath.replace(/:([a-z_]+)/g, (_m, name: string) => override[name] ?? encodeURIComponent(ids[name] ?? '1'));
+        apiPath.replace(/[:*]([a-z_]+)/g, (_m, name: string) => override[name] ?? encodeURIComponent(ids[name] ?? '1'));
       for (const name of pathParams) {
         for (const bad of BAD_PATH_IDS) await probe(route.method, fill({ [name]: bad }), {}, `${route.method} ${apiPath} :${name}=${bad}`);
       }

@@ -163,6 +163,14 @@ describe('saved snippets and navigation views', () => {
     assert.equal((await mel.post('/navigation_views', { fragment: 'narrow/is/starred', is_pinned: true })).body.msg, 'Custom views must have a name.');
     await verifyAction(mel, () => mel.patch(`/navigation_views/${encodeURIComponent('narrow/channel/1-general')}`, { name: 'All hands' }), NV);
     await verifyAction(mel, () => mel.delete('/navigation_views/inbox'), NV);
+    // The API documentation's own example: the fragment's slashes written as they are.
+    await verifyAction(mel, () => mel.post('/navigation_views', { fragment: 'narrow/is/alerted', is_pinned: true, name: 'Alerts' }), NV);
+    const patched = await mel.patch('/navigation_views/narrow/is/alerted', { is_pinned: false });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal((await mel.get('/navigation_views')).body.navigation_views.find((v: { fragment: string }) => v.fragment === 'narrow/is/alerted').is_pinned, false);
+    assert.equal((await mel.delete('/navigation_views/narrow/is/alerted')).status, 200);
+    // Decoded once: %25 is a literal percent sign, not an escape to decode again.
+    assert.equal((await mel.delete('/navigation_views/narrow%2Fsearch%2F100%2525')).body.msg, 'Navigation view does not exist.');
     assert.deepEqual((await mel.get('/navigation_views')).body.navigation_views, [
       { fragment: 'narrow/channel/1-general', is_pinned: true, name: 'All hands' },
     ]);

@@ -87,5 +87,23 @@ describe('user status', () => {
     assert.equal((await mel.post('/users/me/status', {})).body.msg, 'Client did not pass any new values.');
     assert.match((await mel.post('/users/me/status', { status_text: 'x'.repeat(61) })).body.msg, /too long/);
     assert.equal((await mel.post('/users/me/status', { emoji_name: 'not_an_emoji_at_all' })).body.msg, "Emoji 'not_an_emoji_at_all' does not exist");
+    assert.equal(
+      (await mel.post('/users/me/status', { status_text: 'Out', emoji_code: '1f4c5' })).body.msg,
+      'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+    );
+  });
+
+  it('POST /users/{id}/status: an administrator sets someone else\'s status (Zulip 11); members may not', async () => {
+    const events = await verifyAction(sam, () => ts.ownerClient.post(`/users/${melAcc.id}/status`, { status_text: 'On leave' }), {
+      fetch_event_types: ['user_status'],
+    });
+    assert.equal(events[0]!.user_id, melAcc.id);
+    assert.equal(ts.store.users.get(melAcc.id)!.status?.status_text, 'On leave');
+    const refused = await sam.post(`/users/${melAcc.id}/status`, { status_text: 'Hijacked' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.msg, 'Insufficient permission');
+    assert.equal(ts.store.users.get(melAcc.id)!.status?.status_text, 'On leave');
+    assert.equal((await ts.ownerClient.post('/users/999999/status', { status_text: 'x' })).body.msg, 'No such user');
+    assert.equal((await ts.ownerClient.post(`/users/${melAcc.id}/status`, {})).body.msg, 'Client did not pass any new values.');
   });
 });

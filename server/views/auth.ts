@@ -31,3 +31,11 @@ export async function fetchApiKey(req: ApiRequest): Promise<ViewResult> {
   await doRecordFirstLogin(req.app, user);
   return { api_key: user.api_key, email: user.email, user_id: user.id };
 }
+
+/**
+ * POST /dev_fetch_api_key and GET /dev_list_users: Zulip's development-login endpoints,
+ * answered as a production Zulip server's check_dev_auth_backend does.
+ */
+export function devAuthUnavailable(): ViewResult {
+  throw errors.badRequest('Endpoint not available in production.');
+}

@@ -5,7 +5,7 @@
  */
 import { doAddPushToken, doRegisterDevice, doRemovePushToken } from '../actions/devices.js';
 import type { ApiRequest, ViewResult } from '../context.js';
-import { errors } from '../errors.js';
+import { errors, HearthError } from '../errors.js';
 import { t } from '../http/params.js';
 import type { PushTokenRecord, UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';
@@ -21,24 +21,15 @@ function requireHuman(req: ApiRequest): UserRecord {
 }
 
 /**
- * Python's lenient base64 decoding (what Zulip's b64_to_hex does with an APNs token):
- * characters outside the alphabet are skipped; the data must be complete or padded.
+ * Python's `bytes.fromhex`, which current Zulip uses to check an APNs token: pairs of hex
+ * digits, ASCII white space allowed between pairs (not inside one).
  */
-function decodesAsBase64(token: string): boolean {
-  const cleaned = token.replace(/[^A-Za-z0-9+/=]/g, '');
-  const eq = cleaned.indexOf('=');
-  const data = eq < 0 ? cleaned : cleaned.slice(0, eq);
-  const padding = eq < 0 ? 0 : cleaned.slice(eq).replace(/[^=]/g, '').length;
-  const rest = data.length % 4;
-  if (rest === 0) return true;
-  if (rest === 1) return false;
-  return padding >= 4 - rest;
-}
+const APNS_HEX = /^[ \t\n\r\v\f]*(?:[0-9a-fA-F]{2}[ \t\n\r\v\f]*)*$/;
 
 /** Zulip's validate_token: the message the spec gives for an empty or over-long token. */
 function validateToken(token: string, kind: PushTokenRecord['kind']): string {
   if (token === '' || [...token].length > MAX_PUSH_TOKEN_LENGTH) throw errors.badRequest('Empty or invalid length token');
-  if (kind === 'apns' && !decodesAsBase64(token)) throw errors.badRequest('Invalid APNS token');
+  if (kind === 'apns' && !APNS_HEX.test(token)) throw errors.badRequest('Invalid APNS token');
   return token;
 }
 
@@ -76,3 +67,35 @@ export async function registerClientDevice(req: ApiRequest): Promise<ViewResult>
   const device = await doRegisterDevice(req.app, user.id);
   return { device_id: device.id };
 }
+
+/**
+ * POST /mobile_push/register (end-to-end encrypted push, Zulip 11): Hearth relays no push
+ * notifications, so it answers as a Zulip server without the push notification service.
+ */
+export function registerPushDevice(req: ApiRequest): ViewResult {
+  requireHuman(req);
+  throw pushServiceNotConfigured();
+}
+
+/**
+ * POST /mobile_push/test_notification: a token the user never registered is Zulip's
+ * "Device not recognized"; otherwise there is nothing Hearth could send a test through.
+ */
+export function testPushNotification(req: ApiRequest): ViewResult {
+  const user = requireHuman(req);
+  const token = req.params.get('token', t.string);
+  if (token !== undefined && !req.app.store.devices.data.push_tokens.some((p) => p.user_id === user.id && p.token === token)) {
+    throw new HearthError('Device not recognized', { code: 'INVALID_PUSH_DEVICE_TOKEN' });
+  }
+  throw pushServiceNotConfigured();
+}
+
+/** POST /mobile_push/e2ee/test_notification: no device is ever registered for E2EE push here. */
+export function testE2eePushNotification(req: ApiRequest): ViewResult {
+  requireHuman(req);
+  req.params.get('push_account_id', t.int);
+  throw new HearthError('No active registered push device', { code: 'NO_ACTIVE_PUSH_DEVICE' });
+}
+
+const pushServiceNotConfigured = () =>
+  new HearthError('Server is not configured to use push notification service.', { code: 'PUSH_SERVICE_NOT_CONFIGURED' });

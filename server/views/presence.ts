@@ -43,7 +43,7 @@ export function realmPresence(req: ApiRequest): ViewResult {
 export function userPresence(req: ApiRequest): ViewResult {
   const { app } = req;
   const viewer = requireUser(req);
-  const key = decodeURIComponent(req.path.user_id_or_email ?? '');
+  const key = req.path.user_id_or_email ?? ''; // decoded once by the router
   const target = /^\d+$/.test(key) ? app.store.users.get(Number(key)) : userByApiEmail(app, key);
   if (!target || !canAccessUser(app, viewer, target)) throw errors.badRequest('No such user');
   const row = presenceBook(app).rows.get(target.id);

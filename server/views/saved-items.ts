@@ -85,7 +85,8 @@ export async function createNavView(req: ApiRequest): Promise<ViewResult> {
 
 function ownNavView(req: ApiRequest) {
   const user = requireUser(req);
-  const fragment = decodeURIComponent(req.path.fragment ?? '');
+  // The router decodes path parameters once, as Django does; the fragment may hold slashes.
+  const fragment = req.path.fragment ?? '';
   const view = user.navigation_views?.find((v) => v.fragment === fragment);
   if (!view) throw errors.badRequest('Navigation view does not exist.');
   return { user, view };

@@ -1,0 +1,72 @@
+/**
+ * Zulip endpoints for what Hearth does not offer (push notification relay, development
+ * login, organization export, the Welcome Bot) answer as a Zulip server without that
+ * service would, with a JSON error a client can show, never the router's 404.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+
+describe('endpoints of services Hearth does not run', () => {
+  let ts: TestServer;
+  let mel: Client;
+  let melId: number;
+  before(async () => {
+    ts = await startTestServer();
+    const [p] = await ts.people('Mel');
+    mel = p.client;
+    melId = p.account.id;
+  });
+  after(() => ts.stop());
+
+  it('E2EE push registration: PUSH_SERVICE_NOT_CONFIGURED, as Zulip without the push service', async () => {
+    const res = await mel.post('/mobile_push/register', { token_kind: 'fcm', push_account_id: 7, push_public_key: 'k', bouncer_public_key: 'b', encrypted_push_registration: 'e' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'PUSH_SERVICE_NOT_CONFIGURED');
+    assert.equal(res.body.msg, 'Server is not configured to use push notification service.');
+  });
+
+  it('test notifications: an unknown token is not recognized; a registered one cannot be reached', async () => {
+    const unknown = await mel.post('/mobile_push/test_notification', { token: 'never-registered' });
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.code, 'INVALID_PUSH_DEVICE_TOKEN');
+    assert.equal((await mel.post('/users/me/android_gcm_reg_id', { token: 'mel-phone' })).status, 200);
+    const known = await mel.post('/mobile_push/test_notification', { token: 'mel-phone' });
+    assert.equal(known.body.code, 'PUSH_SERVICE_NOT_CONFIGURED');
+    const e2ee = await mel.post('/mobile_push/e2ee/test_notification');
+    assert.equal(e2ee.status, 400);
+    assert.equal(e2ee.body.code, 'NO_ACTIVE_PUSH_DEVICE');
+  });
+
+  it('development login: "Endpoint not available in production."', async () => {
+    for (const res of [await ts.anonymous.post('/dev_fetch_api_key', { username: ts.owner.email }), await ts.anonymous.get('/dev_list_users')]) {
+      assert.equal(res.status, 400);
+      assert.equal(res.body.msg, 'Endpoint not available in production.');
+    }
+  });
+
+  it('organization export: administrators see no exports, a request is refused, consents follow each setting', async () => {
+    assert.equal((await mel.get('/export/realm')).body.code, 'UNAUTHORIZED_PRINCIPAL');
+    assert.deepEqual((await ts.ownerClient.get('/export/realm')).body.exports, []);
+    const start = await ts.ownerClient.post('/export/realm', { export_type: 1 });
+    assert.equal(start.status, 400);
+    assert.match(start.body.msg, /cannot export/);
+    assert.equal((await mel.patch('/settings', { allow_private_data_export: true })).status, 200);
+    const consents = (await ts.ownerClient.get('/export/realm/consents')).body.export_consents as { user_id: number; consented: boolean }[];
+    assert.deepEqual(
+      consents.sort((a, b) => a.user_id - b.user_id),
+      [
+        { user_id: ts.owner.id, consented: false },
+        { user_id: melId, consented: true },
+      ],
+    );
+  });
+
+  it('Welcome Bot test message: administrators only, the text is required, then "no Welcome Bot yet"', async () => {
+    assert.equal((await mel.post('/realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'Hi' })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+    assert.equal((await ts.ownerClient.post('/realm/test_welcome_bot_custom_message')).body.code, 'REQUEST_VARIABLE_MISSING');
+    const res = await ts.ownerClient.post('/realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'Hi' });
+    assert.equal(res.status, 400);
+    assert.match(res.body.msg, /no Welcome Bot/);
+  });
+});
