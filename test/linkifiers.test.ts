@@ -41,12 +41,12 @@ describe('linkifiers', () => {
       const res = await admin.post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: TRACKER });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       id = res.body.id;
-    }, { fetch_event_types: ['realm_linkifiers'] });
+    }, { fetch_event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } });
     assert.ok(id > 0);
     const expected = [{ pattern: '#(?P<id>[0-9]+)', url_template: TRACKER, id }];
     assert.deepEqual(events.map((e) => [e.type, e.linkifiers]), [['realm_linkifiers', expected]]);
     assert.deepEqual((await mel.get('/realm/linkifiers')).body.linkifiers, expected);
-    assert.deepEqual((await mel.post('/register', { fetch_event_types: ['realm_linkifiers'] })).body.realm_linkifiers, expected);
+    assert.deepEqual((await mel.post('/register', { fetch_event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } })).body.realm_linkifiers, expected);
     assert.deepEqual(await stored(), [{ id, pattern: '#(?P<id>[0-9]+)', url_template: TRACKER }]);
   });
 
@@ -105,7 +105,7 @@ describe('linkifiers', () => {
     assert.match(await render('ABC-1'), /jira\.example\/browse\/ABC-1/);
     const ids = (await mel.get('/realm/linkifiers')).body.linkifiers.map((l: { id: number }) => l.id) as number[];
     const reordered = [other, ...ids.filter((i) => i !== other)];
-    const events = await verifyAction(mel, () => admin.patch('/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify(reordered) }), { fetch_event_types: ['realm_linkifiers'] });
+    const events = await verifyAction(mel, () => admin.patch('/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify(reordered) }), { fetch_event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } });
     assert.deepEqual((events[0]!.linkifiers as { id: number }[]).map((l) => l.id), reordered);
     assert.match(await render('ABC-1'), /other\.example\/ABC-1/);
     for (const [list, msg] of [

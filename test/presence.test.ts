@@ -21,8 +21,8 @@ describe('presence', () => {
 
   const SLIM = { fetch_event_types: ['presence'], slim_presence: true, client_capabilities: JSON.stringify({ simplified_presence_events: true }) };
 
-  it('register: intervals, and presences keyed by user-ID strings with slim_presence', async () => {
-    const reg = (await sam.post('/register', SLIM)).body;
+  it('register: intervals (with the organization, as Zulip), and presences keyed by user-ID strings with slim_presence', async () => {
+    const reg = (await sam.post('/register', { ...SLIM, fetch_event_types: ['presence', 'realm'] })).body;
     assert.equal(reg.server_presence_ping_interval_seconds, 60);
     assert.equal(reg.server_presence_offline_threshold_seconds, 140);
     assert.equal(reg.realm_presence_disabled, false);

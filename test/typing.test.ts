@@ -35,7 +35,8 @@ describe('POST /typing', () => {
   };
 
   it('register gives Zulip\'s typing timings', async () => {
-    const reg = await mel.post('/register', { fetch_event_types: ['typing'] });
+    // Zulip sends them with the organization (want("realm")).
+    const reg = await mel.post('/register', { fetch_event_types: ['realm'] });
     assert.equal(reg.body.server_typing_started_expiry_period_milliseconds, 45000);
     assert.equal(reg.body.server_typing_stopped_wait_period_milliseconds, 5000);
     assert.equal(reg.body.server_typing_started_wait_period_milliseconds, 10000);

@@ -19,7 +19,7 @@ const SYSTEM = {
 } as const;
 
 const groupParams = (cap: boolean) => ({
-  fetch_event_types: ['user_group'],
+  fetch_event_types: ['realm_user_groups'],
   event_types: ['user_group'],
   client_capabilities: { include_deactivated_groups: cap },
 });
@@ -440,14 +440,14 @@ describe('user groups', () => {
       fails(await c(alice).get(`/user_groups/${id}/members/${dave.id}`), 'User is deactivated');
       fails(await c(alice).post(`/user_groups/${id}/members`, { add: [dave.id] }), `Invalid user ID: ${dave.id}`);
       const denied = await c(dave).get('/user_groups');
-      assert.equal(denied.body.code, 'USER_DEACTIVATED');
+      assert.equal(denied.body.code, 'UNAUTHORIZED');
     } finally {
       ts.store.users.get(dave.id)!.is_active = true;
     }
   });
 
   it('serves realm_user_groups in register, sorted by ID, honouring include_deactivated_groups', async () => {
-    const plain = ok(await c(bob).post('/register', { fetch_event_types: ['user_group'] }));
+    const plain = ok(await c(bob).post('/register', { fetch_event_types: ['realm_user_groups'] }));
     const groups = plain.realm_user_groups as Body[];
     assert.deepEqual(groups, [...groups].sort((a, b) => (a.id as number) - (b.id as number)));
     assert.ok(groups.every((g) => g.deactivated === false));

@@ -22,7 +22,7 @@ describe('personal settings: PATCH /settings, register and events', () => {
 
   const stored = async () => JSON.parse(await readFile(join(ts.dataDir, 'users.json'), 'utf8')).users.find((u: { id: number }) => u.id === melAcc.id);
 
-  it('register: a user_settings object for capable clients, top-level keys for the others, with Zulip\'s defaults', async () => {
+  it('register: a user_settings object for every client, no top-level copies (Zulip 12, feature level 439), Zulip\'s defaults', async () => {
     const modern = (await mel.post('/register', MODERN)).body;
     for (const k of ['starred_message_counts', 'display_emoji_reaction_users', 'emojiset', 'presence_enabled', 'twenty_four_hour_time']) {
       assert.ok(k in modern.user_settings, k);
@@ -31,9 +31,13 @@ describe('personal settings: PATCH /settings, register and events', () => {
     assert.ok(Array.isArray(modern.user_settings.emojiset_choices));
     assert.ok(!('twenty_four_hour_time' in modern));
     const legacy = (await mel.post('/register', LEGACY)).body;
-    assert.equal(legacy.twenty_four_hour_time, false);
-    assert.equal(legacy.enter_sends, false);
+    for (const k of Object.keys(USER_SETTINGS)) assert.ok(!(k in legacy), `${k} is not repeated at the top level`);
     assert.equal(legacy.user_settings.enter_sends, false, 'the object is sent to every client');
+    // Only the legacy names: nothing (Zulip 12 serves no legacy section).
+    const namesOnly = (await mel.post('/register', { fetch_event_types: ['update_display_settings', 'update_global_notifications'] })).body;
+    assert.ok(!('user_settings' in namesOnly) && !('enter_sends' in namesOnly));
+    // Spectators get the defaults (a web-public organization is not needed to check the object's shape here).
+    assert.equal(Object.keys(modern.user_settings).length, Object.keys(legacy.user_settings).length);
   });
 
   it('changes settings durably, each announced (verifyAction, both client kinds)', async () => {
@@ -53,17 +57,12 @@ describe('personal settings: PATCH /settings, register and events', () => {
       ['user_settings', 'twenty_four_hour_time', true],
     ]);
     assert.equal(events.find((e) => e.property === 'default_language')!.language_name, 'Deutsch');
+    // A client without user_settings_object gets user_settings events too: the legacy forms are gone (feature level 439).
     const legacy = await drain(mel, legacyReg.body.queue_id, legacyReg.body.last_event_id);
-    assert.deepEqual(legacy.map((e) => [e.type, e.setting_name ?? e.notification_name, e.setting]).sort(byName), [
-      ['update_display_settings', 'default_language', 'de'],
-      ['update_display_settings', 'emojiset', 'text'],
-      ['update_global_notifications', 'enter_sends', true],
-      ['update_display_settings', 'twenty_four_hour_time', true],
-    ]);
-    const viaNames = await drain(mel, legacyNames.body.queue_id, legacyNames.body.last_event_id);
-    assert.deepEqual(viaNames.map((e) => [e.type, e.setting_name ?? e.notification_name]).sort(byName), legacy.map((e) => [e.type, e.setting_name ?? e.notification_name]).sort(byName));
-    const display = await drain(mel, displayOnly.body.queue_id, displayOnly.body.last_event_id);
-    assert.deepEqual(display.map((e) => e.type), ['update_display_settings', 'update_display_settings', 'update_display_settings']);
+    assert.deepEqual(legacy.map((e) => [e.type, e.property, e.value]).sort(byName), events.map((e) => [e.type, e.property, e.value]).sort(byName));
+    // Queues that listed only the legacy names hear nothing.
+    assert.deepEqual(await drain(mel, legacyNames.body.queue_id, legacyNames.body.last_event_id), []);
+    assert.deepEqual(await drain(mel, displayOnly.body.queue_id, displayOnly.body.last_event_id), []);
     await verifyAction(mel, () => mel.patch('/settings', { starred_message_counts: false }), LEGACY);
     await ts.app.store.settled();
     const u = await stored();

@@ -5,7 +5,7 @@ import { sendStream } from './helpers/messages.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
 
-const TOPICS = { fetch_event_types: ['user_topic', 'muted_topics', 'update_message_flags', 'subscription'] };
+const TOPICS = { fetch_event_types: ['user_topic', 'muted_topics', 'update_message_flags', 'message', 'subscription'] };
 
 describe('user topics (mute, unmute, follow) and unread counts', () => {
   let ts: TestServer;
@@ -33,7 +33,10 @@ describe('user topics (mute, unmute, follow) and unread counts', () => {
     assert.equal(await count(), 1);
     const reg = (await mel.post('/register', TOPICS)).body;
     assert.deepEqual(reg.user_topics.map((t: { topic_name: string; visibility_policy: number }) => [t.topic_name, t.visibility_policy]), [['Noise', 1]]);
-    assert.deepEqual(reg.muted_topics.map((t: unknown[]) => t.slice(0, 2)), [['hall', 'Noise']]);
+    // Zulip leaves the legacy muted_topics out when user_topic is asked for too; alone, it is there.
+    assert.ok(!('muted_topics' in reg));
+    const legacy = (await mel.post('/register', { fetch_event_types: ['muted_topics'] })).body;
+    assert.deepEqual(legacy.muted_topics.map((t: unknown[]) => t.slice(0, 2)), [['hall', 'Noise']]);
     // Mute the whole channel, but follow one topic.
     await mel.post('/users/me/subscriptions/properties', { subscription_data: JSON.stringify([{ stream_id: hall, property: 'is_muted', value: true }]) });
     assert.equal(await count(), 0);

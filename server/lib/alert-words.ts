@@ -25,6 +25,6 @@ export function containsAlertWord(content: string, words: readonly string[] | un
 }
 
 export const alertWordsSection: StateSection = {
-  types: ['alert_words'],
+  wants: ['alert_words'],
   fetch: ({ user }) => (user ? { alert_words: user.alert_words ?? [] } : {}),
 };

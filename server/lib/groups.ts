@@ -177,7 +177,7 @@ export const REALM_GROUP_SETTING_DEFAULTS = {
   /** Who may add custom emoji (Zulip's default: members, not guests). */
   can_add_custom_emoji_group: 'role:members',
   /** Who may create reusable invite links (Zulip's default: administrators). */
-  can_create_multiuse_invite_group: 'role:administrators',
+  create_multiuse_invite_group: 'role:administrators',
 } as const;
 export type RealmGroupSetting = keyof typeof REALM_GROUP_SETTING_DEFAULTS;
 

@@ -35,7 +35,7 @@ export function inviteByKey(app: App, key: string): InviteRecord | undefined {
 
 /** Zulip's can_create_multiuse_invite_to_realm (guests never). */
 export const canCreateInviteLinks = (app: App, user: UserRecord) =>
-  user.role !== 600 && inRealmSetting(app, user, 'can_create_multiuse_invite_group');
+  user.role !== 600 && inRealmSetting(app, user, 'create_multiuse_invite_group');
 
 /** Zulip's do_get_invites_controlled_by_user: administrators see every live invite, others their own. */
 export function invitesFor(app: App, user: UserRecord): InviteRecord[] {

@@ -33,6 +33,6 @@ export function checkPlayground(app: App, name: string, language: string, urlTem
 }
 
 export const playgroundsSection: StateSection = {
-  types: ['realm_playgrounds'],
+  wants: ['realm_playgrounds'],
   fetch: ({ app }) => ({ realm_playgrounds: playgroundsForApi(app) }),
 };

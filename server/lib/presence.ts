@@ -79,19 +79,26 @@ export function legacyPresences(app: App, viewer: UserRecord | null) {
 }
 
 export const presenceSection: StateSection = {
-  types: ['presence'],
-  fetch({ app, user, queue, presenceHistoryLimitDays }) {
+  wants: ['presence'],
+  fetch({ app, user, queue, presenceHistoryLimitDays, presenceSinceUpdateId }) {
     return {
       presences: queue.slimPresence
-        ? modernPresences(app, user, { historyDays: presenceHistoryLimitDays })
+        ? modernPresences(app, user, { historyDays: presenceHistoryLimitDays, sinceUpdateId: presenceSinceUpdateId })
         : legacyPresences(app, user),
       presence_last_update_id: presenceBook(app).lastUpdateId,
       server_timestamp: app.clock.now() / 1000,
-      server_presence_ping_interval_seconds: PING_INTERVAL_SECONDS,
-      server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECONDS,
-      realm_presence_disabled: false,
     };
   },
+};
+
+/** Presence timings and switch: Zulip sends them with the organization (want("realm")). */
+export const presenceRealmSection: StateSection = {
+  wants: ['realm'],
+  fetch: () => ({
+    server_presence_ping_interval_seconds: PING_INTERVAL_SECONDS,
+    server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECONDS,
+    realm_presence_disabled: false,
+  }),
 };
 
 /** Presence events in the form each queue asked for (modern with `simplified_presence_events`). */

@@ -15,7 +15,7 @@ import type { StateSection } from '../events/state.js';
 import { realmEmojiDict, type RealmEmojiForApi } from './realm-emoji.js';
 
 export const realmEmojiSection: StateSection = {
-  types: ['realm_emoji'],
+  wants: ['realm_emoji'],
   fetch: ({ app }) => ({ realm_emoji: realmEmojiDict(app) }),
 };
 

@@ -7,6 +7,7 @@
  * Hearth's own emoji data (server/views/emoji-data.ts), so clients never fetch
  * it from the internet.
  */
+import type { App } from '../context.js';
 import type { StateSection } from '../events/state.js';
 import { realmGroupSetting } from './groups.js';
 import { linkifiersForApi } from './linkifiers.js';
@@ -30,7 +31,7 @@ const WILDCARD_POLICY: Record<string, number> = {
 export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
 
 export const realmExtrasSection: StateSection = {
-  types: ['realm', 'realm_linkifiers', 'realm_filters'],
+  wants: ['realm'],
   fetch({ app, baseUrl }) {
     const setting = realmGroupSetting(app, 'can_mention_many_users_group');
     const group = typeof setting === 'number' ? app.store.groups.data.groups.find((g) => g.id === setting) : undefined;
@@ -39,10 +40,28 @@ export const realmExtrasSection: StateSection = {
       realm_waiting_period_threshold: 0,
       realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
       server_emoji_data_url: `${baseUrl}${EMOJI_DATA_PATH}`,
-      realm_linkifiers: linkifiersForApi(app),
       // Zulip 11 (feature level 397): above this many newly subscribed people, no Notification Bot notices.
       max_bulk_new_subscription_messages: 100,
-      realm_filters: [],
     };
   },
+};
+
+/**
+ * `realm_linkifiers`: only for clients with the `linkifier_url_template` capability
+ * (Zulip, feature level 176: others get an empty list, since they cannot read URL templates).
+ */
+export const linkifiersSection: StateSection = {
+  wants: ['realm_linkifiers'],
+  fetch: ({ app, queue }) => ({ realm_linkifiers: queue.clientCapabilities.linkifier_url_template === true ? linkifiersForApi(app) : [] }),
+};
+
+/** `realm_linkifiers` events reach only clients that read URL templates (as register's list). */
+export function installLinkifiersFilter(app: App): void {
+  app.events.addFilter('realm_linkifiers', (queue, event) => (queue.capability('linkifier_url_template') ? event : null));
+}
+
+/** `realm_filters`: the pre-template form, always empty since Zulip 7 (feature level 176). */
+export const legacyLinkifiersSection: StateSection = {
+  wants: ['realm_filters'],
+  fetch: () => ({ realm_filters: [] }),
 };

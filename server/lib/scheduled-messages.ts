@@ -69,7 +69,7 @@ export function formatReminder(m: ScheduledMessageRecord): Record<string, unknow
 }
 
 export const remindersSection: StateSection = {
-  types: ['reminders'],
+  wants: ['reminders'],
   fetch: ({ app, user }) => ({ reminders: user ? remindersOf(app, user.id).map(formatReminder) : [] }),
 };
 
@@ -102,7 +102,7 @@ export function reminderContent(app: App, m: MessageRecord, note?: string): stri
 }
 
 export const scheduledMessagesSection: StateSection = {
-  types: ['scheduled_messages'],
+  wants: ['scheduled_messages'],
   fetch: ({ app, user }) => ({ scheduled_messages: user ? scheduledOf(app, user.id).map(formatScheduled) : [] }),
 };
 

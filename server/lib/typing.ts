@@ -19,8 +19,9 @@ export const TYPING = {
   server_typing_started_wait_period_milliseconds: 10_000,
 } as const;
 
+/** The typing timings: Zulip sends them with the organization (want("realm")). */
 export const typingSection: StateSection = {
-  types: ['typing'],
+  wants: ['realm'],
   fetch: () => ({ ...TYPING }),
 };
 
@@ -29,12 +30,6 @@ export function installTypingFilter(app: App): void {
     (event as { message_type?: string }).message_type === 'stream' && !queue.capability('stream_typing_notifications') ? null : event,
   );
 }
-
-/** `typing_edit_message` has no register state; the section lets register know the type. */
-export const typingEditSection: StateSection = {
-  types: ['typing_edit_message'],
-  fetch: () => ({}),
-};
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: bigger channels get no typing events. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;

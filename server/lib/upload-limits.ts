@@ -15,6 +15,6 @@ export const tooLargeMessage = (app: App) =>
  * quota; null, as on a self-hosted Zulip: Hearth has none.
  */
 export const uploadQuotaSection: StateSection = {
-  types: ['realm'],
+  wants: ['realm'],
   fetch: () => ({ realm_upload_quota_mib: null }),
 };

@@ -1,10 +1,10 @@
 /**
  * Personal settings (Zulip's UserBaseSettings property_types): each with its
  * type, allowed values and Zulip's default. A user's record keeps only what
- * they changed. Clients with the `user_settings_object` capability get them as
- * `user_settings` (register) and `user_settings` events; older clients get them
- * as top-level register keys and `update_display_settings` /
- * `update_global_notifications` events.
+ * they changed. Every client gets them as `user_settings` (register) and
+ * `user_settings` events: since Zulip 12 (feature level 439) the legacy top-level
+ * register keys and `update_display_settings` / `update_global_notifications`
+ * events are gone, and the `user_settings_object` capability has no effect.
  */
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
@@ -109,12 +109,13 @@ export function userSetting(app: App, user: UserRecord, name: string): unknown {
   return stored !== undefined ? stored : USER_SETTINGS[name]?.default;
 }
 
-/** Every setting as the `user_settings` register object shows it. */
-export function userSettingsObject(app: App, user: UserRecord): Record<string, unknown> {
+/** Every setting as the `user_settings` register object shows it; a spectator (null) sees the defaults. */
+export function userSettingsObject(app: App, user: UserRecord | null): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of Object.keys(USER_SETTINGS)) out[name] = userSetting(app, user, name);
-  out.timezone = user.timezone;
-  out.email_address_visibility = userSetting(app, user, 'email_address_visibility');
+  const anyone = user ?? ({ timezone: '' } as UserRecord);
+  for (const name of Object.keys(USER_SETTINGS)) out[name] = userSetting(app, anyone, name);
+  out.timezone = anyone.timezone;
+  out.email_address_visibility = userSetting(app, anyone, 'email_address_visibility');
   out.available_notification_sounds = NOTIFICATION_SOUNDS.filter((s) => s !== 'none');
   out.emojiset_choices = EMOJISETS;
   return out;

@@ -5,7 +5,7 @@ import { accessFilter } from './people.js';
 export const MAX_STATUS_TEXT = 60;
 
 export const userStatusSection: StateSection = {
-  types: ['user_status'],
+  wants: ['user_status'],
   fetch({ app, user }) {
     if (!user) return {};
     const accessible = accessFilter(app, user);
@@ -19,6 +19,6 @@ export const userStatusSection: StateSection = {
 };
 
 export const mutedUsersSection: StateSection = {
-  types: ['muted_users'],
+  wants: ['muted_users'],
   fetch: ({ user }) => (user ? { muted_users: (user.muted_users ?? []).map((m) => ({ ...m })) } : {}),
 };

@@ -62,7 +62,7 @@ export function unmutedInView(app: App, user: UserRecord, channelId: number | nu
 }
 
 export const userTopicsSection: StateSection = {
-  types: ['user_topic'],
+  wants: ['user_topic'],
   fetch: ({ user }) => (user ? { user_topics: (user.user_topics ?? []).map((t) => ({ ...t })) } : {}),
 };
 
@@ -73,7 +73,9 @@ export function legacyMutedTopics(app: App, user: UserRecord): [string, string, 
     .map((t) => [channelById(app, t.stream_id)?.name ?? '', t.topic_name, t.last_updated]);
 }
 
+/** The legacy `muted_topics`: left out when a client that lists what it wants also wants `user_topic` (as Zulip). */
 export const mutedTopicsSection: StateSection = {
-  types: ['muted_topics'],
+  wants: ['muted_topics'],
+  alsoWhen: (want) => want.all || !want('user_topic'),
   fetch: ({ app, user }) => (user ? { muted_topics: legacyMutedTopics(app, user) } : {}),
 };

@@ -7,7 +7,7 @@ import { systemGroupId } from '../lib/groups.js';
  * their own otherwise), active and deactivated, as Zulip's get_owned_bot_dicts.
  */
 export const botsSection: StateSection = {
-  types: ['realm_bot'],
+  wants: ['realm_bot'],
   fetch: ({ app, user }) => ({
     realm_bots: user && !user.is_bot ? botsAdministeredBy(app, user).map((b) => formatBot(app, b)) : [],
   }),
@@ -18,7 +18,7 @@ export const botsSection: StateSection = {
  * bots (Zulip's defaults, which Hearth applies: every member, not guests).
  */
 export const botDomainSection: StateSection = {
-  types: ['realm'],
+  wants: ['realm'],
   fetch: ({ app }) => ({
     realm_bot_domain: botDomain(app),
     realm_can_create_bots_group: systemGroupId(app, 'role:members'),

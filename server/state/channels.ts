@@ -1,3 +1,4 @@
+import { canCreateInviteLinks } from '../lib/invites.js';
 import type { SnapshotContext, StateSection } from '../events/state.js';
 import { defaultChannelIds } from '../lib/channel-events.js';
 import { foldersInOrder, formatChannel, formatFolder, withLegacyNotificationSettings } from '../lib/channel-format.js';
@@ -23,7 +24,7 @@ const archivedCapable = (ctx: SnapshotContext) => ctx.queue.clientCapabilities.a
 
 /** `subscriptions`, `unsubscribed`, `never_subscribed` (spectators: the web-public channels). */
 export const subscriptionsSection: StateSection = {
-  types: ['subscription'],
+  wants: ['subscription'],
   fetch(ctx) {
     const { app, user } = ctx;
     if (!user) return { subscriptions: spectatorSubscriptions(app), unsubscribed: [], never_subscribed: [] };
@@ -39,7 +40,7 @@ export const subscriptionsSection: StateSection = {
 
 /** `streams`: every channel the user may know (Zulip: include_all, include_web_public). */
 export const streamsSection: StateSection = {
-  types: ['stream'],
+  wants: ['stream'],
   fetch(ctx) {
     const { app, user } = ctx;
     if (!user) return { streams: webPublicChannels(app).map((c) => formatChannel(app, c)) };
@@ -59,13 +60,13 @@ export const streamsSection: StateSection = {
 
 /** `realm_default_streams`: IDs (feature level 330); guests and spectators get none. */
 export const defaultStreamsSection: StateSection = {
-  types: ['default_streams'],
+  wants: ['default_streams'],
   fetch: ({ app, user }) => ({ realm_default_streams: user && !isGuest(user) ? defaultChannelIds(app) : [] }),
 };
 
 /** `channel_folders`: all, archived included, in order; spectators only those holding a web-public channel. */
 export const channelFoldersSection: StateSection = {
-  types: ['channel_folders'],
+  wants: ['channel_folders'],
   fetch({ app, user }) {
     const folders = foldersInOrder(app, true);
     if (user) return { channel_folders: folders.map(formatFolder) };
@@ -78,7 +79,7 @@ const REALM_SETTINGS = Object.keys(REALM_CHANNEL_SETTING_DEFAULTS) as RealmChann
 
 /** The organization's channel settings (`realm`) and what they allow the user (`realm_user`). */
 export const channelRealmSection: StateSection = {
-  types: ['realm'],
+  wants: ['realm'],
   fetch({ app }) {
     const out: Record<string, unknown> = {
       realm_topics_policy: realmTopicsPolicy(app),
@@ -94,7 +95,7 @@ export const channelRealmSection: StateSection = {
 };
 
 export const channelPermissionsSection: StateSection = {
-  types: ['realm_user'],
+  wants: ['realm_user'],
   fetch({ app, user }) {
     if (!user) return {};
     const pub = hasRealmPermission(app, user, 'can_create_public_channel_group');
@@ -106,6 +107,8 @@ export const channelPermissionsSection: StateSection = {
       can_create_web_public_streams: web,
       can_create_streams: pub || priv || web,
       can_subscribe_other_users: hasRealmPermission(app, user, 'can_add_subscribers_group'),
+      // Invite links are the only invitations Hearth makes (no email).
+      can_invite_others_to_realm: canCreateInviteLinks(app, user),
     };
   },
 };

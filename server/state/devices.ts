@@ -17,7 +17,7 @@ export function formatDevice(_device: DeviceRecord): Record<string, unknown> {
 
 /** `devices`: the requester's registered devices, keyed by device ID. */
 export const devicesSection: StateSection = {
-  types: ['device'],
+  wants: ['device'],
   fetch({ app, user }) {
     const devices: Record<string, unknown> = {};
     if (user) {
@@ -32,6 +32,6 @@ export const devicesSection: StateSection = {
  * empty, since Hearth offers no push registration (`POST /mobile_push/register` is not served).
  */
 export const pushDevicesSection: StateSection = {
-  types: ['push_device'],
+  wants: ['push_device'],
   fetch: () => ({ push_devices: {} }),
 };

@@ -2,6 +2,6 @@ import type { StateSection } from '../events/state.js';
 import { draftsOf, formatDraft } from '../lib/drafts.js';
 
 export const draftsSection: StateSection = {
-  types: ['drafts'],
+  wants: ['drafts'],
   fetch: ({ app, user }) => ({ drafts: user ? draftsOf(app, user.id).map(formatDraft) : [] }),
 };

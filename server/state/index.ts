@@ -22,10 +22,10 @@ import { realmSection, realmUserDefaultsSection } from './realm.js';
 import { userGroupsSection } from './user-groups.js';
 import { videoCallsSection } from './video-calls.js';
 import { uploadQuotaSection } from '../lib/upload-limits.js';
-import { typingEditSection, typingSection } from '../lib/typing.js';
+import { typingSection } from '../lib/typing.js';
 import { userSettingsSection } from './user-settings.js';
-import { presenceSection } from '../lib/presence.js';
-import { realmExtrasSection } from '../lib/realm-extras.js';
+import { presenceRealmSection, presenceSection } from '../lib/presence.js';
+import { legacyLinkifiersSection, linkifiersSection, realmExtrasSection } from '../lib/realm-extras.js';
 import { realmEmojiSection } from '../lib/realm-emoji-events.js';
 import { navigationViewsSection, savedSnippetsSection } from './saved-items.js';
 import { alertWordsSection } from '../lib/alert-words.js';
@@ -33,12 +33,15 @@ import { mutedTopicsSection, userTopicsSection } from '../lib/user-topics.js';
 import { mutedUsersSection, userStatusSection } from '../lib/user-status.js';
 import { remindersSection, scheduledMessagesSection } from '../lib/scheduled-messages.js';
 import { playgroundsSection } from '../lib/playgrounds.js';
+import { absentFeatureSections } from './absent-features.js';
+import { realmFixedSection } from './realm-fixed.js';
 
 /** Every register section; each area adds its own here. */
 export function buildStateRegistry(): StateRegistry {
   const registry = new StateRegistry();
   registry.add(realmSection);
   registry.add(realmUserDefaultsSection);
+  registry.add(realmFixedSection);
   registry.add(peopleSection);
   registry.add(profileFieldsSection);
   registry.add(draftsSection);
@@ -53,7 +56,6 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(defaultStreamsSection);
   registry.add(channelFoldersSection);
   registry.add(typingSection);
-  registry.add(typingEditSection);
   registry.add(userSettingsSection);
   registry.add(alertWordsSection);
   registry.add(mutedUsersSection);
@@ -61,7 +63,10 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(mutedTopicsSection);
   registry.add(userStatusSection);
   registry.add(presenceSection);
+  registry.add(presenceRealmSection);
   registry.add(realmExtrasSection);
+  registry.add(linkifiersSection);
+  registry.add(legacyLinkifiersSection);
   registry.add(realmEmojiSection);
   registry.add(savedSnippetsSection);
   registry.add(navigationViewsSection);
@@ -76,5 +81,6 @@ export function buildStateRegistry(): StateRegistry {
   registry.add(pushDevicesSection);
   registry.add(videoCallsSection);
   registry.add(uploadQuotaSection);
+  for (const s of absentFeatureSections) registry.add(s);
   return registry;
 }

@@ -4,13 +4,14 @@ import { recentPrivateConversations, unreadMessages } from '../lib/messages/unre
 
 /** `max_message_id`: the newest message the user received (-1 when none). */
 export const maxMessageSection: StateSection = {
-  types: ['message'],
+  wants: ['message'],
   fetch: ({ app, user }) => ({ max_message_id: user ? app.store.messages.maxMessageIdOf(user.id) || -1 : -1 }),
 };
 
 /** `unread_msgs` (Zulip sends it when both `message` and `update_message_flags` are wanted). */
 export const unreadSection: StateSection = {
-  types: ['update_message_flags'],
+  wants: ['update_message_flags'],
+  alsoWhen: (want) => want('message'),
   fetch({ app, user, queue }) {
     if (!user) return {};
     return { unread_msgs: unreadMessages(app, user, queue.clientCapabilities.empty_topic_name === true) };
@@ -18,16 +19,16 @@ export const unreadSection: StateSection = {
 };
 
 export const recentPrivateSection: StateSection = {
-  types: ['recent_private_conversations'],
+  wants: ['recent_private_conversations'],
   fetch: ({ app, user }) => ({ recent_private_conversations: user ? recentPrivateConversations(app, user) : [] }),
 };
 
 export const starredSection: StateSection = {
-  types: ['starred_messages'],
+  wants: ['starred_messages'],
   fetch: ({ app, user }) => ({ starred_messages: user ? app.store.messages.starred(user.id).toArray() : [] }),
 };
 
 export const emptyTopicNameSection: StateSection = {
-  types: ['realm'],
+  wants: ['realm'],
   fetch: () => ({ realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME }),
 };

@@ -13,7 +13,7 @@ import { systemBots } from '../lib/system-bots.js';
  * `user_avatar_url_field_optional` leave it in place).
  */
 export const peopleSection: StateSection = {
-  types: ['realm_user'],
+  wants: ['realm_user'],
   fetch({ app, user, queue }) {
     const accessible = accessFilter(app, user);
     const incomplete = queue.clientCapabilities.user_list_incomplete === true;
@@ -37,6 +37,6 @@ export const peopleSection: StateSection = {
 
 /** `custom_profile_fields` and the type table (`custom_profile_field_types`). */
 export const profileFieldsSection: StateSection = {
-  types: ['custom_profile_fields'],
+  wants: ['custom_profile_fields'],
   fetch: ({ app }) => ({ custom_profile_fields: listProfileFields(app), custom_profile_field_types: FIELD_TYPES }),
 };

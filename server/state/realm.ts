@@ -6,7 +6,7 @@ import { LIMITS } from '../version.js';
 
 /** `realm`: organization settings and the limits clients enforce. */
 export const realmSection: StateSection = {
-  types: ['realm'],
+  wants: ['realm'],
   fetch({ app, baseUrl }) {
     const realm = app.store.realm.data.realm!;
     const icon = realmIconFields(realm);
@@ -42,7 +42,7 @@ export const realmSection: StateSection = {
             'can_move_messages_between_channels_group',
             'can_resolve_topics_group',
             'can_add_custom_emoji_group',
-            'can_create_multiuse_invite_group',
+            'create_multiuse_invite_group',
           ] as const
         ).map((name) => [`realm_${name}`, groupSettingForApi(realmGroupSetting(app, name), app)]),
       ),
@@ -55,7 +55,7 @@ export const realmSection: StateSection = {
  * value for everyone), so the defaults are also every user's value.
  */
 export const realmUserDefaultsSection: StateSection = {
-  types: ['realm_user_settings_defaults'],
+  wants: ['realm_user_settings_defaults'],
   fetch({ app }) {
     return { realm_user_settings_defaults: userDefaultsRegisterFields(app.store.realm.data.realm!) };
   },

@@ -1,11 +1,11 @@
 import type { StateSection } from '../events/state.js';
 
 export const savedSnippetsSection: StateSection = {
-  types: ['saved_snippets'],
+  wants: ['saved_snippets'],
   fetch: ({ user }) => (user ? { saved_snippets: (user.saved_snippets ?? []).map((s) => ({ ...s })) } : {}),
 };
 
 export const navigationViewsSection: StateSection = {
-  types: ['navigation_view'],
+  wants: ['navigation_views'],
   fetch: ({ user }) => (user ? { navigation_views: (user.navigation_views ?? []).map((v) => ({ ...v })) } : {}),
 };

@@ -7,7 +7,7 @@ import { realmUserGroups } from '../lib/user-group-format.js';
  * `include_deactivated_groups` capability (Zulip, feature level 294).
  */
 export const userGroupsSection: StateSection = {
-  types: ['user_group'],
+  wants: ['realm_user_groups'],
   fetch: ({ app, queue }) => ({
     realm_user_groups: realmUserGroups(app, queue.clientCapabilities.include_deactivated_groups === true),
   }),

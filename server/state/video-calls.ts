@@ -7,7 +7,7 @@ import { jitsiServerUrl, SERVER_JITSI_SERVER_URL } from '../lib/video-calls.js';
  * and the deprecated `jitsi_server_url` (= realm_jitsi_server_url || server_jitsi_server_url).
  */
 export const videoCallsSection: StateSection = {
-  types: ['realm'],
+  wants: ['realm'],
   fetch: ({ app }) => ({
     server_jitsi_server_url: SERVER_JITSI_SERVER_URL,
     jitsi_server_url: jitsiServerUrl(app.store.realm.data.realm!.settings),

@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DurableJSONFile } from './durable-file.js';
 
 /**
  * Schema migrations, applied in order at start to bring a data dir up to
@@ -13,15 +13,30 @@ export interface Migration {
 }
 
 export const migrations: Migration[] = [
-  // Version 1 is the first layout; later versions add steps here, for example:
-  // { to: 2, describe: 'add users[].timezone', run: async (dir) => { ... } },
+  {
+    to: 2,
+    describe: "realm settings: can_create_multiuse_invite_group is Zulip's create_multiuse_invite_group",
+    run: (dir) =>
+      rewriteJson<{ realm: { settings: Record<string, unknown> } | null }>(dir, 'realm.json', (doc) => {
+        const settings = doc.realm?.settings;
+        if (settings && 'can_create_multiuse_invite_group' in settings) {
+          settings.create_multiuse_invite_group = settings.can_create_multiuse_invite_group;
+          delete settings.can_create_multiuse_invite_group;
+        }
+        return doc;
+      }),
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = 1 + migrations.length;
 
-/** Helper for migrations: rewrite one JSON file through a function. */
+/**
+ * Helper for migrations: rewrite one JSON file through a function, durably (temp file,
+ * fsync, rename), so a crash leaves the old file or the new one; a file not there yet
+ * (a data dir without that collection) is left alone.
+ */
 export async function rewriteJson<T>(dataDir: string, name: string, fn: (doc: T) => T): Promise<void> {
-  const file = join(dataDir, name);
-  const doc = JSON.parse(await readFile(file, 'utf8')) as T;
-  await writeFile(file, JSON.stringify(fn(doc)), { mode: 0o600 });
+  const file = new DurableJSONFile<T>(join(dataDir, name));
+  const doc = await file.read();
+  if (doc !== null) await file.write(fn(doc));
 }

@@ -43,7 +43,7 @@ export interface RealmSettings {
   can_resolve_topics_group?: GroupSettingValue;
   can_add_custom_emoji_group?: GroupSettingValue;
   /** Who may create invite links; absent means role:administrators. */
-  can_create_multiuse_invite_group?: GroupSettingValue;
+  create_multiuse_invite_group?: GroupSettingValue;
   /** Who may create user groups; absent means role:members (server/lib/groups.ts REALM_GROUP_SETTING_DEFAULTS). */
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */

@@ -4,6 +4,7 @@ import { decodeJson, t, type ParamType } from '../http/params.js';
 import { v } from '../http/validate.js';
 import { LIMITS, versionFields } from '../version.js';
 import { baseUrl } from './common.js';
+import { wantFrom } from '../events/state.js';
 import { channelById } from '../lib/channels.js';
 import { webPublicChannels } from '../lib/channel-queries.js';
 import { isGuest } from '../lib/people.js';
@@ -60,7 +61,8 @@ export function register(req: ApiRequest): ViewResult {
   const applyMarkdown = params.get('apply_markdown', t.bool, false);
   const clientGravatar = params.get('client_gravatar', t.bool, !anonymous);
   const subscribers = params.get('include_subscribers', includeSubscribers, 'false');
-  const slimPresence = params.get('slim_presence', t.bool, false);
+  // Zulip: presence_last_update_id (only changes since it) or the simplified_presence_events capability mean the slim form.
+  const presenceSince = params.get('presence_last_update_id', t.int);
   const presenceDays = params.get('presence_history_limit_days', t.int, 14);
   const eventTypes = params.get('event_types', t.json(v.nullable(v.list(v.str))), null);
   const fetchEventTypes = params.get('fetch_event_types', t.json(v.nullable(v.list(v.str))), null);
@@ -76,6 +78,7 @@ export function register(req: ApiRequest): ViewResult {
   }
   const idle = params.get('idle_queue_timeout', idleTimeout, IDLE_TIMEOUT.DEFAULT);
   const capabilities = params.get('client_capabilities', t.json(v.record(v.bool)), {});
+  const slimPresence = params.get('slim_presence', t.bool, false) || presenceSince !== undefined || capabilities.simplified_presence_events === true;
   params.accept('queue_lifespan_secs');
 
   // Zulip's can_access_public_streams: guests may not follow every public channel.
@@ -86,7 +89,7 @@ export function register(req: ApiRequest): ViewResult {
   }
 
   const fetchTypes = fetchEventTypes ?? eventTypes;
-  const want = fetchTypes === null ? () => true : (type: string) => fetchTypes.includes(type);
+  const want = wantFrom(fetchTypes);
   const queueOptions = {
     userId: user?.id ?? null,
     eventTypes: eventTypes === null ? null : new Set(eventTypes),
@@ -108,6 +111,7 @@ export function register(req: ApiRequest): ViewResult {
       queue: queueOptions,
       includeSubscribers: subscribers,
       presenceHistoryLimitDays: presenceDays,
+      presenceSinceUpdateId: presenceSince,
       baseUrl: baseUrl(req),
     },
     want,

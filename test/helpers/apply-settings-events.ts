@@ -1,6 +1,6 @@
 /**
  * Client-side reducer for personal-settings and per-user events: `user_settings`
- * (and its legacy forms), `alert_words`, `muted_users`, `user_topic`,
+ * `alert_words`, `muted_users`, `user_topic`,
  * `muted_topics`, `user_status`, `presence`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,16 +13,6 @@ export function applySettingsEvent(state: State, e: Event): boolean {
   switch (e.type) {
     case 'user_settings':
       if (state.user_settings) state.user_settings[e.property] = e.value;
-      if (e.property in state) state[e.property] = e.value;
-      return true;
-    // Legacy forms: clients without user_settings_object update the top-level keys (and the object, if kept).
-    case 'update_display_settings':
-      if (e.setting_name in state) state[e.setting_name] = e.setting;
-      if (state.user_settings) state.user_settings[e.setting_name] = e.setting;
-      return true;
-    case 'update_global_notifications':
-      if (e.notification_name in state) state[e.notification_name] = e.setting;
-      if (state.user_settings) state.user_settings[e.notification_name] = e.setting;
       return true;
     case 'alert_words':
       if (state.alert_words) state.alert_words = e.alert_words;
