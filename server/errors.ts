@@ -35,15 +35,9 @@ export const errors = {
       code: 'REQUEST_CONFUSING_VAR',
       extra: { var_name1: a, var_name2: b },
     }),
-  unauthorized: () =>
-    new HearthError('Not logged in: API authentication or user session required', {
+  unauthorized: (msg = 'Not logged in: API authentication or user session required') =>
+    new HearthError(msg, {
       code: 'UNAUTHORIZED',
-      status: 401,
-      headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
-    }),
-  invalidApiKey: () =>
-    new HearthError('Invalid API key', {
-      code: 'INVALID_API_KEY',
       status: 401,
       headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
     }),

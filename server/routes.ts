@@ -57,7 +57,7 @@ import { changeSettings, getSettings } from './views/user-settings.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
 import { reportMessage } from './views/message-report.js';
-import { createInviteLink, emailInvites, joinPage, joinWithInvite, listInvites, revokeInviteLink } from './views/invites.js';
+import { createInviteLink, editInviteLink, emailInvites, joinPage, joinWithInvite, listInvites, revokeInviteLink } from './views/invites.js';
 import { addPlayground, removePlayground } from './views/playgrounds.js';
 import { createReminder, deleteReminder, listReminders } from './views/reminders.js';
 import { createScheduledMessage, deleteScheduledMessage, listScheduledMessages, updateScheduledMessage } from './views/scheduled-messages.js';
@@ -198,6 +198,7 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/invites'), view: emailInvites, auth: 'required' },
   { method: 'POST', path: api('/invites/multiuse'), view: createInviteLink, auth: 'required' },
   { method: 'DELETE', path: api('/invites/multiuse/:invite_id'), view: revokeInviteLink, auth: 'required' },
+  { method: 'PATCH', path: api('/invites/multiuse/:invite_id'), view: editInviteLink, auth: 'required' },
   { method: 'DELETE', path: api('/invites/:invite_id'), view: emailInvites, auth: 'required' },
   { method: 'POST', path: api('/invites/:invite_id/resend'), view: emailInvites, auth: 'required' },
   { method: 'POST', path: api('/hearth/join'), view: joinWithInvite, auth: 'none' },

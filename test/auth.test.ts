@@ -51,7 +51,7 @@ describe('authentication', () => {
 
       const wrong = await withHeader(ts.anonymous, r.method, path, basic(ts.owner.email, 'x'.repeat(32)));
       assert.equal(wrong.status, 401, `${r.method} ${path}`);
-      assert.deepEqual(wrong.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+      assert.deepEqual(wrong.body, { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' });
 
       // (Only reads with valid credentials: a made-up id on a write could change the shared server.)
       if (r.method === 'GET') {
@@ -61,7 +61,7 @@ describe('authentication', () => {
     }
   });
 
-  it('refuses wrong keys and unknown emails with INVALID_API_KEY', async () => {
+  it('refuses wrong keys and unknown emails as Zulip\'s Basic-auth decorator does: UNAUTHORIZED, "Invalid API key"', async () => {
     const bob = await ts.addUser('Bob');
     for (const [email, key] of [
       [ts.owner.email, 'x'.repeat(32)],
@@ -74,7 +74,7 @@ describe('authentication', () => {
     ]) {
       const res = await withHeader(ts.anonymous, 'GET', '/users/me', basic(email!, key!));
       assert.equal(res.status, 401, `${email}:${key}`);
-      assert.equal(res.body.code, 'INVALID_API_KEY');
+      assert.deepEqual(res.body, { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' });
       assert.equal(res.headers.get('www-authenticate'), 'Basic realm="zulip"');
     }
   });
@@ -94,7 +94,7 @@ describe('authentication', () => {
     assert.equal(res.body.user_id, ts.owner.id);
   });
 
-  it('refuses a deactivated user with USER_DEACTIVATED', async () => {
+  it('refuses a deactivated user: UNAUTHORIZED "Account is deactivated" over Basic auth, USER_DEACTIVATED from fetch_api_key', async () => {
     const carol = await ts.addUser('Carol');
     const c = ts.client(carol);
     assert.equal((await c.get('/users/me')).status, 200);
@@ -111,7 +111,7 @@ describe('authentication', () => {
     ]) {
       const res = await withHeader(c, method!, path!, c.authHeader.authorization);
       assert.equal(res.status, 401, `${method} ${path}`);
-      assert.deepEqual(res.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+      assert.deepEqual(res.body, { result: 'error', msg: 'Account is deactivated', code: 'UNAUTHORIZED' });
     }
     // The right password does not hand out the key either; a wrong one does not reveal the state.
     const key = await ts.anonymous.post('/fetch_api_key', { username: carol.email, password: carol.password });
@@ -144,7 +144,7 @@ describe('authentication', () => {
     for (const email of [`user${ts.owner.id}@elsewhere.org`, `user0${ts.owner.id}@${domain}`, `user${ts.owner.id}@`]) {
       const res = await withHeader(ts.anonymous, 'GET', '/users/me', basic(email, ts.owner.apiKey));
       assert.equal(res.status, 401, email);
-      assert.equal(res.body.code, 'INVALID_API_KEY');
+      assert.equal(res.body.code, 'UNAUTHORIZED');
     }
     // Another user's id with this user's key is refused.
     const dave = await ts.addUser('Dave');

@@ -42,7 +42,7 @@ function expectOutcome(res: ApiResponse, outcome: Outcome, label: string): void 
       return;
     case 'deactivated':
       assert.equal(res.status, 401, `${label}: ${body}`);
-      assert.equal(res.body.code, 'USER_DEACTIVATED', label);
+      assert.equal(res.body.code, 'UNAUTHORIZED', label);
       return;
     case 'anonymous':
       assert.equal(res.status, 401, `${label}: ${body}`);

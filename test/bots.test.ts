@@ -382,7 +382,7 @@ describe('API keys and deactivation', () => {
     assert.ok(events.some((e) => e.type === 'realm_bot' && (e.bot as Record<string, unknown>).api_key === fresh));
     const old = await ts.client(bot).get('/users/me');
     assert.equal(old.status, 401);
-    assert.equal(old.body.code, 'INVALID_API_KEY');
+    assert.equal(old.body.code, 'UNAUTHORIZED');
     assert.equal((await ts.client({ ...bot, apiKey: fresh }).get('/users/me')).status, 200);
     assert.equal((await storedUsers()).find((u) => u.id === bot.id)!.api_key, fresh);
   });
@@ -408,7 +408,7 @@ describe('API keys and deactivation', () => {
     assert.equal(ts.store.users.get(bot.id)!.is_active, false);
     assert.equal((await storedUsers()).find((u) => u.id === bot.id)!.is_active, false);
     const res = await ts.client(bot).get('/users/me');
-    assert.equal(res.body.code, 'USER_DEACTIVATED');
+    assert.equal(res.body.code, 'UNAUTHORIZED');
   });
 });
 

@@ -179,7 +179,7 @@ describe('devices role matrix', () => {
       for (const res of results) {
         if (human(caller)) assert.equal(res.status, 200, `${caller}: ${JSON.stringify(res.body)}`);
         else if (caller === 'bot') assert.equal(res.body.msg, 'This endpoint does not accept bot requests.');
-        else if (caller === 'deactivated') assert.equal(res.body.code, 'USER_DEACTIVATED');
+        else if (caller === 'deactivated') assert.equal(res.body.code, 'UNAUTHORIZED');
         else assert.equal(res.body.code, 'UNAUTHORIZED');
       }
       const after = await stored();

@@ -87,7 +87,7 @@ describe('invite links', () => {
     assert.equal((await fetch(`${ts.url}/join/NOT-A-KEY/`, { redirect: 'manual' })).status, 404);
   });
 
-  it('permissions: members need can_create_multiuse_invite_group, guests never; only owners invite owners', async () => {
+  it('permissions: members need create_multiuse_invite_group, guests never; only owners invite owners', async () => {
     const member = await mel.post('/invites/multiuse', {});
     assert.equal(member.body.msg, 'Insufficient permission');
     const guest = await ts.client(await ts.addUser('Gus', 600)).post('/invites/multiuse', {});
@@ -101,7 +101,7 @@ describe('invite links', () => {
     assert.equal(hidden.body.msg, `Invalid channel ID ${secret}. No invites were sent.`);
     const members = await owner.get('/user_groups');
     const membersGroup = members.body.user_groups.find((g: { name: string }) => g.name === 'role:members').id;
-    assert.equal((await owner.patch('/realm', { can_create_multiuse_invite_group: JSON.stringify({ new: membersGroup }) })).status, 200);
+    assert.equal((await owner.patch('/realm', { create_multiuse_invite_group: JSON.stringify({ new: membersGroup }) })).status, 200);
     const allowed = await mel.post('/invites/multiuse', { invite_expires_in_minutes: 60 });
     assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
     const asAdmin = await mel.post('/invites/multiuse', { invite_as: 200 });
@@ -114,6 +114,23 @@ describe('invite links', () => {
     assert.equal((await mel.delete(`/invites/multiuse/${mine[0].id}`)).status, 200);
     assert.equal((await mel.delete(`/invites/multiuse/${mine[0].id}`)).body.msg, 'No such invitation');
     assert.equal(melAcc.id > 0, true);
+  });
+
+  it('PATCH /invites/multiuse/{id} changes what a link gives (same checks as creating), stored, announced; the link stays', async () => {
+    const link = (await owner.post('/invites/multiuse', { stream_ids: JSON.stringify([kitchen]) })).body.invite_link as string;
+    const inv = (await owner.get('/invites')).body.invites.find((i: { link_url: string }) => i.link_url === link);
+    const adminReg = (await admin.post('/register', { event_types: JSON.stringify(['invites_changed']) })).body;
+    const res = await owner.patch(`/invites/multiuse/${inv.id}`, { invite_as: 200, stream_ids: JSON.stringify([lobby]) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual((await drain(admin, adminReg.queue_id, adminReg.last_event_id)).map((e) => e.type), ['invites_changed']);
+    await ts.store.settled();
+    const stored = JSON.parse(await readFile(join(ts.dataDir, 'invites.json'), 'utf8')).invites.find((i: { id: number }) => i.id === inv.id);
+    assert.deepEqual([stored.key, stored.role, stored.stream_ids], [keyOf(link), 200, [lobby]]);
+    // A member may not edit someone else's link, nor hand out a role above their own.
+    assert.equal((await mel.patch(`/invites/multiuse/${inv.id}`, { invite_as: 400 })).body.msg, 'Must be an organization administrator');
+    assert.equal((await admin.patch(`/invites/multiuse/${inv.id}`, { invite_as: 100 })).body.msg, 'Must be an organization owner');
+    assert.equal((await owner.patch('/invites/multiuse/99999', {})).body.msg, 'No such invitation');
+    assert.equal((await owner.delete(`/invites/multiuse/${inv.id}`)).status, 200);
   });
 
   it('expired, revoked or orphaned links stop working; email invitations are refused clearly', async () => {

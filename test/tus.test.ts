@@ -220,7 +220,7 @@ describe('resumable uploads (/api/v1/tus)', () => {
     await doDeactivateUser(ts.app, ts.store.users.get(gone.id)!);
     const deact = await create(ts.client(gone), 3);
     assert.equal(deact.status, 401);
-    assert.equal((await deact.json()).code, 'USER_DEACTIVATED');
+    assert.equal((await deact.json()).code, 'UNAUTHORIZED');
   });
 });
 

@@ -192,6 +192,6 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
     const res = await ts.client(me).delete('/users/me');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal((await storedUser(ts, me.id)).is_active, false);
-    assert.equal((await ts.client(me).get('/users/me')).body.code, 'USER_DEACTIVATED');
+    assert.equal((await ts.client(me).get('/users/me')).body.code, 'UNAUTHORIZED');
   });
 });

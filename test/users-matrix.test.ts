@@ -27,7 +27,7 @@ describe('users endpoints × callers', () => {
       for (const path of ['/users/me', `/users/${member.id}`, `/users/${member.email}`]) {
         const res = await c.get(path);
         assert.equal(res.status, active(caller) ? 200 : 401, `${caller} ${path}`);
-        if (caller === 'deactivated') assert.equal(res.body.code, 'USER_DEACTIVATED');
+        if (caller === 'deactivated') assert.equal(res.body.code, 'UNAUTHORIZED');
       }
     }
   });

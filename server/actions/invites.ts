@@ -41,6 +41,17 @@ export async function doCreateInviteLink(app: App, creator: UserRecord, input: N
   });
 }
 
+/** Changes what a link gives; the link (its key) and its expiry stay. */
+export async function doEditInviteLink(app: App, inv: InviteRecord, change: { role: Role; streamIds: number[]; includeDefaults: boolean }): Promise<void> {
+  await commit(app, (tx) => {
+    inv.role = change.role;
+    inv.stream_ids = change.streamIds;
+    inv.include_realm_default_subscriptions = change.includeDefaults;
+    tx.touch(app.store.invites);
+    tx.emit({ type: 'invites_changed' }, inviteAudience(app, inv));
+  });
+}
+
 export async function doRevokeInviteLink(app: App, inv: InviteRecord): Promise<void> {
   await commit(app, (tx) => {
     const doc = app.store.invites.data;

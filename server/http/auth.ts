@@ -61,8 +61,9 @@ export function authenticateSync(
         const creds = parseBasic(header);
         if (!creds) throw errors.unauthorized();
         const user = userByApiEmail(app, creds.email);
-        if (!user || !safeEqual(creds.key, user.api_key)) throw errors.invalidApiKey();
-        if (!user.is_active) throw errors.deactivated();
+        // Zulip's Basic-auth decorator turns every failure of validate_api_key into UNAUTHORIZED (401) with its message.
+        if (!user || !safeEqual(creds.key, user.api_key)) throw errors.unauthorized('Invalid API key');
+        if (!user.is_active) throw errors.unauthorized('Account is deactivated');
         if (user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !opts.incomingWebhookBots) {
           throw errors.incomingWebhookBot();
         }

@@ -135,7 +135,6 @@ export function formatUser(
     is_admin: isAdmin(u),
     is_guest: isGuest(u),
     is_bot: u.is_bot,
-    bot_type: u.bot_type,
     role: u.role,
     timezone: u.timezone,
     // Hearth never points at a third-party avatar, so `client_gravatar` never turns this into null.
@@ -145,7 +144,8 @@ export function formatUser(
   };
   if (viewer === null) delete out.timezone;
   if (u.is_deleted) out.is_deleted = true;
-  if (u.is_bot) out.bot_owner_id = u.bot_owner_id;
+  // bot_type and bot_owner_id only for bots, as Zulip's format_user_row.
+  if (u.is_bot) Object.assign(out, { bot_type: u.bot_type, bot_owner_id: u.bot_owner_id });
   else if (opts.profileData !== false) out.profile_data = viewer === null ? {} : profileDataOf(u);
   return out;
 }
@@ -169,7 +169,6 @@ export function inaccessibleUser(app: App, userId: number): Record<string, unkno
     is_admin: false,
     is_guest: false,
     is_bot: false,
-    bot_type: null,
     role: ROLE.MEMBER,
     timezone: '',
     avatar_url: `/avatar/${userId}?v=1`,

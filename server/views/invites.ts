@@ -5,7 +5,7 @@
  * Email invitations answer that this server sends no email.
  */
 import type { ApiRequest, ViewResult } from '../context.js';
-import { doCreateInviteLink, doJoinWithInvite, doRevokeInviteLink } from '../actions/invites.js';
+import { doCreateInviteLink, doEditInviteLink, doJoinWithInvite, doRevokeInviteLink } from '../actions/invites.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { v } from '../http/validate.js';
@@ -13,7 +13,7 @@ import { canAddSubscribers, channelById, hasContentAccess } from '../lib/channel
 import { isLoopbackHost } from '../lib/lan-urls.js';
 import { DEFAULT_INVITE_MINUTES, canCreateInviteLinks, formatInvite, inviteByKey, inviteLink, invitesFor } from '../lib/invites.js';
 import { isAdmin, isGuest, isOwner } from '../lib/people.js';
-import { ROLE, type Role, type UserRecord } from '../store/records.js';
+import { ROLE, type InviteRecord, type Role, type UserRecord } from '../store/records.js';
 import { baseUrl, pathInt, requireUser } from './common.js';
 import { serverLanUrls } from './status.js';
 import { validateNewAccount } from './users.js';
@@ -41,16 +41,18 @@ function checkRole(user: UserRecord, role: Role, requireAdmin: boolean): void {
   if (requireAdmin && !isAdmin(user)) throw errors.adminRequired();
 }
 
-export async function createInviteLink(req: ApiRequest): Promise<ViewResult> {
-  const { app, params } = req;
-  const user = requireMember(req);
-  if (!canCreateInviteLinks(app, user)) throw errors.badRequest('Insufficient permission');
-  const role = params.get('invite_as', t.int, ROLE.MEMBER) as Role;
+/** The role an invite gives, checked against what the requester may hand out. */
+function inviteRole(req: ApiRequest, user: UserRecord, fallback: Role): Role {
+  const role = req.params.get('invite_as', t.int, fallback) as Role;
   if (!(Object.values(ROLE) as number[]).includes(role)) throw errors.invalidVar('invite_as');
   checkRole(user, role, role === ROLE.OWNER || role === ROLE.ADMIN || role === ROLE.MODERATOR);
-  const minutes = params.get('invite_expires_in_minutes', t.json(v.nullable(v.int)), DEFAULT_INVITE_MINUTES);
-  if (minutes !== null && minutes < 1) throw errors.invalidVar('invite_expires_in_minutes');
-  const streamIds = params.get('stream_ids', t.json(v.list(v.int)), []);
+  return role;
+}
+
+/** The channels an invite subscribes to: each readable by the requester, who may subscribe others to it. */
+function inviteChannels(req: ApiRequest, user: UserRecord, fallback: number[]): number[] {
+  const { app } = req;
+  const streamIds = req.params.get('stream_ids', t.json(v.list(v.int)), fallback);
   for (const id of streamIds) {
     const c = channelById(app, id);
     if (!c || !hasContentAccess(app, user, c)) throw errors.badRequest(`Invalid channel ID ${id}. No invites were sent.`);
@@ -58,9 +60,45 @@ export async function createInviteLink(req: ApiRequest): Promise<ViewResult> {
       throw errors.badRequest('You do not have permission to subscribe other users to channels.');
     }
   }
+  return [...new Set(streamIds)];
+}
+
+export async function createInviteLink(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireMember(req);
+  if (!canCreateInviteLinks(app, user)) throw errors.badRequest('Insufficient permission');
+  const role = inviteRole(req, user, ROLE.MEMBER);
+  const minutes = params.get('invite_expires_in_minutes', t.json(v.nullable(v.int)), DEFAULT_INVITE_MINUTES);
+  if (minutes !== null && minutes < 1) throw errors.invalidVar('invite_expires_in_minutes');
+  const streamIds = inviteChannels(req, user, []);
   const includeDefaults = params.get('include_realm_default_subscriptions', t.bool, false);
-  const inv = await doCreateInviteLink(app, user, { role, expiresInMinutes: minutes, streamIds: [...new Set(streamIds)], includeDefaults });
+  const inv = await doCreateInviteLink(app, user, { role, expiresInMinutes: minutes, streamIds, includeDefaults });
   return { invite_link: inviteLink(shareableBaseUrl(req), inv.key) };
+}
+
+/** An invite link the requester may manage: their own, or (administrators) anyone's they could have made. */
+function manageableInvite(req: ApiRequest, user: UserRecord): InviteRecord {
+  const id = pathInt(req, 'invite_id');
+  const inv = req.app.store.invites.data.invites.find((i) => i.id === id);
+  if (!inv) throw errors.badRequest('No such invitation');
+  if (inv.invited_by !== user.id) checkRole(user, inv.role, true);
+  return inv;
+}
+
+/**
+ * PATCH /invites/multiuse/{invite_id}: change what a link gives (role, channels, the
+ * default channels) without a new link; the same checks as creating one.
+ */
+export async function editInviteLink(req: ApiRequest): Promise<ViewResult> {
+  const { app, params } = req;
+  const user = requireMember(req);
+  const inv = manageableInvite(req, user);
+  if (!canCreateInviteLinks(app, user)) throw errors.badRequest('Insufficient permission');
+  const role = inviteRole(req, user, inv.role);
+  const streamIds = inviteChannels(req, user, inv.stream_ids);
+  const includeDefaults = params.get('include_realm_default_subscriptions', t.bool, inv.include_realm_default_subscriptions);
+  await doEditInviteLink(app, inv, { role, streamIds, includeDefaults });
+  return {};
 }
 
 export function listInvites(req: ApiRequest): ViewResult {
@@ -71,11 +109,7 @@ export function listInvites(req: ApiRequest): ViewResult {
 
 export async function revokeInviteLink(req: ApiRequest): Promise<ViewResult> {
   const user = requireMember(req);
-  const id = pathInt(req, 'invite_id');
-  const inv = req.app.store.invites.data.invites.find((i) => i.id === id);
-  if (!inv) throw errors.badRequest('No such invitation');
-  if (inv.invited_by !== user.id) checkRole(user, inv.role, true);
-  await doRevokeInviteLink(req.app, inv);
+  await doRevokeInviteLink(req.app, manageableInvite(req, user));
   return {};
 }
 
