@@ -36,6 +36,7 @@ import {
   getSubscribers,
   getStreamEmailAddress,
   getSubscriptionStatus,
+  getUserChannels,
   listDefaultStreams,
   listStreams,
   removeDefaultStream,
@@ -92,12 +93,13 @@ import { updateSubscriptionProperties } from './views/subscription-properties.js
 import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions } from './views/subscriptions.js';
 import { createChannelView } from './views/channel-create.js';
 
-import { createBot, deactivateBot, listBots, regenerateBotApiKey, updateBot } from './views/bots.js';
+import { createBot, deactivateBot, getBotApiKey, listBots, regenerateBotApiKey, updateBot } from './views/bots.js';
 import {
   addAndroidToken,
   addApnsToken,
   registerClientDevice,
   registerPushDevice,
+  removeClientDevice,
   removeAndroidToken,
   testE2eePushNotification,
   testPushNotification,
@@ -227,6 +229,7 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/users/me/subscriptions'), view: updateSubscriptions, auth: 'required' },
   { method: 'POST', path: api('/channels/create'), view: createChannelView, auth: 'required' },
   { method: 'GET', path: api('/users/:user_id/subscriptions/:stream_id'), view: getSubscriptionStatus, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id/channels'), view: getUserChannels, auth: 'required' },
   { method: 'GET', path: api('/streams/:stream_id/email_address'), view: getStreamEmailAddress, auth: 'required' },
   {
     method: 'POST',
@@ -292,11 +295,13 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/bots/:bot_id'), view: updateBot, auth: 'required' },
   { method: 'DELETE', path: api('/bots/:bot_id'), view: deactivateBot, auth: 'required' },
   { method: 'POST', path: api('/bots/:bot_id/api_key/regenerate'), view: regenerateBotApiKey, auth: 'required' },
+  { method: 'GET', path: api('/bots/:bot_id/api_key'), view: getBotApiKey, auth: 'required' },
   { method: 'POST', path: api('/users/me/android_gcm_reg_id'), view: addAndroidToken, auth: 'required' },
   { method: 'DELETE', path: api('/users/me/android_gcm_reg_id'), view: removeAndroidToken, auth: 'required' },
   { method: 'POST', path: api('/users/me/apns_device_token'), view: addApnsToken, auth: 'required' },
   { method: 'DELETE', path: api('/users/me/apns_device_token'), view: removeApnsToken, auth: 'required' },
   { method: 'POST', path: api('/register_client_device'), view: registerClientDevice, auth: 'required' },
+  { method: 'POST', path: api('/remove_client_device'), view: removeClientDevice, auth: 'required' },
   { method: 'POST', path: api('/mobile_push/register'), view: registerPushDevice, auth: 'required' },
   { method: 'POST', path: api('/mobile_push/test_notification'), view: testPushNotification, auth: 'required' },
   { method: 'POST', path: api('/mobile_push/e2ee/test_notification'), view: testE2eePushNotification, auth: 'required' },

@@ -11,7 +11,7 @@ import { restart, uploadOne } from './helpers/uploads.js';
 import { drain, verifyAction } from './helpers/verify-action.js';
 
 /** Register sections a client can keep current from deletion events (see applyDeleteEvent). */
-const REGISTER = { fetch_event_types: ['update_message_flags', 'starred_messages', 'subscription', 'stream'] };
+const REGISTER = { fetch_event_types: ['update_message_flags', 'message', 'starred_messages', 'subscription', 'stream'] };
 
 describe('DELETE /messages/{id}', () => {
   let ts: TestServer;
@@ -351,7 +351,7 @@ describe('DELETE /messages/{id}: what stays right afterwards', () => {
   let mel: Account;
   let sam: Account;
   let shelf: number;
-  const REG = { fetch_event_types: JSON.stringify(['update_message_flags', 'starred_messages', 'subscription', 'stream']) };
+  const REG = { fetch_event_types: JSON.stringify(['update_message_flags', 'message', 'starred_messages', 'subscription', 'stream']) };
   const topics = async (as: Account) => {
     const res = await ts.client(as).get(`/users/me/${shelf}/topics`);
     assert.equal(res.status, 200, JSON.stringify(res.body));

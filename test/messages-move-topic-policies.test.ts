@@ -13,7 +13,7 @@ import { sendStream } from './helpers/messages.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
 
-const TOPICS = { fetch_event_types: ['user_topic', 'muted_topics', 'update_message_flags', 'subscription'] };
+const TOPICS = { fetch_event_types: ['user_topic', 'muted_topics', 'update_message_flags', 'message', 'subscription'] };
 const MUTED = 1;
 const UNMUTED = 2;
 const FOLLOWED = 3;

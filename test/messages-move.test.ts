@@ -5,7 +5,7 @@ import { sendStream } from './helpers/messages.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
 import { drain, verifyAction } from './helpers/verify-action.js';
 
-const REGISTER = { fetch_event_types: ['update_message_flags', 'subscription', 'stream'] };
+const REGISTER = { fetch_event_types: ['update_message_flags', 'message', 'subscription', 'stream'] };
 
 describe('PATCH /messages/{id}: moving between channels', () => {
   let ts: TestServer;

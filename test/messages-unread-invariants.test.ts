@@ -136,7 +136,7 @@ describe('unread counts stay consistent', () => {
         // (Without 'message': a deletion moves max_message_id, which no event carries.)
         if (i % 5 === 4) {
           try {
-            await verifyAction(meC, step.run, { fetch_event_types: ['update_message_flags', 'subscription'] });
+            await verifyAction(meC, step.run, { fetch_event_types: ['update_message_flags', 'message', 'subscription'] });
           } catch (err) {
             throw new Error(`seed ${seed} step ${i} (${step.name}): ${(err as Error).message}`);
           }

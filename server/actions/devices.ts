@@ -53,6 +53,16 @@ export async function doRemovePushToken(
   return true;
 }
 
+/** `POST /remove_client_device`: the device is forgotten and the user's clients told (`device` remove). */
+export async function doRemoveDevice(app: App, device: DeviceRecord): Promise<void> {
+  await commit(app, (tx) => {
+    const doc = app.store.devices.data;
+    doc.devices = doc.devices.filter((d) => d !== device);
+    tx.touch(app.store.devices);
+    tx.emit({ type: 'device', op: 'remove', device_id: device.id }, [device.user_id]);
+  });
+}
+
 /** `POST /register_client_device`: a new device for the user, announced to their clients (`device` add). */
 export async function doRegisterDevice(app: App, userId: number): Promise<DeviceRecord> {
   return commit(app, (tx) => {

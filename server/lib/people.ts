@@ -187,7 +187,8 @@ export function ownUserFields(u: UserRecord): Record<string, unknown> {
     full_name: u.full_name,
     is_admin: isAdmin(u),
     is_owner: isOwner(u),
-    is_moderator: isModerator(u),
+    // Zulip 11 (feature level 380): true for administrators and owners too.
+    is_moderator: isModerator(u) || isAdmin(u),
     is_guest: isGuest(u),
     avatar_source: avatarSource(u),
     avatar_url: avatarUrl(u),

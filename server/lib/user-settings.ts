@@ -43,7 +43,8 @@ const DISPLAY: Record<string, Spec> = {
   translate_emoticons: bool(false),
   display_emoji_reaction_users: bool(true),
   default_language: str('en'),
-  web_home_view: str('inbox', ['recent_topics', 'inbox', 'all_messages']),
+  // Zulip 12 (feature level 454) calls the recent-conversations view "recent" (was "recent_topics", still read).
+  web_home_view: str('inbox', ['recent', 'inbox', 'all_messages']),
   web_escape_navigates_to_home_view: bool(true),
   left_side_userlist: bool(false),
   emojiset: str('google', EMOJISETS.map((e) => e.key)),
@@ -82,7 +83,8 @@ const NOTIFICATIONS: Record<string, Spec> = {
   pm_content_in_desktop_notifications: bool(true),
   wildcard_mentions_notify: bool(true),
   enable_followed_topic_wildcard_mentions_notify: bool(true),
-  desktop_icon_count_display: oneOf(1, [1, 2, 3]),
+  // 1 all unreads, 2 DMs, mentions and followed topics, 3 DMs and mentions, 4 none (feature level 227).
+  desktop_icon_count_display: oneOf(1, [1, 2, 3, 4]),
   realm_name_in_email_notifications_policy: oneOf(1, [1, 2, 3]),
   automatically_follow_topics_policy: oneOf(3, [1, 2, 3, 4]),
   automatically_unmute_topics_in_muted_streams_policy: oneOf(2, [1, 2, 3, 4]),
@@ -106,6 +108,7 @@ export function userSetting(app: App, user: UserRecord, name: string): unknown {
     return app.store.realm.data.realm?.settings.email_address_visibility ?? EMAIL_VISIBILITY.EVERYONE;
   }
   const stored = user.user_settings?.[name];
+  if (name === 'web_home_view' && stored === 'recent_topics') return 'recent';
   return stored !== undefined ? stored : USER_SETTINGS[name]?.default;
 }
 
@@ -130,8 +133,9 @@ export function parseSetting(name: string, raw: string): unknown {
   }
   const spec = USER_SETTINGS[name]!;
   if (spec.type === 'string') {
-    const value = raw.startsWith('"') ? (JSON.parse(raw) as unknown) : raw;
-    if (typeof value !== 'string') throw errors.badRequest(`${name} is not a string`);
+    const given = raw.startsWith('"') ? (JSON.parse(raw) as unknown) : raw;
+    if (typeof given !== 'string') throw errors.badRequest(`${name} is not a string`);
+    const value = name === 'web_home_view' && given === 'recent_topics' ? 'recent' : given;
     if (spec.values && !spec.values.includes(value)) throw errors.badRequest(`Invalid ${name}`);
     return value;
   }

@@ -229,6 +229,13 @@ export async function deactivateBot(req: ApiRequest): Promise<ViewResult> {
 }
 
 /** POST /bots/{bot_id}/api_key/regenerate: a new key for the bot's owner or an administrator. */
+/** GET /bots/{bot_id}/api_key (Zulip 12, feature level 463): for whoever may administer the bot. */
+export function getBotApiKey(req: ApiRequest): ViewResult {
+  const user = requireUser(req);
+  requireMemberOrAdmin(user);
+  return { api_key: accessBotById(req.app, user, pathInt(req, 'bot_id')).api_key };
+}
+
 export async function regenerateBotApiKey(req: ApiRequest): Promise<ViewResult> {
   const user = requireUser(req);
   requireMemberOrAdmin(user);

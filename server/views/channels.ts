@@ -5,6 +5,7 @@ import { t } from '../http/params.js';
 import { formatChannel } from '../lib/channel-format.js';
 import { streamsForUser } from '../lib/channel-queries.js';
 import {
+  canSeeSubscribers,
   channelById,
   channelByName,
   hasContentAccess,
@@ -81,9 +82,27 @@ export function getStreamId(req: ApiRequest): ViewResult {
  */
 export function getSubscriptionStatus(req: ApiRequest): ViewResult {
   const user = requireUser(req);
-  const target = accessUserById(req.app, user, pathInt(req, 'user_id'), { forAdmin: false });
+  // Bots are targets too (Zulip 12, feature level 458).
+  const target = accessUserById(req.app, user, pathInt(req, 'user_id'), { forAdmin: false, allowBots: true });
   const c = accessChannel(req, user, pathInt(req, 'stream_id'), { content: false, activeOnly: false });
   return { is_subscribed: isSubscribed(req.app, target.id, c.id) };
+}
+
+/**
+ * GET /users/{user_id}/channels (Zulip 12, feature level 440): the channels the target is
+ * subscribed to, of those whose subscribers the requester may see; bots are targets too.
+ */
+export function getUserChannels(req: ApiRequest): ViewResult {
+  const { app } = req;
+  const user = requireUser(req);
+  const target = accessUserById(app, user, pathInt(req, 'user_id'), { forAdmin: false, allowBots: true, allowDeactivated: true });
+  const ids = app.store.subscriptions.data.subscriptions
+    .filter((s) => s.user_id === target.id && s.active)
+    .map((s) => channelById(app, s.stream_id))
+    .filter((c) => c !== undefined && canSeeSubscribers(app, user, c))
+    .map((c) => c!.id)
+    .sort((a, b) => a - b);
+  return { subscribed_channel_ids: ids };
 }
 
 /**

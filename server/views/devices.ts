@@ -3,7 +3,7 @@
  * devices.py). Hearth is offline-first and relays no push notifications: tokens
  * are validated and kept, nothing is sent to Apple, Google or a bouncer.
  */
-import { doAddPushToken, doRegisterDevice, doRemovePushToken } from '../actions/devices.js';
+import { doAddPushToken, doRegisterDevice, doRemoveDevice, doRemovePushToken } from '../actions/devices.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import { t } from '../http/params.js';
@@ -60,6 +60,16 @@ export const removeAndroidToken = (req: ApiRequest) => removeToken(req, 'fcm');
 export const addApnsToken = (req: ApiRequest) => addToken(req, 'apns');
 /** DELETE /users/me/apns_device_token */
 export const removeApnsToken = (req: ApiRequest) => removeToken(req, 'apns');
+
+/** POST /remove_client_device (feature level 470): the caller's own device only. */
+export async function removeClientDevice(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  const id = req.params.require('device_id', t.int);
+  const device = req.app.store.devices.data.devices.find((d) => d.id === id && d.user_id === user.id);
+  if (!device) throw errors.badRequest('Invalid device ID');
+  await doRemoveDevice(req.app, device);
+  return {};
+}
 
 /** POST /register_client_device: a device ID for a logged-in mobile client (feature level 468). */
 export async function registerClientDevice(req: ApiRequest): Promise<ViewResult> {

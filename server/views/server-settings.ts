@@ -23,6 +23,7 @@ export function serverSettings(req: ApiRequest): ViewResult {
       google: false,
       saml: false,
       'openid connect': false,
+      discord: false,
       slack: false,
     },
     external_authentication_methods: [],

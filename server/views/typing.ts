@@ -10,6 +10,7 @@ import { checkChannelSendAccess, userByApiEmail } from '../lib/messages/addresse
 import { checkCanEditMessage } from '../lib/messages/edit-permissions.js';
 import { channelTypingAudience } from '../lib/typing.js';
 import { userSetting } from '../lib/user-settings.js';
+import { normaliseTopic } from '../lib/messages/addressee.js';
 import { requireUser } from './common.js';
 import { accessMessage } from './messages.js';
 
@@ -53,8 +54,10 @@ export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
   }
   const streamId = params.get('stream_id', t.int);
   if (streamId === undefined) throw errors.badRequest("Missing 'stream_id' argument");
-  const topic = params.get('topic', t.string);
-  if (topic === undefined) throw errors.badRequest('Missing topic');
+  const raw = params.get('topic', t.string);
+  if (raw === undefined) throw errors.badRequest('Missing topic');
+  // "(no topic)" and the like mean the empty topic, as when sending (feature level 372).
+  const topic = normaliseTopic(raw);
   if (userSetting(app, user, 'send_stream_typing_notifications') === false) {
     throw errors.badRequest('User has disabled typing notifications for channel messages');
   }

@@ -136,7 +136,8 @@ export function getGroupMembers(req: ApiRequest): ViewResult {
 export function getIsGroupMember(req: ApiRequest): ViewResult {
   const group = readableGroup(req);
   const target = req.app.store.users.get(pathInt(req, 'user_id'));
-  if (!target || target.is_bot) throw errors.badRequest('No such user');
+  // Bots can be members too (Zulip 12, feature level 458).
+  if (!target) throw errors.badRequest('No such user');
   if (!target.is_active) throw errors.badRequest('User is deactivated');
   const direct = req.params.get('direct_member_only', t.bool, false);
   const member = direct ? directMemberIds(req.app, group).includes(target.id) : isUserInGroup(req.app, group.id, target.id);

@@ -44,5 +44,6 @@ export async function changeSettings(req: ApiRequest): Promise<ViewResult> {
     ...(fullName !== undefined && fullName !== user.full_name ? { fullName } : {}),
     ...(newPassword !== undefined ? { newPassword } : {}),
   });
-  return fullName !== undefined ? { full_name: fullName } : {};
+  // Zulip 5 (feature level 78) removed full_name and account_email from this answer.
+  return {};
 }

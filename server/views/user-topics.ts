@@ -34,13 +34,12 @@ export async function legacyMuteTopic(req: ApiRequest): Promise<ViewResult> {
   const channel = readableChannel(req, user, streamId !== undefined ? channelById(app, streamId) : streamName !== undefined ? channelByName(app, streamName) : undefined);
   const topic = normaliseTopic(params.require('topic', t.string));
   const op = params.require('op', t.string);
+  // Since Zulip 7 (feature level 169) muting a muted topic, or unmuting one that is not, succeeds and changes nothing.
   const muted = topicPolicy(user, channel.id, topic) === VISIBILITY.MUTED;
   if (op === 'add') {
-    if (muted) throw errors.badRequest('Topic already muted');
-    await doSetTopicPolicy(app, user, channel.id, topic, VISIBILITY.MUTED);
+    if (!muted) await doSetTopicPolicy(app, user, channel.id, topic, VISIBILITY.MUTED);
   } else if (op === 'remove') {
-    if (!muted) throw errors.badRequest('Topic is not muted');
-    await doSetTopicPolicy(app, user, channel.id, topic, VISIBILITY.INHERIT);
+    if (muted) await doSetTopicPolicy(app, user, channel.id, topic, VISIBILITY.INHERIT);
   } else throw errors.badRequest(`Invalid op '${op}'`);
   return {};
 }

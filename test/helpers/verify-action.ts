@@ -59,7 +59,14 @@ export async function verifyAction(
   const applied = applyEvents(stateOf(reg.body), events, { includeSubscribers, partial, userId: client.account?.id });
   const fresh = await client.post('/register', registerParams);
   assert.equal(fresh.status, 200);
-  assert.deepEqual(withoutTraffic(applied), withoutTraffic(stateOf(fresh.body)));
+  const freshState = stateOf(fresh.body);
+  // Zulip's apply_event recomputes max_message_id from the database after a deletion or a move
+  // out of reach, which a client cannot; unread_msgs needs `message` asked for too, so it is there.
+  if (events.some((e) => e.type === 'delete_message')) {
+    delete applied.max_message_id;
+    delete freshState.max_message_id;
+  }
+  assert.deepEqual(withoutTraffic(applied), withoutTraffic(freshState));
   await client.delete('/events', { queue_id: reg.body.queue_id });
   await client.delete('/events', { queue_id: fresh.body.queue_id });
   return events;

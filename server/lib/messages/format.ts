@@ -36,11 +36,9 @@ export const messageTopic = (m: MessageRecord, allowEmpty: boolean) =>
 /** Zulip's recipient IDs, synthesised: channels, personal recipients and group conversations get disjoint ranges. */
 export function recipientId(m: MessageRecord): number {
   if (m.stream_id !== null) return m.stream_id;
-  const dm = m.dm ?? [m.sender_id];
-  if (dm.length <= 2) {
-    const other = dm.find((id) => id !== m.sender_id) ?? m.sender_id;
-    return 1_000_000_000 + other;
-  }
+  // One value per conversation, whoever sent the message (Zulip 12, feature level 482: 1:1
+  // conversations are direct-message groups too): derived from the sorted participants.
+  const dm = [...new Set(m.dm ?? [m.sender_id])].sort((a, b) => a - b);
   let h = 0;
   for (const id of dm) h = (h * 31 + id) % 900_000_000;
   return 2_000_000_000 + h;
