@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { createChannel } from './helpers/channels.js';
 import { sendDirect } from './helpers/messages.js';
 import { startTestServer, type Client, type Person, type TestServer } from './helpers/server.js';
-import { drain } from './helpers/verify-action.js';
+import { drain, verifyAction } from './helpers/verify-action.js';
 
 describe("Zulip's API changelog, as clients of feature level 491 expect it", () => {
   let ts: TestServer;
@@ -94,6 +94,49 @@ describe("Zulip's API changelog, as clients of feature level 491 expect it", () 
     assert.equal((await mel.client.post('/typing', { type: 'channel', op: 'start', stream_id: channel, topic: '(no topic)' })).status, 200);
     const events = await drain(sam.client, reg.queue_id, reg.last_event_id);
     assert.equal(events[0]!.topic, '');
+  });
+
+  it('FL 392, 128, 195, 216, 348: organization settings clients show, changed through PATCH /realm and announced', async () => {
+    const events = await verifyAction(mel.client, async () => {
+      const res = await ts.ownerClient.patch('/realm', {
+        topics_policy: 'disable_empty_topic',
+        default_language: 'de',
+        default_code_block_language: 'python',
+        org_type: 10,
+        enable_guest_user_indicator: false,
+        enable_guest_user_dm_warning: false,
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.ok(!('ignored_parameters_unsupported' in res.body), JSON.stringify(res.body));
+    }, { fetch_event_types: ['realm'] });
+    assert.deepEqual(events.map((e) => e.property).sort(), [
+      'default_code_block_language', 'default_language', 'enable_guest_user_dm_warning', 'enable_guest_user_indicator', 'org_type', 'topics_policy',
+    ]);
+    const reg = (await mel.client.post('/register', { fetch_event_types: ['realm'] })).body;
+    assert.deepEqual(
+      [reg.realm_topics_policy, reg.realm_mandatory_topics, reg.realm_default_language, reg.realm_default_code_block_language, reg.realm_org_type, reg.realm_enable_guest_user_indicator],
+      ['disable_empty_topic', true, 'de', 'python', 10, false],
+    );
+    for (const bad of [{ topics_policy: 'sometimes' }, { org_type: 7 }, { default_language: 'not a language' }]) {
+      assert.equal((await ts.ownerClient.patch('/realm', bad)).status, 400, JSON.stringify(bad));
+    }
+    assert.equal((await mel.client.patch('/realm', { org_type: 20 })).status, 400, 'members may not');
+    await ts.ownerClient.patch('/realm', { topics_policy: 'allow_empty_topic' });
+  });
+
+  it('FL 150, 306: message-editing settings and the upload limit are announced as update_dict', async () => {
+    const events = await verifyAction(mel.client, async () => {
+      assert.equal((await ts.ownerClient.patch('/realm', { allow_message_editing: false, message_content_edit_limit_seconds: 300, max_file_upload_size_mib: 10 })).status, 200);
+    }, { fetch_event_types: ['realm'] });
+    assert.deepEqual(
+      events.map(({ id: _i, ...e }) => e).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      [
+        { type: 'realm', op: 'update_dict', property: 'default', data: { allow_message_editing: false } },
+        { type: 'realm', op: 'update_dict', property: 'default', data: { max_file_upload_size_mib: 10 } },
+        { type: 'realm', op: 'update_dict', property: 'default', data: { message_content_edit_limit_seconds: 300 } },
+      ],
+    );
+    await ts.ownerClient.patch('/realm', { allow_message_editing: true });
   });
 
   it('FL 488: server_settings lists discord among the authentication methods (off)', async () => {

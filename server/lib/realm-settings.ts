@@ -66,6 +66,15 @@ const jsonStringOrNull: ParamType<string | null> = {
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
+/** Zulip's Realm.ORG_TYPES ids (0 unspecified, 10 business, 20 open source, 30 education, ...). */
+const ORG_TYPES = [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100];
+
+/** A language code as Zulip's default_language: letters, digits, '-' and '_'. */
+function checkLanguage(value: string): string {
+  if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(value)) throw errors.badRequest('Invalid language');
+  return value;
+}
+
 /** Types one entry against its own value type, then keeps it in the mixed table. */
 export const define = <T>(s: RealmSetting<T>): RealmSetting => s as unknown as RealmSetting;
 
@@ -160,6 +169,8 @@ export const REALM_SETTINGS: RealmSetting[] = [
     stored: { in: 'settings', key: 'max_file_upload_size_mib' },
     fallback: 25,
     registerKey: null,
+    // As Zulip announces a change of this limit (feature level 306).
+    event: 'update_dict',
     validate: (value, app) => {
       const ceiling = Math.floor(app.config.fileLimitBytes / (1024 * 1024));
       if (!Number.isInteger(value) || value < 1 || value > ceiling) {
@@ -242,12 +253,53 @@ export const REALM_SETTINGS: RealmSetting[] = [
     if (!c.invite_only) throw errors.badRequest('Moderation request channel must be private.');
   }),
   define({ name: 'enable_read_receipts', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'enable_read_receipts' }, fallback: true }),
-  define({ name: 'allow_message_editing', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_message_editing' }, fallback: true }),
+  // Zulip announces the message-editing settings as update_dict "for historical reasons" (feature level 150).
+  define({ name: 'allow_message_editing', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_message_editing' }, fallback: true, event: 'update_dict' }),
   define({ name: 'allow_edit_history', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'allow_edit_history' }, fallback: true }),
-  secondsLimit('message_content_edit_limit_seconds', 600),
+  { ...secondsLimit('message_content_edit_limit_seconds', 600), event: 'update_dict' },
   secondsLimit('message_content_delete_limit_seconds', 600),
   secondsLimit('move_messages_within_stream_limit_seconds', 604_800),
   secondsLimit('move_messages_between_streams_limit_seconds', 604_800),
+  // Zulip 11 (feature level 392): whether channel messages may go to the empty topic ("general chat").
+  define({
+    name: 'topics_policy',
+    type: t.string,
+    who: 'admin',
+    stored: { in: 'settings', key: 'topics_policy' },
+    fallback: 'allow_empty_topic',
+    registerKey: null, // the channels area's register section shows realm_topics_policy and realm_mandatory_topics
+    validate: (value) => {
+      if (value !== 'allow_empty_topic' && value !== 'disable_empty_topic') throw errors.badRequest('Invalid topics_policy');
+      return value;
+    },
+  }),
+  // Shown to people in clients; Hearth itself needs no language or organization type.
+  define({ name: 'default_language', type: t.string, who: 'admin', stored: { in: 'settings', key: 'default_language' }, fallback: 'en', validate: checkLanguage }),
+  define({
+    name: 'default_code_block_language',
+    type: t.string,
+    who: 'admin',
+    stored: { in: 'settings', key: 'default_code_block_language' },
+    fallback: '',
+    validate: (value) => {
+      if (value.length > 40 || !/^[\w.+#-]*$/.test(value)) throw errors.badRequest('Invalid default_code_block_language');
+      return value;
+    },
+  }),
+  define({
+    name: 'org_type',
+    type: t.int,
+    who: 'owner',
+    stored: { in: 'settings', key: 'org_type' },
+    fallback: 0,
+    validate: (value) => {
+      if (!ORG_TYPES.includes(value)) throw errors.badRequest('Invalid org_type');
+      return value;
+    },
+  }),
+  // Zulip 9/10 (feature levels 216, 348): mark guests and warn before messaging one.
+  define({ name: 'enable_guest_user_indicator', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'enable_guest_user_indicator' }, fallback: true }),
+  define({ name: 'enable_guest_user_dm_warning', type: t.bool, who: 'admin', stored: { in: 'settings', key: 'enable_guest_user_dm_warning' }, fallback: true }),
   define({
     // Zulip 7.0 (feature level 163) made this a user setting with a realm default; Hearth keeps one
     // organization-wide value, which is what clients assume for every user.

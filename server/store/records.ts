@@ -27,6 +27,12 @@ export interface RealmSettings {
   can_set_delete_message_policy_group?: GroupSettingValue;
   /** Whether the empty topic is allowed where a channel inherits (Zulip default `allow_empty_topic`). */
   topics_policy?: 'allow_empty_topic' | 'disable_empty_topic';
+  /** Shown by clients; absent: Zulip's defaults ('en', '', 0 unspecified, guest marks on). */
+  default_language?: string;
+  default_code_block_language?: string;
+  org_type?: number;
+  enable_guest_user_indicator?: boolean;
+  enable_guest_user_dm_warning?: boolean;
   /** Days messages are kept; -1 forever (Zulip's self-hosted default). */
   message_retention_days?: number;
   /** Message editing and deletion (Zulip's realm settings of the same names; absent: Zulip's defaults). */

@@ -37,14 +37,24 @@ export function applyRealmEvent(state: State, e: Event): boolean {
   }
   if (e.type !== 'realm') return false;
   // Hearth's max_file_upload_size_mib setting lives under its Zulip register key.
-  if (e.op === 'update' && e.property === 'max_file_upload_size_mib') setIfPresent(state, e.property, e.value);
-  else if (e.op === 'update') setIfPresent(state, `realm_${e.property}`, e.value);
-  else if (e.op === 'update_dict') {
+  // As Zulip's apply_event: keys derived from a setting follow it.
+  const derived = (k: string, v: unknown) => {
+    if (k === 'max_file_upload_size_mib') setIfPresent(state, k, v);
+    if (k === 'topics_policy') setIfPresent(state, 'realm_mandatory_topics', v === 'disable_empty_topic');
+    if (k === 'allow_edit_history') setIfPresent(state, 'realm_message_edit_history_visibility_policy', v ? 'all' : 'none');
+  };
+  if (e.op === 'update') {
+    setIfPresent(state, `realm_${e.property}`, e.value);
+    derived(e.property, e.value);
+  } else if (e.op === 'update_dict') {
     if (e.property === 'icon') {
       setIfPresent(state, 'realm_icon_url', e.data.icon_url);
       setIfPresent(state, 'realm_icon_source', e.data.icon_source);
     } else {
-      for (const [k, v] of Object.entries(e.data as Record<string, unknown>)) setIfPresent(state, `realm_${k}`, v);
+      for (const [k, v] of Object.entries(e.data as Record<string, unknown>)) {
+        setIfPresent(state, `realm_${k}`, v);
+        derived(k, v);
+      }
     }
   } else throw new Error(`unknown realm op ${e.op}`);
   return true;
