@@ -2,6 +2,7 @@ import type { Route } from './http/router.js';
 import { devAuthUnavailable, fetchApiKey } from './views/auth.js';
 import { exportConsents, listExports, startExport } from './views/export.js';
 import { testWelcomeBotMessage } from './views/welcome-bot.js';
+import { markOnboardingStep } from './views/onboarding.js';
 import { createDrafts, deleteDraft, editDraft, listDrafts } from './views/drafts.js';
 import { deleteQueue, getEvents } from './views/events.js';
 import { register } from './views/register.js';
@@ -310,6 +311,7 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/export/realm'), view: startExport, auth: 'required' },
   { method: 'GET', path: api('/export/realm/consents'), view: exportConsents, auth: 'required' },
   { method: 'POST', path: api('/realm/test_welcome_bot_custom_message'), view: testWelcomeBotMessage, auth: 'required' },
+  { method: 'POST', path: api('/users/me/onboarding_steps'), view: markOnboardingStep, auth: 'required' },
   { method: 'POST', path: api('/calls/videocall/create'), view: createVideoCall, auth: 'required' },
   { method: 'GET', path: api('/calls/bigbluebutton/create'), view: createBigBlueButtonCall, auth: 'required' },
   // A link opened in a browser (outside /api/v1): the view itself requires a user.

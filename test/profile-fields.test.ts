@@ -127,7 +127,6 @@ describe('custom profile fields: /realm/profile_fields', () => {
         { name: 'Ext', field_type: 7, field_data: { subtype: 'custom', url_pattern: 'https://x.example/' } },
         "URL pattern must contain '%(username)s'.",
       ],
-      [{ name: 'Bio', field_type: 2, display_in_profile_summary: true }, 'Field type not supported for display in profile summary.'],
       [{ name: 'Mentor', field_type: 6, display_in_profile_summary: true }, 'Field type not supported for display in profile summary.'],
     ];
     for (const [params, msg] of cases) {
@@ -136,6 +135,12 @@ describe('custom profile fields: /realm/profile_fields', () => {
       assert.equal(res.body.msg, msg, JSON.stringify(params));
     }
     assert.deepEqual(await storedFields(ts), []);
+
+    // Paragraph fields may be shown in the summary since Zulip 12 (feature level 476).
+    const bio = await create(admin, { name: 'Bio', field_type: 2, display_in_profile_summary: true });
+    assert.equal(bio.status, 200, JSON.stringify(bio.body));
+    assert.equal((await storedFields(ts)).find((f) => f.id === bio.body.id)!.display_in_profile_summary, true);
+    assert.equal((await admin.delete(`/realm/profile_fields/${bio.body.id}`)).status, 200);
 
     const gh = await create(admin, { field_type: 7, field_data: { subtype: 'github' } });
     assert.equal(gh.status, 200, JSON.stringify(gh.body));

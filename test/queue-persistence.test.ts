@@ -71,6 +71,20 @@ describe('event queues and presence across a graceful restart', () => {
     assert.equal(res.body.code, 'BAD_EVENT_QUEUE_ID');
   });
 
+  it('queues saved by another Hearth version are dropped: re-registering is how clients learn the new feature level', async () => {
+    for (const serverVersion of ['11.0-hearth-0.0.9/480', undefined]) {
+      const reg = (await client.post('/register', { event_types: JSON.stringify(['drafts']) })).body;
+      await running.stop();
+      const file = join(dataDir, 'event-queues.json');
+      const saved = JSON.parse(await readFile(file, 'utf8'));
+      assert.match(saved.serverVersion, /^11\.0-hearth-.+\/491$/);
+      await writeFile(file, JSON.stringify({ ...saved, serverVersion }));
+      await start();
+      const res = await poll(reg.queue_id, reg.last_event_id);
+      assert.equal(res.body.code, 'BAD_EVENT_QUEUE_ID', String(serverVersion));
+    }
+  });
+
   it('presence (last active times) comes back after a restart', async () => {
     const res = await client.post('/users/me/presence', { status: 'active', new_user_input: 'true', slim_presence: 'true', last_update_id: '-1' });
     assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -139,6 +139,14 @@ describe("Zulip's API changelog, as clients of feature level 491 expect it", () 
     await ts.ownerClient.patch('/realm', { allow_message_editing: true });
   });
 
+  it('FL 233, 431, 476: no onboarding steps to mark; the inbox channel-folders setting exists', async () => {
+    const res = await mel.client.post('/users/me/onboarding_steps', { onboarding_step: 'intro_inbox_view_modal' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.msg, 'Unknown onboarding_step: intro_inbox_view_modal');
+    assert.equal((await mel.client.patch('/settings', { web_inbox_show_channel_folders: false })).status, 200);
+    assert.equal((await mel.client.get('/settings')).body.user_settings.web_inbox_show_channel_folders, false);
+  });
+
   it('FL 488: server_settings lists discord among the authentication methods (off)', async () => {
     assert.equal((await ts.anonymous.get('/server_settings')).body.authentication_methods.discord, false);
   });

@@ -56,8 +56,8 @@ describe('endpoints of services Hearth does not run', () => {
     assert.deepEqual(
       consents.sort((a, b) => a.user_id - b.user_id),
       [
-        { user_id: ts.owner.id, consented: false },
-        { user_id: melId, consented: true },
+        { user_id: ts.owner.id, consented: false, email_address_visibility: 1 },
+        { user_id: melId, consented: true, email_address_visibility: 1 },
       ],
     );
   });

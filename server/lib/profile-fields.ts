@@ -126,7 +126,8 @@ export function validateDefinition(app: App, def: FieldDefinition, selfId: numbe
     if (def.hint.length > HINT_MAX) throw errors.badRequest(`hint is too long (limit: ${HINT_MAX} characters)`);
   }
   if (def.displayInProfileSummary) {
-    if (def.type === T.LONG_TEXT || def.type === T.USER) {
+    // Paragraph (long text) fields may be shown since Zulip 12 (feature level 476); person pickers may not.
+    if (def.type === T.USER) {
       throw errors.badRequest('Field type not supported for display in profile summary.');
     }
     const others = app.store.profileFields.data.fields.filter((f) => f.display_in_profile_summary && f.id !== selfId);

@@ -7,12 +7,15 @@
  * on a new queue). Nothing changes while the server is down, except when the
  * data dir itself is replaced (a backup restored): the file records the
  * store's newest message and user IDs, and queues saved against other data are
- * dropped. After a crash there is no file, and clients re-register as before.
+ * dropped. Queues saved by another Hearth version are dropped too: re-registering is how a
+ * client learns the new feature level (Zulip tells its web app with a `restart` event).
+ * After a crash there is no file, and clients re-register as before.
  */
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../context.js';
 import type { SavedQueue } from '../events/queue.js';
+import { FEATURE_LEVEL, SERVICE_VERSION } from '../version.js';
 
 const FILE = 'event-queues.json';
 
@@ -20,10 +23,16 @@ interface SavedQueues {
   version: 1;
   maxMessageId: number;
   usersNextId: number;
+  /** The server that saved them (absent: a Hearth from before this field). */
+  serverVersion?: string;
   queues: SavedQueue[];
 }
 
-const fingerprint = (app: App) => ({ maxMessageId: app.store.messages.maxId, usersNextId: app.store.users.collection.data.nextId });
+const fingerprint = (app: App) => ({
+  maxMessageId: app.store.messages.maxId,
+  usersNextId: app.store.users.collection.data.nextId,
+  serverVersion: `${SERVICE_VERSION}/${FEATURE_LEVEL}`,
+});
 
 /** Writes the queues (call when no request or write is left). */
 export async function saveQueues(app: App): Promise<number> {
@@ -62,6 +71,10 @@ export async function restoreQueues(app: App): Promise<number> {
   const now = fingerprint(app);
   if (doc.maxMessageId !== now.maxMessageId || doc.usersNextId !== now.usersNextId) {
     app.log.info('event queues were saved against other data: clients will re-register');
+    return 0;
+  }
+  if (doc.serverVersion !== now.serverVersion) {
+    app.log.info('event queues were saved by another Hearth version: clients will re-register', { saved: doc.serverVersion ?? 'unknown' });
     return 0;
   }
   const live = doc.queues.filter((q) => q.opts.userId === null || app.store.users.get(q.opts.userId)?.is_active === true);

@@ -54,6 +54,8 @@ const DISPLAY: Record<string, Spec> = {
   web_stream_unreads_count_display_policy: oneOf(2, [1, 2, 3]),
   hide_ai_features: bool(false),
   web_left_sidebar_show_channel_folders: bool(true),
+  // Zulip 12 (feature level 431): channel folders in the inbox view.
+  web_inbox_show_channel_folders: bool(true),
   web_left_sidebar_unreads_count_summary: bool(true),
   web_navigate_to_sent_message: bool(true),
 };

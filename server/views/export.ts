@@ -29,6 +29,11 @@ export function exportConsents(req: ApiRequest): ViewResult {
   return {
     export_consents: activeUsers(app)
       .filter((u) => !u.is_bot)
-      .map((u) => ({ user_id: u.id, consented: userSetting(app, u, 'allow_private_data_export') === true })),
+      // email_address_visibility: Zulip 11 (feature level 430).
+      .map((u) => ({
+        user_id: u.id,
+        consented: userSetting(app, u, 'allow_private_data_export') === true,
+        email_address_visibility: userSetting(app, u, 'email_address_visibility'),
+      })),
   };
 }
