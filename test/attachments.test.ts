@@ -181,8 +181,9 @@ describe('attachments and messages', () => {
       name: 'shared.txt',
       path_id: a.path_id,
       size: 8,
-      create_time: a.create_time,
-      messages: [{ id, date_sent: m.timestamp * 1000 }],
+      create_time: Math.floor(a.create_time / 1000),
+      message_ids: [id],
+      messages: [{ id, date_sent: m.timestamp }],
     };
     assert.deepEqual(upd[0]!.attachment, expected);
     const list = await ts.ownerClient.get('/attachments');

@@ -198,7 +198,10 @@ describe('channel visibility and private-channel leaks', () => {
     assertError(await status('moderator', cast.member.id), 'Invalid channel ID');
     const bot = await ts.addUser('Botty', 400);
     Object.assign(ts.store.users.get(bot.id)!, { is_bot: true, bot_type: 1, bot_owner_id: cast.owner.id });
-    assertError(await status('owner', bot.id), 'No such user');
+    // Bots are targets since Zulip 12 (feature level 458).
+    const botStatus = await status('owner', bot.id);
+    assert.equal(botStatus.status, 200, JSON.stringify(botStatus.body));
+    assert.equal(botStatus.body.is_subscribed, false);
     const bad = await ts.ownerClient.get(`/users/abc/subscriptions/${id}`);
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'REQUEST_VARIABLE_INVALID');

@@ -157,7 +157,7 @@ describe('PATCH /messages/{id}: content and topics', () => {
     assert.equal(ts.store.messages.get(msg)!.topic, '✔ bug 12');
     assert.equal((await admin.patch('/realm', { can_resolve_topics_group: { new: id('role:administrators') } })).status, 200);
     const unresolve = await mel.patch(`/messages/${msg}`, { topic: 'bug 12', propagate_mode: 'change_all' });
-    assert.equal(unresolve.body.msg, "You don't have permission to resolve topics.");
+    assert.equal(unresolve.body.msg, "You don't have permission to resolve topics in this channel.");
     assert.equal((await admin.patch('/realm', { can_move_messages_between_topics_group: { new: id('role:moderators') } })).status, 200);
     const rename = await mel.patch(`/messages/${msg}`, { topic: 'bug twelve' });
     assert.equal(rename.body.msg, "You don't have permission to edit this message");

@@ -165,7 +165,8 @@ describe('POST /user_uploads', () => {
       name: 'event.txt',
       path_id: rec.path_id,
       size: 3,
-      create_time: rec.create_time,
+      create_time: Math.floor(rec.create_time / 1000),
+      message_ids: [],
       messages: [],
     });
     assert.equal(e.upload_space_used, ts.store.attachments.totalSize());

@@ -2,14 +2,17 @@
  * Deleting messages (Zulip's do_delete_messages): the records go (IDs are never
  * reused), files no other message links go with them, the channel's
  * `first_message_id` follows (stream update first, as Zulip sends it), and
- * everyone who could read the messages, plus the user who deleted them, hears
- * `delete_message`: one event per conversation (channel messages grouped by
- * channel and case-insensitive topic, the topic lower-cased as in Zulip).
+ * everyone who could read the messages hears `delete_message`: one event per
+ * conversation (channel messages grouped by channel and case-insensitive
+ * topic, the topic lower-cased as in Zulip). The user who deleted them hears
+ * it too, but (Zulip 12, feature level 457) only of the messages they can
+ * read, and not at all when they can read none of them.
  */
 import type { App } from '../context.js';
 import { releaseAttachments } from '../lib/attachment-links.js';
 import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
 import { channelById } from '../lib/channels.js';
+import { canReadMessage } from '../lib/messages/access.js';
 import { actionRecipients } from '../lib/messages/action-recipients.js';
 import { emitMessagesDeleted } from '../lib/messages/delete-events.js';
 import type { MessageRecord } from '../store/message-records.js';
@@ -39,8 +42,12 @@ export async function doDeleteMessages(app: App, messages: MessageRecord[], acti
   await commit(app, (tx) => {
     const groups = groupByConversation(messages).map((g) => {
       const audience = actionRecipients(app, g.messages);
-      if (actingUser) audience.add(actingUser.id);
-      return { ...g, audience };
+      let actorSees: MessageRecord[] = [];
+      if (actingUser) {
+        audience.delete(actingUser.id);
+        actorSees = g.messages.filter((m) => canReadMessage(app, actingUser, m));
+      }
+      return { ...g, audience, actorSees };
     });
     const channels = new Set(messages.map((m) => m.stream_id).filter((s): s is number => s !== null));
     const firstBefore = new Map([...channels].map((s) => [s, store.channel(s).first ?? null]));
@@ -57,6 +64,13 @@ export async function doDeleteMessages(app: App, messages: MessageRecord[], acti
       tx.touch(app.store.channels);
       emitStreamPropertyUpdate(tx, app, channel, 'first_message_id', now);
     }
-    for (const g of groups) emitMessagesDeleted(tx, g.messages, g.audience, g.topic);
+    for (const g of groups) {
+      // The deleting user hears of what they can read (all of it: with everyone else, in one event).
+      if (actingUser && g.actorSees.length === g.messages.length) g.audience.add(actingUser.id);
+      emitMessagesDeleted(tx, g.messages, g.audience, g.topic);
+      if (actingUser && g.actorSees.length > 0 && g.actorSees.length < g.messages.length) {
+        emitMessagesDeleted(tx, g.actorSees, [actingUser.id], g.topic);
+      }
+    }
   });
 }

@@ -16,6 +16,7 @@ import { channelById, hasContentAccess, subscriberIds } from '../lib/channels.js
 import { groupMemberIds } from '../lib/groups.js';
 import { emitMessagesDeleted } from '../lib/messages/delete-events.js';
 import { renderForStorage } from '../lib/messages/render.js';
+import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import {
   FLAG,
@@ -53,11 +54,13 @@ export interface MessageEdit {
 
 const MENTION_BITS = FLAG.mentioned | WILDCARD_MENTION_BITS;
 
-export async function doEditMessage(app: App, editor: UserRecord, edit: MessageEdit): Promise<void> {
+/** Returns the editor's files whose last link the content edit removed (Zulip's detached_uploads). */
+export async function doEditMessage(app: App, editor: UserRecord, edit: MessageEdit): Promise<AttachmentRecord[]> {
   const store = app.store.messages;
   const { target } = edit;
   const rendered = edit.content !== undefined ? renderForStorage(app, target.sender_id, edit.content) : null;
   const from = target.stream_id !== null ? { channel: channelById(app, target.stream_id)!, topic: target.topic } : null;
+  let detached: AttachmentRecord[] = [];
   await commit(app, (tx) => {
     const now = Math.floor(app.clock.now() / 1000);
     const origTopic = target.topic;
@@ -81,7 +84,7 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
         store.setRowFlags(target, userId, f);
       }
       target.last_edit_timestamp = now;
-      relinkAttachments(app, tx, target.sender_id, target.id, rendered.uploadPaths);
+      detached = relinkAttachments(app, tx, target.sender_id, target.id, rendered.uploadPaths);
     }
 
     // --- topic and channel
@@ -208,4 +211,5 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       notifyNew: edit.notifyNew ?? true,
     });
   }
+  return detached;
 }

@@ -42,17 +42,27 @@ export function claimAttachments(app: App, tx: Transaction, senderId: number, me
 /**
  * After an edit: message `messageId` now links exactly these paths. Files no
  * longer linked lose the message (they stay: Zulip asks the author whether to
- * delete them); newly linked ones are claimed as on send.
+ * delete them); newly linked ones are claimed as on send. Returns the sender's
+ * files this edit removed the last link to (Zulip's detached_attachments).
  */
-export function relinkAttachments(app: App, tx: Transaction, senderId: number, messageId: number, paths: string[]): void {
+export function relinkAttachments(
+  app: App,
+  tx: Transaction,
+  senderId: number,
+  messageId: number,
+  paths: string[],
+): AttachmentRecord[] {
   const now = new Set(referenced(app, paths));
+  const unlinked: AttachmentRecord[] = [];
   for (const a of app.store.attachments.linkedTo(messageId)) {
     if (now.has(a)) continue;
     app.store.attachments.unlink(a, messageId);
+    unlinked.push(a);
     tx.touch(app.store.attachments);
     emitAttachmentEvent(app, tx, 'update', a);
   }
   claimAttachments(app, tx, senderId, messageId, paths);
+  return unlinked.filter((a) => a.owner_id === senderId && a.message_ids.length === 0);
 }
 
 /**

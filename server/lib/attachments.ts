@@ -7,13 +7,25 @@ import type { Transaction } from '../actions/commit.js';
 import type { App } from '../context.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 
+/**
+ * Times in seconds (Zulip 12, feature level 443). `message_ids` (feature level
+ * 472) replaced `messages`, which is still sent for older clients.
+ */
 export function formatAttachment(app: App, a: AttachmentRecord): Record<string, unknown> {
   const messages: { id: number; date_sent: number }[] = [];
   for (const id of a.message_ids) {
     const m = app.store.messages.get(id);
-    if (m) messages.push({ id, date_sent: m.timestamp * 1000 });
+    if (m) messages.push({ id, date_sent: m.timestamp });
   }
-  return { id: a.id, name: a.file_name, path_id: a.path_id, size: a.size, create_time: a.create_time, messages };
+  return {
+    id: a.id,
+    name: a.file_name,
+    path_id: a.path_id,
+    size: a.size,
+    create_time: Math.floor(a.create_time / 1000),
+    message_ids: messages.map((m) => m.id),
+    messages,
+  };
 }
 
 /**

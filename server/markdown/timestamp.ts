@@ -2,7 +2,8 @@
  * Zulip's global times: `<time:2017-06-05T22:30:00+02:00>`, `<time:1496701800>`
  * (Unix seconds) or a date V8 can read (`<time:31 Dec 2017>`, taken as UTC
  * when no zone is given) become `<time datetime="...Z">text</time>`; anything
- * else `<span class="timestamp-error">Invalid time format: text</span>`.
+ * else stays as its escaped original text (Zulip 12, feature level 451: no
+ * more `<span class="timestamp-error">`).
  */
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { escapeHtml } from './html.js';
@@ -32,8 +33,8 @@ export function resolveTimestamp(src: string): Tokens.Generic | undefined {
 export const timestamp: TokenizerAndRendererExtension = {
   name: 'zulipTime',
   renderer(token) {
-    const { text, datetime } = token as Tokens.Generic;
-    if (!datetime) return `<span class="timestamp-error">Invalid time format: ${escapeHtml(text)}</span>`;
+    const { raw, text, datetime } = token as Tokens.Generic;
+    if (!datetime) return escapeHtml(raw);
     return `<time datetime="${datetime}">${escapeHtml(text)}</time>`;
   },
 };

@@ -6,9 +6,11 @@ import { errors, HearthError } from '../errors.js';
 import { t, type ParamType } from '../http/params.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { checkChannelSend, normaliseTopic } from '../lib/messages/addressee.js';
+import { formatAttachment } from '../lib/attachments.js';
 import {
   checkCanChangeChannel,
   checkCanChangeTopic,
+  checkChangeAllTimeLimit,
   checkCanEditContent,
   isResolveChange,
   RESOLVED_PREFIX,
@@ -72,7 +74,7 @@ export async function updateMessage(req: ApiRequest): Promise<ViewResult> {
   if (rawTopic !== undefined) {
     topic = normaliseTopic(rawTopic);
     if (topic === target.topic) topic = undefined;
-    else checkCanChangeTopic(app, user, target, topic);
+    else checkCanChangeTopic(app, user, target, topic, streamId !== undefined ? channelById(app, streamId) : undefined);
   }
 
   let channel = streamId !== undefined && streamId !== target.stream_id ? channelById(app, streamId) : undefined;
@@ -89,10 +91,15 @@ export async function updateMessage(req: ApiRequest): Promise<ViewResult> {
     channel = undefined;
   }
 
-  if (content === undefined && topic === undefined && !channel) return {};
+  if (content === undefined && topic === undefined && !channel) return { detached_uploads: [] };
   const messages = topic !== undefined || channel ? messagesToMove(req, target, propagateMode) : [];
-  await doEditMessage(app, user, { target, content, topic, channel, propagateMode, messages, notifyOld, notifyNew });
-  return {};
+  // Zulip checks whole-topic moves only (change_later starts at a message that passed its own check); resolving is exempt.
+  if (propagateMode === 'change_all' && messages.length && !(topic !== undefined && isResolveChange(target.topic, topic))) {
+    checkChangeAllTimeLimit(app, user, messages, { topic: topic !== undefined, channel: channel !== undefined });
+  }
+  const detached = await doEditMessage(app, user, { target, content, topic, channel, propagateMode, messages, notifyOld, notifyNew });
+  // Zulip 10 (feature level 285): the editor's files this edit left unlinked, so the client can offer to delete them.
+  return { detached_uploads: detached.map((a) => formatAttachment(app, a)) };
 }
 
 /** The messages of the target's topic that a topic change or move applies to, that the editor can read. */

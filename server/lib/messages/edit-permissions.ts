@@ -4,7 +4,8 @@
  * settings, the channel's own settings, and the organization's time limits.
  */
 import type { App } from '../../context.js';
-import { errors } from '../../errors.js';
+import { errors, HearthError } from '../../errors.js';
+import type { ChannelRecord } from '../../store/channel-records.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import type { RealmSettings, UserRecord } from '../../store/records.js';
 import { channelById, inChannelSetting } from '../channels.js';
@@ -85,12 +86,25 @@ export function isResolveChange(from: string, to: string): boolean {
   return from !== to && strip(from) === strip(to) && (from.startsWith(RESOLVED_PREFIX) !== to.startsWith(RESOLVED_PREFIX));
 }
 
-export function checkCanChangeTopic(app: App, user: UserRecord, m: MessageRecord, newTopic: string): void {
+/**
+ * Zulip's can_resolve_topics: the organization's can_resolve_topics_group, or
+ * that setting of the message's channel or of the channel it moves to.
+ */
+function canResolveTopics(app: App, user: UserRecord, channel: ChannelRecord | undefined, destination?: ChannelRecord): boolean {
+  if (inRealmSetting(app, user, 'can_resolve_topics_group')) return true;
+  if (channel && inChannelSetting(app, user, channel, 'can_resolve_topics_group')) return true;
+  return destination !== undefined && destination.id !== channel?.id && inChannelSetting(app, user, destination, 'can_resolve_topics_group');
+}
+
+/** `destination`: the channel the messages move to, when the edit also moves them. */
+export function checkCanChangeTopic(app: App, user: UserRecord, m: MessageRecord, newTopic: string, destination?: ChannelRecord): void {
+  const channel = m.stream_id === null ? undefined : channelById(app, m.stream_id);
   if (isResolveChange(m.topic, newTopic)) {
-    if (!inRealmSetting(app, user, 'can_resolve_topics_group')) throw errors.badRequest("You don't have permission to resolve topics.");
+    if (!canResolveTopics(app, user, channel, destination)) {
+      throw errors.badRequest("You don't have permission to resolve topics in this channel.");
+    }
     return;
   }
-  const channel = m.stream_id === null ? undefined : channelById(app, m.stream_id);
   const allowed =
     inRealmSetting(app, user, 'can_move_messages_between_topics_group') ||
     (channel !== undefined && inChannelSetting(app, user, channel, 'can_move_messages_within_channel_group'));
@@ -109,4 +123,41 @@ export function checkCanChangeChannel(app: App, user: UserRecord, m: MessageReco
   if (!isModeratorOrAbove(user) && !withinLimit(app, m, realmValue(app, 'move_messages_between_streams_limit_seconds'))) {
     throw errors.badRequest("The time limit for editing this message's channel has passed");
   }
+}
+
+/**
+ * Zulip's check_time_limit_for_change_all_propagate_mode: a `change_all` move
+ * by someone below moderator must not take along messages past the time limit
+ * for what changes (the topic, the channel, or the stricter of both). The
+ * topic's messages are those the editor can read (with protected history:
+ * only those they received). Otherwise MOVE_MESSAGES_TIME_LIMIT_EXCEEDED says
+ * how much of the topic, from which message on, they may move.
+ */
+export function checkChangeAllTimeLimit(
+  app: App,
+  user: UserRecord,
+  topicMessages: MessageRecord[],
+  change: { topic: boolean; channel: boolean },
+): void {
+  if (isModeratorOrAbove(user)) return;
+  const limits: number[] = [];
+  const withinStream = realmValue(app, 'move_messages_within_stream_limit_seconds');
+  const betweenStreams = realmValue(app, 'move_messages_between_streams_limit_seconds');
+  if (change.topic && withinStream != null) limits.push(withinStream);
+  if (change.channel && betweenStreams != null) limits.push(betweenStreams);
+  if (!limits.length) return;
+  const limit = Math.min(...limits);
+  const allowed = topicMessages.filter((m) => withinLimit(app, m, limit));
+  if (allowed.length === topicMessages.length) return;
+  throw new HearthError(
+    `You only have permission to move the ${allowed.length}/${topicMessages.length} most recent messages in this topic.`,
+    {
+      code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+      extra: {
+        first_message_id_allowed_to_move: allowed[0]?.id ?? null,
+        total_messages_in_topic: topicMessages.length,
+        total_messages_allowed_to_move: allowed.length,
+      },
+    },
+  );
 }

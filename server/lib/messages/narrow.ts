@@ -182,6 +182,11 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
       }
       case 'channels': {
         const s = operandString(t);
+        if (s === 'archived') {
+          // Zulip 12 (feature level 489): messages the user received in archived channels (never shared history).
+          pred = (m) => m.stream_id !== null && channelById(app, m.stream_id)?.is_archived === true;
+          break;
+        }
         if (s !== 'public' && s !== 'web-public') throw badNarrow(`unknown channels operand ${s}`);
         const webOnly = s === 'web-public';
         const ok = new Set(
@@ -215,6 +220,12 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
         const id = resolveUser(app, t.operand).id;
         pred = (m) => m.dm !== undefined && m.dm.length > 2 && m.dm.includes(id);
         if (!t.negated) lists.push(store.directOf(me().id));
+        break;
+      }
+      case 'mentions': {
+        // Zulip 12 (feature level 446): a visible personal mention of the user (not silent, not a wildcard or group).
+        const needle = `<span class="user-mention" data-user-id="${resolveUser(app, t.operand).id}">`;
+        pred = (m) => m.rendered !== undefined && m.rendered.includes(needle);
         break;
       }
       case 'sender': {
