@@ -41,6 +41,17 @@ export const errors = {
       status: 401,
       headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
     }),
+  /**
+   * Zulip answers /json/ (session) requests' 401s with this challenge, so a browser shows no
+   * Basic-auth dialog; `setCookie` clears a session cookie that no longer signs anyone in.
+   */
+  sessionUnauthorized: (setCookie?: string) =>
+    new HearthError('Not logged in: API authentication or user session required', {
+      code: 'UNAUTHORIZED',
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Session realm="zulip"', ...(setCookie ? { 'Set-Cookie': setCookie } : {}) },
+    }),
+  csrfFailed: () => new HearthError('CSRF verification failed.', { code: 'CSRF_FAILED', status: 403 }),
   authFailed: () =>
     new HearthError('Your username or password is incorrect', { code: 'AUTHENTICATION_FAILED', status: 401 }),
   deactivated: () => new HearthError('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 }),

@@ -1,5 +1,6 @@
 import type { Route } from './http/router.js';
 import { devAuthUnavailable, fetchApiKey } from './views/auth.js';
+import { getSession, login, logout } from './views/sessions.js';
 import { exportConsents, listExports, startExport } from './views/export.js';
 import { testWelcomeBotMessage } from './views/welcome-bot.js';
 import { markOnboardingStep } from './views/onboarding.js';
@@ -9,6 +10,7 @@ import { register } from './views/register.js';
 import { serverSettings } from './views/server-settings.js';
 import { staticFile } from './views/static.js';
 import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
+import { chatAsset, chatIndex } from './views/web-client.js';
 import { createUser, getOwnUser, getUser, listUsers } from './views/users.js';
 import { deactivateOwnUser, deactivateUser, reactivateUser, updateUser } from './views/users-update.js';
 import { deleteAvatar, getAvatar, getAvatarMedium, uploadAvatar } from './views/avatar.js';
@@ -154,6 +156,10 @@ export const routes: Route[] = [
   { method: 'DELETE', path: api('/realm/emoji/:emoji_name'), view: deleteRealmEmoji, auth: 'required' },
   { method: 'GET', path: '/user_avatars/:realm_id/emoji/images/:file', view: serveRealmEmojiImage, auth: 'none' },
   { method: 'POST', path: api('/fetch_api_key'), view: fetchApiKey, auth: 'none' },
+  // Browser sessions (README: Browser sessions): only under /json/, where the cookie is the credential.
+  { method: 'POST', path: '/json/login', view: login, auth: 'none' },
+  { method: 'POST', path: '/json/logout', view: logout, auth: 'required' },
+  { method: 'GET', path: '/json/session', view: getSession, auth: 'required' },
   { method: 'POST', path: api('/dev_fetch_api_key'), view: devAuthUnavailable, auth: 'none' },
   { method: 'GET', path: api('/dev_list_users'), view: devAuthUnavailable, auth: 'none' },
   // Desktop admin (setup, status, backup, password reset) and organization settings.
@@ -188,8 +194,9 @@ export const routes: Route[] = [
   { method: 'GET', path: '/avatar/:user_id', view: getAvatar, auth: 'optional' },
   { method: 'GET', path: '/avatar/:user_id/medium', view: getAvatarMedium, auth: 'optional' },
   { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },
-  // The admin UI (renderer/), and `/` leads there until a chat client exists.
-  { method: 'GET', path: '/', view: redirectToAdmin, auth: 'none', needsRealm: false },
+  // The chat web client at `/` (renderer/chat/; first-run setup while there is no organization) and the admin UI (renderer/).
+  { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/static/web/:file', view: chatAsset, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/join/:key', view: joinPage, auth: 'none' },
   { method: 'GET', path: '/join/:key/', view: joinPage, auth: 'none' },

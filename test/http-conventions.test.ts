@@ -59,7 +59,8 @@ describe('HTTP conventions', () => {
   });
 
   it('answers unknown routes with a JSON 404', async () => {
-    for (const path of ['/api/v1/nope', '/api/v1/users/me/nope', '/api/v2/users/me', '/json/users/me']) {
+    // (/json/users/me is served: the browser-session mirror of /api/v1, test/sessions.test.ts.)
+    for (const path of ['/api/v1/nope', '/api/v1/users/me/nope', '/api/v2/users/me', '/json/nope', '/json/users/me/nope', '/json']) {
       const res = await ts.ownerClient.call('GET', path, {}, { raw: true });
       assert.equal(res.status, 404, path);
       assert.deepEqual(res.body, { result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });

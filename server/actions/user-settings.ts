@@ -8,11 +8,14 @@ import { hashPassword } from '../auth/secrets.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { changeFullName } from './users-update.js';
+import { endSessionsOf } from './sessions.js';
 
 export interface SettingsChange {
   settings: Record<string, unknown>;
   fullName?: string;
   newPassword?: string;
+  /** With a new password: the browser session that made the change, which stays (every other one ends). */
+  keepSession?: string | null;
 }
 
 export async function doChangeSettings(app: App, user: UserRecord, ch: SettingsChange): Promise<void> {
@@ -22,6 +25,7 @@ export async function doChangeSettings(app: App, user: UserRecord, ch: SettingsC
     if (passwordHash !== undefined) {
       user.password_hash = passwordHash;
       tx.touch(app.store.users.collection);
+      endSessionsOf(app, tx, new Set([user.id]), ch.keepSession ?? null);
     }
     for (const [name, value] of Object.entries(ch.settings)) {
       if (name === 'timezone') {

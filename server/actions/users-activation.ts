@@ -11,6 +11,7 @@ import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';
 import { dropFromGroupSettings } from './group-settings-cleanup.js';
 import { changeOwner } from './bots.js';
+import { endSessionsOf } from './sessions.js';
 
 /** The channels a user is subscribed to (the subscription rows survive deactivation). */
 const subscribedChannelIds = (app: App, userId: number): number[] =>
@@ -59,7 +60,10 @@ export async function doDeactivateUser(app: App, target: UserRecord): Promise<vo
       }
     }
     for (const u of users) deactivateOne(app, tx, u);
-    dropFromGroupSettings(app, tx, new Set(users.map((u) => u.id)));
+    const ids = new Set(users.map((u) => u.id));
+    dropFromGroupSettings(app, tx, ids);
+    // Browser sessions end in the same write.
+    endSessionsOf(app, tx, ids);
     return users;
   });
   // Their credentials no longer work; their event queues go too (parked polls answer at once).

@@ -4,11 +4,13 @@ import { errors } from '../errors.js';
 import { safeEqual } from '../auth/secrets.js';
 import { fakeEmail } from '../lib/people.js';
 import type { UserRecord } from '../store/records.js';
+import { authenticateSession } from './session-auth.js';
 
 /**
- * `required`: valid Basic credentials needed. `optional`: anonymous allowed,
- * but credentials that are sent must be valid. `none`: the endpoint ignores
- * any Authorization header (server_settings, fetch_api_key).
+ * `required`: valid credentials needed (Basic, or the session cookie where the
+ * route's AuthScheme takes it). `optional`: anonymous allowed, but credentials
+ * that are sent must be valid. `none`: the endpoint ignores any Authorization
+ * header and session cookie (server_settings, fetch_api_key, /json/login).
  */
 export type AuthPolicy = 'required' | 'optional' | 'none';
 
@@ -33,11 +35,19 @@ export function parseBasic(header: string): { email: string; key: string } | nul
   return { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
 }
 
+/**
+ * How a route's callers prove who they are: `basic` (`/api/v1`: HTTP Basic only), `session`
+ * (`/json/`: the session cookie only, plus the CSRF token on unsafe methods) or `either`
+ * (paths outside the API, such as files and avatars a browser loads: Basic when an
+ * Authorization header is sent, else the session cookie).
+ */
+export type AuthScheme = 'basic' | 'session' | 'either';
+
 /** Resolves the request's user per policy; sets ctx.state.user (null for anonymous). */
 export function authenticate(app: App, policy: AuthPolicy): Koa.Middleware {
   const auth = authenticateSync(app, policy);
   return async (ctx, next) => {
-    auth(ctx);
+    await auth(ctx);
     await next();
   };
 }
@@ -45,30 +55,38 @@ export function authenticate(app: App, policy: AuthPolicy): Koa.Middleware {
 /** Zulip's INCOMING_WEBHOOK_BOT: such bots may only send messages (routes flagged `incomingWebhookBots`). */
 const INCOMING_WEBHOOK_BOT = 2;
 
-/** The same check as a plain function (the router runs it with the realm check, in one step). */
+/**
+ * The same check as a plain function (the router runs it with the realm check, in one step).
+ * Synchronous for Basic; a session check answers a promise on the rare request that
+ * writes (an unusable session deleted, `last_used` updated).
+ */
 export function authenticateSync(
   app: App,
   policy: AuthPolicy,
-  opts: { incomingWebhookBots?: boolean } = {},
-): (ctx: Koa.Context) => void {
+  opts: { incomingWebhookBots?: boolean; scheme?: AuthScheme } = {},
+): (ctx: Koa.Context) => void | Promise<void> {
+  const scheme = opts.scheme ?? 'basic';
   return (ctx) => {
     ctx.state.user = null;
-    if (policy !== 'none') {
-      const header = ctx.get('authorization');
-      if (!header) {
-        if (policy === 'required') throw errors.unauthorized();
-      } else {
-        const creds = parseBasic(header);
-        if (!creds) throw errors.unauthorized();
-        const user = userByApiEmail(app, creds.email);
-        // Zulip's Basic-auth decorator turns every failure of validate_api_key into UNAUTHORIZED (401) with its message.
-        if (!user || !safeEqual(creds.key, user.api_key)) throw errors.unauthorized('Invalid API key');
-        if (!user.is_active) throw errors.unauthorized('Account is deactivated');
-        if (user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !opts.incomingWebhookBots) {
-          throw errors.incomingWebhookBot();
-        }
-        ctx.state.user = user;
-      }
+    ctx.state.session = null;
+    if (policy === 'none') return;
+    const header = ctx.get('authorization');
+    if (scheme === 'session' || (scheme === 'either' && !header)) {
+      return authenticateSession(app, ctx, policy, scheme === 'session');
     }
+    if (!header) {
+      if (policy === 'required') throw errors.unauthorized();
+      return;
+    }
+    const creds = parseBasic(header);
+    if (!creds) throw errors.unauthorized();
+    const user = userByApiEmail(app, creds.email);
+    // Zulip's Basic-auth decorator turns every failure of validate_api_key into UNAUTHORIZED (401) with its message.
+    if (!user || !safeEqual(creds.key, user.api_key)) throw errors.unauthorized('Invalid API key');
+    if (!user.is_active) throw errors.unauthorized('Account is deactivated');
+    if (user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !opts.incomingWebhookBots) {
+      throw errors.incomingWebhookBot();
+    }
+    ctx.state.user = user;
   };
 }

@@ -2,10 +2,11 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { App, View } from '../context.js';
 import { errors } from '../errors.js';
-import { authenticateSync, type AuthPolicy } from './auth.js';
+import { authenticateSync, type AuthPolicy, type AuthScheme } from './auth.js';
 import { bodyParser } from './body.js';
 import { methodNotAllowed, notFound } from './envelope.js';
 import { Params } from './params.js';
+import { withSessionChallenge } from './session-auth.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -21,23 +22,60 @@ export interface Route {
   incomingWebhookBots?: boolean;
 }
 
+const API_PREFIX = '/api/v1/';
+const JSON_PREFIX = '/json/';
+
 /**
- * Builds the one route table into a @koa/router: per route, realm check →
- * auth → body → view; the view's result becomes `{"result":"success","msg":"",...}` plus
+ * Where a route is served and how callers authenticate there: each `/api/v1/X`
+ * route also at `/json/X` (the web client's paths, as Zulip's: the session cookie,
+ * never Basic; Basic stays the only way in under /api/v1); a route the table
+ * puts under /json/ (login, logout, session) only there; any other path
+ * (files, avatars, links opened in a browser) with either.
+ */
+function servedAt(route: Route): { path: string; scheme: AuthScheme }[] {
+  if (route.path.startsWith(API_PREFIX)) {
+    return [
+      { path: route.path, scheme: 'basic' },
+      { path: JSON_PREFIX + route.path.slice(API_PREFIX.length), scheme: 'session' },
+    ];
+  }
+  return [{ path: route.path, scheme: route.path.startsWith(JSON_PREFIX) ? 'session' : 'either' }];
+}
+
+/** On /json/ paths a 401 carries Zulip's session challenge, so a browser shows no Basic-auth dialog. */
+const sessionChallenge: Koa.Middleware = async (_ctx, next) => {
+  try {
+    await next();
+  } catch (err) {
+    throw withSessionChallenge(err);
+  }
+};
+
+/**
+ * Builds the one route table into a @koa/router: per route (at each of its
+ * paths, see servedAt), realm check → auth → body → view; the view's result
+ * becomes `{"result":"success","msg":"",...}` plus
  * `ignored_parameters_unsupported` for parameters it did not read. Unknown
  * paths are JSON 404s; known paths with another method are 405s.
  */
 export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
+  // The /json/ mirror gets a router of its own, so a request scans only its half's patterns.
+  const jsonRouter = new Router();
   const router = new Router();
   const body = bodyParser(app);
   // Fixed paths (most of the API) skip the router's linear scan of every route's pattern.
   const exact = new Map<string, (ctx: Koa.Context) => Promise<void>>();
   for (const route of routes) {
-    const stack = [gate(app, route), body, handler(app, route)];
-    router.register(route.path, [route.method], stack, {});
-    if (!/[:*(]/.test(route.path)) exact.set(`${route.method} ${route.path}`, chain(stack));
+    const view = handler(app, route);
+    for (const { path, scheme } of servedAt(route)) {
+      const stack = [gate(app, route, scheme), body, view];
+      if (scheme === 'session') stack.unshift(sessionChallenge);
+      (scheme === 'session' ? jsonRouter : router).register(path, [route.method], stack, {});
+      if (!/[:*(]/.test(path)) exact.set(`${route.method} ${path}`, chain(stack));
+    }
   }
   const routed = router.routes();
+  const jsonRouted = jsonRouter.routes();
 
   return async (ctx, next) => {
     // zulip-js produces `//api/v1/...` when the realm URL ends in a slash.
@@ -47,14 +85,15 @@ export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
       (ctx as unknown as { params: Record<string, string> }).params = {};
       return fixed(ctx);
     }
+    const json = ctx.path.startsWith(JSON_PREFIX);
     let fellThrough = false;
-    await routed(ctx as never, async () => {
+    await (json ? jsonRouted : routed)(ctx as never, async () => {
       fellThrough = true;
     });
     if (!fellThrough) return;
     // Not routed: a known path with another method (405), or nothing here (404).
     const allowed = new Set<string>();
-    for (const layer of router.match(ctx.path, ctx.method).path) {
+    for (const layer of (json ? jsonRouter : router).match(ctx.path, ctx.method).path) {
       for (const m of layer.methods) if (m !== 'HEAD') allowed.add(m);
     }
     if (allowed.size > 0) {
@@ -77,13 +116,13 @@ export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
  * first: with no organization yet there are no accounts, so say that rather
  * than "invalid API key".
  */
-function gate(app: App, route: Route): Koa.Middleware {
+function gate(app: App, route: Route, scheme: AuthScheme): Koa.Middleware {
   const needsRealm = route.needsRealm !== false;
-  const auth = authenticateSync(app, route.auth, { incomingWebhookBots: route.incomingWebhookBots === true });
+  const auth = authenticateSync(app, route.auth, { incomingWebhookBots: route.incomingWebhookBots === true, scheme });
   return (ctx, next) => {
     if (needsRealm && app.store.realm.data.realm === null) throw errors.noOrganization();
-    auth(ctx);
-    return next();
+    const writing = auth(ctx);
+    return writing ? writing.then(() => next()) : next();
   };
 }
 

@@ -18,6 +18,7 @@ import type {
 import { UserTable } from './users.js';
 import { MessageStore } from './messages.js';
 import { AttachmentTable, isAttachmentsDoc, type AttachmentsDoc } from './attachment-records.js';
+import { SessionTable, isSessionsDoc, type SessionsDoc } from './sessions.js';
 import { randomBytes } from 'node:crypto';
 
 export class StoreOpenError extends Error {
@@ -59,6 +60,7 @@ export class Store {
     readonly emoji: Collection<RealmEmojiDoc>,
     readonly scheduled: Collection<ScheduledMessagesDoc>,
     readonly invites: Collection<InvitesDoc>,
+    readonly sessions: SessionTable,
     private lockFile: string | null,
   ) {}
 
@@ -105,6 +107,7 @@ export class Store {
         scheduled: [],
       }));
       const invites = await Collection.open<InvitesDoc>(join(dataDir, 'invites.json'), () => ({ nextId: 1, invites: [] }));
+      const sessions = await Collection.open<SessionsDoc>(join(dataDir, 'sessions.json'), () => ({ sessions: [] }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -119,6 +122,7 @@ export class Store {
         [emoji, (d: RealmEmojiDoc) => Array.isArray(d.emoji) && Number.isInteger(d.nextId)],
         [scheduled, (d: ScheduledMessagesDoc) => Array.isArray(d.scheduled) && Number.isInteger(d.nextId)],
         [invites, (d: InvitesDoc) => Array.isArray(d.invites) && Number.isInteger(d.nextId)],
+        [sessions, isSessionsDoc],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -143,6 +147,7 @@ export class Store {
         emoji,
         scheduled,
         invites,
+        new SessionTable(sessions),
         lockFile,
       );
     } catch (err) {
@@ -186,6 +191,7 @@ export class Store {
       this.emoji,
       this.scheduled,
       this.invites,
+      this.sessions.collection,
     ] as Collection<unknown>[];
   }
 

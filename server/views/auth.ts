@@ -4,12 +4,14 @@ import { verifyPassword } from '../auth/secrets.js';
 import { t } from '../http/params.js';
 import { userByApiEmail } from '../http/auth.js';
 import { doRecordFirstLogin } from '../actions/users.js';
+import type { UserRecord } from '../store/records.js';
 
 /**
- * POST /fetch_api_key: email + password → API key. Failed attempts are
- * rate-limited per client address and per username (429 with retry-after).
+ * A password login (`username` + `password`), shared by POST /fetch_api_key and
+ * POST /json/login: failed attempts are rate-limited per client address and per
+ * username (429 with retry-after); bots have no password, so never get in.
  */
-export async function fetchApiKey(req: ApiRequest): Promise<ViewResult> {
+export async function passwordLogin(req: ApiRequest): Promise<{ user: UserRecord; passwordHash: string }> {
   const username = req.params.require('username', t.string).trim();
   const password = req.params.require('password', t.string);
   const { byAddress, byUsername } = req.app.rateLimits;
@@ -19,8 +21,9 @@ export async function fetchApiKey(req: ApiRequest): Promise<ViewResult> {
   if (wait > 0) throw errors.rateLimited(wait);
 
   const user = userByApiEmail(req.app, username);
-  const ok = await verifyPassword(password, user && !user.is_bot ? user.password_hash : null);
-  if (!ok || !user) {
+  const passwordHash = user && !user.is_bot ? user.password_hash : null;
+  const ok = await verifyPassword(password, passwordHash);
+  if (!ok || !user || passwordHash === null) {
     byAddress.record(addressKey);
     byUsername.record(userKey);
     throw errors.authFailed();
@@ -29,6 +32,12 @@ export async function fetchApiKey(req: ApiRequest): Promise<ViewResult> {
   byUsername.reset(userKey);
   // An API-created account's date_joined becomes its first login (feature level 475).
   await doRecordFirstLogin(req.app, user);
+  return { user, passwordHash };
+}
+
+/** POST /fetch_api_key: email + password → API key. */
+export async function fetchApiKey(req: ApiRequest): Promise<ViewResult> {
+  const { user } = await passwordLogin(req);
   return { api_key: user.api_key, email: user.email, user_id: user.id };
 }
 

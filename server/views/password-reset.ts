@@ -4,6 +4,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { isOwner } from '../lib/people.js';
+import { requestSession } from '../lib/sessions.js';
 import { pathInt, requireAdmin } from './common.js';
 
 /** Longest password accepted (scrypt hashes anything, but megabyte passwords only cost CPU). */
@@ -24,6 +25,7 @@ export async function resetPassword(req: ApiRequest): Promise<ViewResult> {
     throw errors.invalidVar('new_password', `The password is too short: use at least ${MIN_PASSWORD_LENGTH} characters.`);
   }
   if (password.length > MAX_PASSWORD_LENGTH) throw errors.invalidVar('new_password', 'The password is too long');
-  await doSetPassword(req.app, target, password);
+  // The target's browser sessions end, except the one making the change (an administrator resetting their own).
+  await doSetPassword(req.app, target, password, requestSession(req.koa.state)?.id ?? null);
   return {};
 }

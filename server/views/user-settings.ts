@@ -6,6 +6,7 @@ import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { checkFullName } from '../lib/people-access.js';
 import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/user-settings.js';
+import { requestSession } from '../lib/sessions.js';
 import { requireUser } from './common.js';
 
 /**
@@ -42,7 +43,7 @@ export async function changeSettings(req: ApiRequest): Promise<ViewResult> {
   await doChangeSettings(app, user, {
     settings,
     ...(fullName !== undefined && fullName !== user.full_name ? { fullName } : {}),
-    ...(newPassword !== undefined ? { newPassword } : {}),
+    ...(newPassword !== undefined ? { newPassword, keepSession: requestSession(req.koa.state)?.id ?? null } : {}),
   });
   // Zulip 5 (feature level 78) removed full_name and account_email from this answer.
   return {};

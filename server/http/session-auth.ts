@@ -1,0 +1,78 @@
+/**
+ * Authentication by the browser session cookie (README: Browser sessions): on
+ * `/json/...` it is the only way in; outside the API (files, avatars) it is
+ * accepted besides Basic. Unsafe methods also need the session's CSRF token.
+ */
+import type Koa from 'koa';
+import { doEndSession, doTouchSession } from '../actions/sessions.js';
+import { safeEqual } from '../auth/secrets.js';
+import { unixSeconds } from '../clock.js';
+import type { App } from '../context.js';
+import { errors, HearthError } from '../errors.js';
+import {
+  clearedSessionCookie,
+  LAST_USED_RESOLUTION_SECONDS,
+  sessionIdForToken,
+  sessionTokenFrom,
+  sessionUser,
+} from '../lib/sessions.js';
+import { storageHealth } from '../lib/storage-health.js';
+import type { AuthPolicy } from './auth.js';
+
+/** Methods that change nothing, so need no CSRF token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Resolves the request's user from the session cookie (sets ctx.state.user and
+ * ctx.state.session). `strict` (the /json/ API): a cookie naming no usable
+ * session is refused with 401 and cleared; otherwise (files, avatars) it is
+ * ignored, since the browser sends it unasked. A stored session whose user is
+ * no longer active, or that expired, is deleted on the way. Answers a promise
+ * only when it writes (that deletion, or `last_used` at most hourly).
+ */
+export function authenticateSession(app: App, ctx: Koa.Context, policy: AuthPolicy, strict: boolean): void | Promise<void> {
+  const token = sessionTokenFrom(ctx.get('cookie') || undefined);
+  if (token === null) {
+    if (policy === 'required') throw strict ? errors.sessionUnauthorized() : errors.unauthorized();
+    return;
+  }
+  const id = sessionIdForToken(token);
+  const session = id === null ? undefined : app.store.sessions.get(id);
+  const now = unixSeconds(app.clock);
+  const user = session ? sessionUser(app, session, now) : null;
+  if (!session || !user) {
+    const refuse = () => {
+      if (strict) throw errors.sessionUnauthorized(clearedSessionCookie(ctx.secure));
+      if (policy === 'required') throw errors.unauthorized();
+    };
+    return session ? housekeeping(app, () => doEndSession(app, session.id)).then(refuse) : refuse();
+  }
+  if (!SAFE_METHODS.has(ctx.method) && !safeEqual(ctx.get('x-csrftoken'), session.csrf_token)) throw errors.csrfFailed();
+  ctx.state.user = user;
+  ctx.state.session = session;
+  if (now - session.last_used >= LAST_USED_RESOLUTION_SECONDS) return housekeeping(app, () => doTouchSession(app, session.id));
+}
+
+/**
+ * Writes that only keep the sessions file tidy: skipped while the disk refuses
+ * writes, and a failure does not fail the request (the rollback still runs).
+ */
+async function housekeeping(app: App, write: () => Promise<void>): Promise<void> {
+  if (storageHealth(app).failure !== null) return;
+  try {
+    await write();
+  } catch (err) {
+    app.log.warn('session bookkeeping not saved', { error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+/** A 401 raised while serving /json/: the same error with Zulip's session challenge (no Basic dialog). */
+export function withSessionChallenge(err: unknown): unknown {
+  if (!(err instanceof HearthError) || err.status !== 401 || !err.headers['WWW-Authenticate']) return err;
+  return new HearthError(err.message, {
+    code: err.code,
+    status: err.status,
+    extra: err.extra,
+    headers: { ...err.headers, 'WWW-Authenticate': 'Session realm="zulip"' },
+  });
+}
