@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { copyAssets } from '../build-resources/scripts/copy-assets.js';
+import { buildWeb } from '../build-resources/scripts/build-web.js';
 import { LINUX_SIZES, encodePng, renderIcon } from '../build-resources/scripts/generate-icons.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -123,11 +124,13 @@ describe('npm run build output', { timeout: 180_000 }, () => {
         cwd: ROOT,
       });
       copyAssets(out);
+      await buildWeb(join(out, 'web'));
+      assert.ok(!existsSync(join(out, 'renderer', 'chat')), 'the chat sources are bundled, not shipped');
       for (const f of ['main/index.js', 'main/preload.cjs', 'main/lib/url-policy.js', 'server/start.js', 'server/static/hearth-icon.png']) {
         assert.ok(existsSync(join(out, f)), f);
       }
-      // The admin UI ships compiled: every renderer/X.ts as X.js, every other file copied.
-      for (const name of readdirSync(join(ROOT, 'renderer'))) {
+      // The admin UI ships compiled: every renderer/X.ts as X.js, every other file copied; the chat is bundled instead.
+      for (const name of readdirSync(join(ROOT, 'renderer')).filter((n) => n !== 'chat')) {
         const shipped = /\.ts$/.test(name) && !name.endsWith('.d.ts') ? name.replace(/\.ts$/, '.js') : name;
         assert.ok(existsSync(join(out, 'renderer', shipped)), `renderer/${shipped}`);
       }
@@ -141,11 +144,19 @@ describe('npm run build output', { timeout: 180_000 }, () => {
         const quiet = { info() {}, warn() {}, error() {} };
         const s = await startServer({ dataDir: dir, host: '127.0.0.1', port: 0, log: quiet, setupToken: true });
         const body = await fetch(s.url + '/api/v1/hearth/setup').then((r) => r.json());
+        const manifest = JSON.parse((await import('node:fs')).readFileSync(${JSON.stringify(join(out, 'web', 'manifest.json'))}, 'utf8'));
+        const chat = await fetch(s.url + '/static/web/' + manifest.script);
+        body.chat = { status: chat.status, cache: chat.headers.get('cache-control'), bytes: (await chat.arrayBuffer()).byteLength };
         await s.stop();
         rmSync(dir, { recursive: true, force: true });
         process.stdout.write(JSON.stringify(body));`;
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir() });
-      assert.equal(JSON.parse(stdout).needs_setup, true);
+      const answer = JSON.parse(stdout);
+      assert.equal(answer.needs_setup, true);
+      // The chat client ships prebuilt, content-hashed, cacheable for a year.
+      assert.equal(answer.chat.status, 200);
+      assert.match(answer.chat.cache, /max-age=31536000, immutable/);
+      assert.ok(answer.chat.bytes > 10_000);
     } finally {
       await rm(out, { recursive: true, force: true });
     }

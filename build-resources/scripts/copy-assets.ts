@@ -12,7 +12,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export function copyAssets(outDir: string): void {
   const out = resolve(ROOT, outDir);
-  const skip = (src: string) => /\.(c|m)?ts$/.test(src) && !src.endsWith('.d.ts') ? true : /[\\/](node_modules|test-results|tests?)([\\/]|$)/.test(src);
+  // TypeScript is compiled (renderer/chat/ is bundled by build-web.ts instead).
+  const skip = (src: string) =>
+    /\.(c|m)?tsx?$/.test(src) && !src.endsWith('.d.ts') ? true : /[\\/](node_modules|test-results|tests?|chat)([\\/]|$)/.test(src);
   for (const dir of ['server/static', 'renderer']) {
     const from = join(ROOT, dir);
     if (!existsSync(from)) continue;

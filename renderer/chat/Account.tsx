@@ -1,0 +1,197 @@
+/**
+ * One's own account: name, avatar and password; the API key and a zuliprc for the terminal
+ * and Python clients (after entering the password again); sounds and desktop notifications;
+ * signing out.
+ */
+import { useState } from 'preact/hooks';
+import { ApiError, csrf, patch, post } from './api.js';
+import { askForNotifications, notificationsPossible, setSound, soundOn } from './notifications.js';
+import { signOut } from './session.js';
+import { store } from './state.js';
+
+function useStatus() {
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const run = async (work: () => Promise<unknown>, done: string) => {
+    setMsg(null);
+    try {
+      await work();
+      setMsg({ ok: true, text: done });
+    } catch (err) {
+      setMsg({ ok: false, text: err instanceof ApiError ? err.message : String(err) });
+    }
+  };
+  const view = msg && (
+    <p class={msg.ok ? 'ok' : 'error'} role={msg.ok ? 'status' : 'alert'}>
+      {msg.text}
+    </p>
+  );
+  return { run, view };
+}
+
+function Profile() {
+  const me = store.users.value.get(store.selfId.value);
+  const [name, setName] = useState(me?.full_name ?? '');
+  const { run, view } = useStatus();
+  async function uploadAvatar(file: File) {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    const res = await fetch('/json/users/me/avatar', { method: 'POST', body: form, headers: { 'x-csrftoken': csrf.token } });
+    const json = (await res.json()) as { result: string; msg: string; code?: string };
+    if (json.result !== 'success') throw new ApiError(res.status, json.code ?? 'BAD_REQUEST', json.msg);
+  }
+  return (
+    <section class="card" aria-labelledby="profile-title">
+      <h2 id="profile-title">Profile</h2>
+      <form onSubmit={(e) => (e.preventDefault(), run(() => patch('/settings', { full_name: name.trim() }), 'Name saved.'))}>
+        <label>
+          Name
+          <input required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Save name</button>
+      </form>
+      <div class="row">
+        {me?.avatar_url && <img class="avatar large" src={me.avatar_url} alt="Your avatar" width={64} height={64} />}
+        <label class="button">
+          Upload a new avatar
+          <input
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            class="visually-hidden"
+            onChange={(e) => {
+              const f = e.currentTarget.files?.[0];
+              if (f) void run(() => uploadAvatar(f), 'Avatar updated.');
+            }}
+          />
+        </label>
+      </div>
+      {view}
+    </section>
+  );
+}
+
+function Password() {
+  const [oldPw, setOld] = useState('');
+  const [newPw, setNew] = useState('');
+  const { run, view } = useStatus();
+  return (
+    <section class="card" aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            await patch('/settings', { old_password: oldPw, new_password: newPw });
+            setOld('');
+            setNew('');
+          }, 'Password changed. Other browsers signed in as you are signed out.');
+        }}
+      >
+        <label>
+          Current password
+          <input type="password" autoComplete="current-password" required value={oldPw} onInput={(e) => setOld(e.currentTarget.value)} />
+        </label>
+        <label>
+          New password
+          <input type="password" autoComplete="new-password" required minLength={8} value={newPw} onInput={(e) => setNew(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Change password</button>
+      </form>
+      {view}
+    </section>
+  );
+}
+
+function ApiKey() {
+  const [password, setPassword] = useState('');
+  const [key, setKey] = useState<string | null>(null);
+  const { run, view } = useStatus();
+  const me = store.users.value.get(store.selfId.value);
+  const email = me?.email ?? '';
+  function download() {
+    const text = `[api]\nemail=${email}\nkey=${key}\nsite=${location.origin}\n`;
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    a.download = 'zuliprc';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+  return (
+    <section class="card" aria-labelledby="apikey-title">
+      <h2 id="apikey-title">API key</h2>
+      <p>For the Zulip terminal client, the Python library and bots that act as you.</p>
+      {key === null ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              const res = await post<{ api_key: string }>('/fetch_api_key', { username: email, password });
+              setKey(res.api_key);
+              setPassword('');
+            }, 'Keep this key secret: it acts as you.');
+          }}
+        >
+          <label>
+            Password
+            <input type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          </label>
+          <button type="submit">Show API key</button>
+        </form>
+      ) : (
+        <>
+          <p>
+            <code class="key" aria-label="Your API key">
+              {key}
+            </code>
+          </p>
+          <button type="button" onClick={download}>
+            Download zuliprc
+          </button>
+        </>
+      )}
+      {view}
+    </section>
+  );
+}
+
+function Notifications() {
+  const [perm, setPerm] = useState(notificationsPossible() ? Notification.permission : 'unsupported');
+  return (
+    <section class="card" aria-labelledby="notify-title">
+      <h2 id="notify-title">Notifications</h2>
+      <label class="check">
+        <input type="checkbox" checked={soundOn.value} onChange={(e) => setSound(e.currentTarget.checked)} />
+        Play a sound for direct messages and mentions
+      </label>
+      {perm === 'unsupported' ? (
+        <p class="muted">Desktop notifications need a secure connection (HTTPS, or this computer's own address).</p>
+      ) : perm === 'granted' ? (
+        <p>Desktop notifications are on for this browser.</p>
+      ) : (
+        <button type="button" onClick={() => void askForNotifications().then((p) => setPerm(p))}>
+          Turn on desktop notifications
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function Account() {
+  return (
+    <section class="pane account" aria-labelledby="account-title">
+      <header class="feed-header">
+        <h1 id="account-title">Your account</h1>
+      </header>
+      <div class="scroller">
+        <Profile />
+        <Password />
+        <ApiKey />
+        <Notifications />
+        <section class="card">
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </section>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The chat: sign-in, then the sidebar and the open view; a "Reconnecting…" banner while
+ * the server is out of reach. The admin pages are one link away for administrators.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { Account } from './Account.js';
+import { ChannelBrowser } from './ChannelBrowser.js';
+import { start, stop } from './events.js';
+import { FeedPane } from './FeedPane.js';
+import { Inbox } from './Inbox.js';
+import { isFeed } from './narrow.js';
+import { trackTitle } from './notifications.js';
+import { Recent } from './Recent.js';
+import { href, listenToHash, view } from './router.js';
+import { checkSession, session, signOut } from './session.js';
+import { Sidebar } from './Sidebar.js';
+import { SignIn } from './SignIn.js';
+import { store } from './state.js';
+import { ApiError } from './api.js';
+
+function Main() {
+  const v = view.value;
+  if (isFeed(v)) return <FeedPane v={v} />;
+  if (v.kind === 'recent') return <Recent />;
+  if (v.kind === 'channels') return <ChannelBrowser />;
+  if (v.kind === 'account') return <Account />;
+  return <Inbox />;
+}
+
+function Chat() {
+  const [drawer, setDrawer] = useState(false);
+  const [fatal, setFatal] = useState('');
+  useEffect(() => {
+    const unlisten = listenToHash();
+    const untitle = trackTitle();
+    start().catch((err: unknown) => {
+      if (err instanceof ApiError && err.status === 401) session.value = null;
+      else setFatal(String(err));
+    });
+    const release = () => stop();
+    window.addEventListener('pagehide', release);
+    return () => {
+      unlisten();
+      untitle();
+      stop();
+      window.removeEventListener('pagehide', release);
+    };
+  }, []);
+
+  if (fatal) return <p class="boot" role="alert">{fatal}</p>;
+  if (!store.ready.value) return <p class="boot" role="status">Loading Hearth…</p>;
+  return (
+    <div class={`layout${drawer ? ' drawer-open' : ''}`}>
+      <a class="skip" href="#main">
+        Skip to the conversation
+      </a>
+      <header class="topbar">
+        <button type="button" class="menu" aria-expanded={drawer} aria-controls="sidebar" onClick={() => setDrawer(!drawer)}>
+          <span aria-hidden="true">☰</span>
+          <span class="visually-hidden">Channels and conversations</span>
+        </button>
+        <a class="brand" href={href({ kind: 'inbox' })}>
+          <img src="/static/hearth-icon.png" alt="" width={24} height={24} />
+          {store.realmName.value || 'Hearth'}
+        </a>
+        <nav class="account-links" aria-label="Account">
+          {store.isAdmin.value && <a href="/admin/">Admin</a>}
+          <a href={href({ kind: 'account' })}>Account</a>
+          <button type="button" class="link" onClick={() => void signOut().then(() => stop())}>
+            Sign out
+          </button>
+        </nav>
+      </header>
+      {store.connection.value === 'reconnecting' && (
+        <p class="banner" role="status">
+          Reconnecting… Your messages will appear when the server answers again.
+        </p>
+      )}
+      <div id="sidebar" class="sidebar-wrap">
+        <Sidebar onNavigate={() => setDrawer(false)} />
+      </div>
+      <main id="main" tabIndex={-1}>
+        <Main />
+      </main>
+    </div>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    checkSession().catch(() => (session.value = null));
+  }, []);
+  if (session.value === undefined) return <p class="boot" role="status">Loading Hearth…</p>;
+  if (session.value === null) return <SignIn />;
+  return <Chat />;
+}

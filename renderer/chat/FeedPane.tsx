@@ -1,0 +1,183 @@
+/**
+ * A message feed: the narrow's messages grouped by conversation, day and sender, older
+ * ones loading when scrolling up; opens at the first unread message; messages seen are
+ * marked read; new messages from others are announced politely to screen readers.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { loadMore, markChannelRead, markSeen, openFeed } from './feeds.js';
+import { MessageItem } from './MessageItem.js';
+import { keyOf, type FeedView } from './narrow.js';
+import { href } from './router.js';
+import { channelName, store, userName, type Message } from './state.js';
+import { Compose } from './Compose.js';
+import { dayKey, dayOf } from './time.js';
+
+export function titleOf(v: FeedView): string {
+  switch (v.kind) {
+    case 'feed':
+      return 'Combined feed';
+    case 'mentions':
+      return 'Mentions';
+    case 'starred':
+      return 'Starred messages';
+    case 'channel':
+      return `#${channelName(v.streamId)}`;
+    case 'topic':
+      return `#${channelName(v.streamId)} > ${v.topic || 'general chat'}`;
+    case 'dm':
+      return v.userIds.length ? v.userIds.map(userName).join(', ') : `${userName(store.selfId.value)} (you)`;
+  }
+}
+
+const convKey = (m: Message) => (m.type === 'stream' ? `${m.stream_id}:${m.subject.toLowerCase()}` : `dm:${JSON.stringify(m.display_recipient)}`);
+
+function ConversationHeading({ m }: { m: Message }) {
+  if (m.type === 'stream') {
+    return (
+      <a class="conv-heading" href={href({ kind: 'topic', streamId: m.stream_id!, topic: m.subject })}>
+        #{channelName(m.stream_id!)} &gt; {m.subject || 'general chat'}
+      </a>
+    );
+  }
+  const ids = (m.display_recipient as { id: number }[]).map((r) => r.id).filter((id) => id !== store.selfId.value);
+  return (
+    <a class="conv-heading" href={href({ kind: 'dm', userIds: ids.sort((a, b) => a - b) })}>
+      Direct message with {ids.length ? ids.map(userName).join(', ') : 'yourself'}
+    </a>
+  );
+}
+
+function Announcer({ messages }: { messages: Message[] }) {
+  const last = useRef<number>(0);
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const newest = messages[messages.length - 1];
+    if (!newest) return;
+    if (last.current && newest.id > last.current && newest.sender_id !== store.selfId.value && !newest.pending) {
+      const body = new DOMParser().parseFromString(newest.content, 'text/html').body.textContent ?? '';
+      setText(`New message from ${userName(newest.sender_id)}: ${body.slice(0, 140)}`);
+    }
+    last.current = Math.max(last.current, newest.id);
+  }, [messages]);
+  return (
+    <div class="visually-hidden" aria-live="polite" role="status">
+      {text}
+    </div>
+  );
+}
+
+/** "Mel is typing…" for the open conversation. */
+function TypingNotice({ v }: { v: FeedView }) {
+  const key = v.kind === 'topic' ? `topic:${v.streamId}:${v.topic.toLowerCase()}` : v.kind === 'dm' ? `dm:${v.userIds.join(',')}` : null;
+  const who = key ? (store.typing.value.get(key) ?? []) : [];
+  return (
+    <p class="typing" aria-live="polite">
+      {who.length === 1 ? `${userName(who[0]!)} is typing…` : who.length > 1 ? `${who.map(userName).join(', ')} are typing…` : ''}
+    </p>
+  );
+}
+
+export function FeedPane({ v }: { v: FeedView }) {
+  const key = keyOf(v);
+  const feed = store.feeds.value.get(key);
+  const unread = store.unread.value;
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const positioned = useRef(false);
+  const prevHeight = useRef(0);
+
+  useEffect(() => {
+    positioned.current = false;
+    void openFeed(v);
+  }, [key, store.ready.value && store.feeds.value.has(key) ? 1 : 0]);
+
+  const messages = feed?.messages ?? [];
+
+  // Keep the reader's place: the first unread at open, the bottom while following, the same message when older ones load.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !messages.length) return;
+    if (!positioned.current) {
+      positioned.current = true;
+      const firstUnread = messages.find((m) => unread.has(m.id));
+      const target = firstUnread && el.querySelector<HTMLElement>(`[data-id="${firstUnread.id}"]`);
+      if (target) el.scrollTop = Math.max(0, target.offsetTop - 80);
+      else el.scrollTop = el.scrollHeight;
+    } else if (prevHeight.current && el.scrollTop < 50) {
+      el.scrollTop += el.scrollHeight - prevHeight.current;
+    } else if (atBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+    prevHeight.current = el.scrollHeight;
+  }, [messages]);
+
+  // Mark read what has been on screen while the page is in view.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const seen = new IntersectionObserver(
+      (entries) => {
+        if (document.visibilityState !== 'visible') return;
+        markSeen(entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.id)));
+      },
+      { root: el, threshold: 0.6 },
+    );
+    el.querySelectorAll('li.message.unread').forEach((li) => seen.observe(li));
+    return () => seen.disconnect();
+  }, [messages, unread]);
+
+  function onScroll() {
+    const el = scroller.current!;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    prevHeight.current = el.scrollHeight;
+    if (el.scrollTop < 200) void loadMore(v, 'older');
+    if (atBottom.current) void loadMore(v, 'newer');
+  }
+
+  const items: preact.ComponentChildren[] = [];
+  let prev: Message | undefined;
+  for (const m of messages) {
+    const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
+    const newConv = !prev || convKey(prev) !== convKey(m);
+    if (newDay) {
+      items.push(
+        <li key={`d${m.id}`} class="day">
+          {dayOf(m.timestamp)}
+        </li>,
+      );
+    }
+    const showConv = newConv && (v.kind === 'feed' || v.kind === 'mentions' || v.kind === 'starred' || v.kind === 'channel');
+    if (showConv) items.push(<li key={`c${m.id}`} class="conv">{<ConversationHeading m={m} />}</li>);
+    const first = newDay || newConv || prev!.sender_id !== m.sender_id || m.timestamp - prev!.timestamp > 300;
+    items.push(<MessageItem key={m.id} m={m} first={first} unread={unread.has(m.id)} />);
+    prev = m;
+  }
+
+  const markable = v.kind === 'channel' || v.kind === 'topic';
+  return (
+    <section class="feed" aria-labelledby="feed-title">
+      <header class="feed-header">
+        <h1 id="feed-title">{titleOf(v)}</h1>
+        {markable && (
+          <button type="button" onClick={() => void markChannelRead(v.streamId, v.kind === 'topic' ? v.topic : undefined)}>
+            Mark all as read
+          </button>
+        )}
+      </header>
+      <div class="scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Messages">
+        {feed?.foundOldest && messages.length > 0 && <p class="edge">This is the beginning of the conversation.</p>}
+        {feed?.loading && <p class="edge" role="status">Loading messages…</p>}
+        {feed?.error && (
+          <p class="edge error" role="alert">
+            {feed.error}
+          </p>
+        )}
+        {!feed?.loading && messages.length === 0 && !feed?.error && <p class="edge">No messages here yet.</p>}
+        <ol class="messages">{items}</ol>
+      </div>
+      <Announcer messages={messages} />
+      <TypingNotice v={v} />
+      <Compose v={v} />
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The left sidebar: views (Inbox, Recent conversations, Combined feed, Mentions, Starred),
+ * subscribed channels with unread counts and the open channel's topics, and direct-message
+ * conversations; a filter box narrows all of them. On phones it is a drawer.
+ */
+import { useState } from 'preact/hooks';
+import { href, view } from './router.js';
+import { store, topicsOf, unreadCounts, userName } from './state.js';
+import type { View } from './narrow.js';
+
+const Count = ({ n, label }: { n: number; label: string }) =>
+  n > 0 ? (
+    <span class="count" aria-label={`${n} unread ${label}`}>
+      {n}
+    </span>
+  ) : null;
+
+function Item({ to, label, count, current, extra }: { to: View; label: string; count?: number; current: boolean; extra?: preact.ComponentChildren }) {
+  return (
+    <li>
+      <a href={href(to)} aria-current={current ? 'page' : undefined} class={current ? 'current' : undefined}>
+        {extra}
+        <span class="label">{label}</span>
+        <Count n={count ?? 0} label="messages" />
+      </a>
+    </li>
+  );
+}
+
+const same = (a: View, b: View) => href(a) === href(b);
+
+export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
+  const [filter, setFilter] = useState('');
+  const q = filter.trim().toLowerCase();
+  const counts = unreadCounts.value;
+  const current = view.value;
+  const subs = [...store.subscriptions.value]
+    .filter((s) => !q || s.name.toLowerCase().includes(q))
+    .sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name));
+  const openChannel = current.kind === 'channel' || current.kind === 'topic' ? current.streamId : null;
+  const dms = [...store.recent.value.values()]
+    .filter((r) => 'peers' in r.place)
+    .sort((a, b) => b.maxId - a.maxId)
+    .map((r) => (r.place as { peers: string }).peers)
+    .filter((peers) => {
+      const name = peers ? peers.split(',').map((id) => userName(Number(id))).join(', ') : userName(store.selfId.value);
+      return !q || name.toLowerCase().includes(q);
+    })
+    .slice(0, 20);
+
+  return (
+    <nav class="sidebar" aria-label="Conversations" onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate()}>
+      <label class="filter">
+        <span class="visually-hidden">Filter channels and conversations</span>
+        <input type="search" placeholder="Filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+      </label>
+      <h2 class="visually-hidden">Views</h2>
+      <ul class="views">
+        <Item to={{ kind: 'inbox' }} label="Inbox" count={counts.total} current={current.kind === 'inbox'} />
+        <Item to={{ kind: 'recent' }} label="Recent conversations" current={current.kind === 'recent'} />
+        <Item to={{ kind: 'feed' }} label="Combined feed" current={current.kind === 'feed'} />
+        <Item to={{ kind: 'mentions' }} label="Mentions" count={counts.mentions} current={current.kind === 'mentions'} />
+        <Item to={{ kind: 'starred' }} label="Starred messages" current={current.kind === 'starred'} />
+      </ul>
+      <h2 class="section">
+        <span>Channels</span>
+        <a href={href({ kind: 'channels' })} class="section-action" aria-label="Browse and create channels">
+          Browse
+        </a>
+      </h2>
+      <ul class="channels">
+        {subs.map((s) => (
+          <>
+            <Item
+              key={s.stream_id}
+              to={{ kind: 'channel', streamId: s.stream_id }}
+              label={s.name}
+              count={s.is_muted ? 0 : counts.channels.get(s.stream_id)}
+              current={same(current, { kind: 'channel', streamId: s.stream_id })}
+              extra={<span class="swatch" aria-hidden="true" style={{ background: s.color }} />}
+            />
+            {openChannel === s.stream_id && (
+              <li class="topics">
+                <ul aria-label={`Topics in ${s.name}`}>
+                  {topicsOf(s.stream_id)
+                    .slice(0, 12)
+                    .map((t) => (
+                      <Item
+                        key={t.topic}
+                        to={{ kind: 'topic', streamId: s.stream_id, topic: t.topic }}
+                        label={t.topic || 'general chat'}
+                        count={counts.topics.get(`${s.stream_id}:${t.topic.toLowerCase()}`)}
+                        current={same(current, { kind: 'topic', streamId: s.stream_id, topic: t.topic })}
+                      />
+                    ))}
+                </ul>
+              </li>
+            )}
+          </>
+        ))}
+        {subs.length === 0 && <li class="empty">{q ? 'No channels match.' : 'No channels yet: browse to join one.'}</li>}
+      </ul>
+      <h2 class="section">
+        <span>Direct messages</span>
+      </h2>
+      <ul class="dms">
+        {dms.map((peers) => {
+          const ids = peers ? peers.split(',').map(Number) : [];
+          const name = ids.length ? ids.map(userName).join(', ') : `${userName(store.selfId.value)} (you)`;
+          return <Item key={peers} to={{ kind: 'dm', userIds: ids }} label={name} count={counts.dms.get(peers)} current={same(current, { kind: 'dm', userIds: ids })} />;
+        })}
+        {dms.length === 0 && <li class="empty">No direct messages yet.</li>}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,56 @@
+/** The sign-in page: email and password, for a session cookie (no key kept by the page). */
+import { useState } from 'preact/hooks';
+import { ApiError } from './api.js';
+import { signIn } from './session.js';
+
+export function SignIn() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      await signIn(email.trim(), password);
+    } catch (err) {
+      const e2 = err as ApiError;
+      setError(
+        e2.code === 'AUTHENTICATION_FAILED'
+          ? 'That email and password do not match an account here.'
+          : e2.code === 'RATE_LIMIT_HIT'
+            ? 'Too many attempts. Wait a minute, then try again.'
+            : e2.message,
+      );
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main class="signin" id="main">
+      <form class="card" onSubmit={submit} aria-labelledby="signin-title">
+        <img src="/static/hearth-icon.png" alt="" width={48} height={48} />
+        <h1 id="signin-title">Sign in to Hearth</h1>
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        </label>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p class="hint">No account yet? Ask whoever runs Hearth in your office for an invite link.</p>
+      </form>
+    </main>
+  );
+}

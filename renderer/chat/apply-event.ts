@@ -1,0 +1,245 @@
+/** Applies one server event to the store (the client half of Zulip's event system). */
+import { dmPeers, matches, viewOf, isFeed, type MessageLike } from './narrow.js';
+import { notifyNewMessage } from './notifications.js';
+import { store, noteRecent, placeKey, type Message, type Subscription, type UnreadPlace, type User } from './state.js';
+
+type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const TYPING_EXPIRY_MS = 15_000;
+
+export const placeOf = (m: Message, selfId: number): UnreadPlace =>
+  m.type === 'stream' ? { streamId: m.stream_id!, topic: m.subject } : { peers: dmPeers(m, selfId).join(',') };
+
+const mutedForFeed = (m: MessageLike) =>
+  m.type === 'stream' &&
+  (store.subscriptions.value.find((s) => s.stream_id === m.stream_id)?.is_muted === true ||
+    store.mutedTopics.value.has(`${m.stream_id}:${m.subject.toLowerCase()}`));
+
+/** Rewrites every loaded copy of some messages (content edits, flags, reactions). */
+function mapMessages(ids: Set<number>, change: (m: Message) => Message): void {
+  const next = new Map(store.feeds.value);
+  let changed = false;
+  for (const [key, f] of next) {
+    if (!f.messages.some((m) => ids.has(m.id))) continue;
+    next.set(key, { ...f, messages: f.messages.map((m) => (ids.has(m.id) ? change(m) : m)) });
+    changed = true;
+  }
+  if (changed) store.feeds.value = next;
+}
+
+/** Drops messages from the feeds they no longer belong in (deleted, moved away, unstarred). */
+function refilter(keep: (key: string, m: Message) => boolean): void {
+  const next = new Map(store.feeds.value);
+  for (const [key, f] of next) next.set(key, { ...f, messages: f.messages.filter((m) => keep(key, m)) });
+  store.feeds.value = next;
+}
+
+const belongs = (key: string, m: Message) => {
+  const v = viewOf(key);
+  return !isFeed(v) || matches(v, m, store.selfId.value, () => false);
+};
+
+function onMessage(e: Event): void {
+  const selfId = store.selfId.value;
+  const m: Message = { ...(e.message as Message), flags: (e.flags as string[]) ?? [], reactions: e.message.reactions ?? [] };
+  const next = new Map(store.feeds.value);
+  for (const [key, f] of next) {
+    const v = viewOf(key);
+    if (!isFeed(v) || !f.foundNewest || !matches(v, m, selfId, mutedForFeed)) continue;
+    const local = e.local_message_id !== undefined ? String(e.local_message_id) : null;
+    const kept = f.messages.filter((x) => x.id !== m.id && !(local !== null && x.pending && String(x.id) === local));
+    next.set(key, { ...f, messages: [...kept, m] });
+  }
+  store.feeds.value = next;
+  const place = placeOf(m, selfId);
+  noteRecent(m, place);
+  if (!m.flags.includes('read')) {
+    const unread = new Map(store.unread.value);
+    unread.set(m.id, place);
+    store.unread.value = unread;
+    if (m.flags.some((f) => f === 'mentioned' || f.endsWith('wildcard_mentioned'))) store.mentions.value = new Set([...store.mentions.value, m.id]);
+  }
+  notifyNewMessage(m);
+}
+
+function onFlags(e: Event): void {
+  const ids: number[] = e.messages ?? [];
+  const add = e.op === 'add';
+  if (e.flag === 'read') {
+    const unread = new Map(store.unread.value);
+    const mentions = new Set(store.mentions.value);
+    if (add && e.all) {
+      unread.clear();
+      mentions.clear();
+    } else if (add) {
+      for (const id of ids) {
+        unread.delete(id);
+        mentions.delete(id);
+      }
+    } else {
+      for (const id of ids) {
+        const d = e.message_details?.[String(id)];
+        if (!d) continue;
+        const peers = (d.user_ids ?? []).filter((u: number) => u !== store.selfId.value).sort((a: number, b: number) => a - b).join(',');
+        unread.set(id, d.type === 'stream' ? { streamId: d.stream_id, topic: d.topic } : { peers });
+        if (d.mentioned) mentions.add(id);
+      }
+    }
+    store.unread.value = unread;
+    store.mentions.value = mentions;
+  }
+  const set = new Set(ids);
+  mapMessages(set, (m) => ({ ...m, flags: add ? [...new Set([...m.flags, e.flag])] : m.flags.filter((f) => f !== e.flag) }));
+  if (e.flag === 'starred' && !add) refilter((key, m) => !(key === '#narrow/is/starred' && set.has(m.id)));
+}
+
+function onUpdateMessage(e: Event): void {
+  const ids = new Set<number>(e.message_ids ?? [e.message_id]);
+  if (e.rendered_content !== undefined) {
+    mapMessages(new Set([e.message_id]), (m) => ({ ...m, content: e.rendered_content, last_edit_timestamp: e.edit_timestamp }));
+  }
+  const newStream: number | undefined = e.new_stream_id;
+  const newTopic: string | undefined = e.subject;
+  if (newStream === undefined && newTopic === undefined) return;
+  mapMessages(ids, (m) => ({ ...m, stream_id: newStream ?? m.stream_id, subject: newTopic ?? m.subject }));
+  refilter(belongs);
+  const unread = new Map(store.unread.value);
+  for (const id of ids) {
+    const p = unread.get(id);
+    if (p && !('peers' in p)) unread.set(id, { streamId: newStream ?? p.streamId, topic: newTopic ?? p.topic });
+  }
+  store.unread.value = unread;
+}
+
+function onDelete(e: Event): void {
+  const ids = new Set<number>(e.message_ids ?? [e.message_id]);
+  refilter((_k, m) => !ids.has(m.id));
+  const unread = new Map(store.unread.value);
+  for (const id of ids) unread.delete(id);
+  store.unread.value = unread;
+  store.mentions.value = new Set([...store.mentions.value].filter((id) => !ids.has(id)));
+}
+
+function onReaction(e: Event): void {
+  const r = { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: e.user_id };
+  mapMessages(new Set([e.message_id]), (m) => ({
+    ...m,
+    reactions:
+      e.op === 'add'
+        ? [...m.reactions, r]
+        : m.reactions.filter((x) => !(x.user_id === r.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type)),
+  }));
+}
+
+function onSubscription(e: Event): void {
+  if (e.op === 'add') {
+    const added = e.subscriptions as Subscription[];
+    const ids = new Set(added.map((s) => s.stream_id));
+    store.subscriptions.value = [...store.subscriptions.value.filter((s) => !ids.has(s.stream_id)), ...added];
+    const channels = new Map(store.channels.value);
+    for (const s of added) channels.set(s.stream_id, s);
+    store.channels.value = channels;
+  } else if (e.op === 'remove') {
+    const ids = new Set((e.subscriptions as { stream_id: number }[]).map((s) => s.stream_id));
+    store.subscriptions.value = store.subscriptions.value.filter((s) => !ids.has(s.stream_id));
+  } else if (e.op === 'update') {
+    store.subscriptions.value = store.subscriptions.value.map((s) => (s.stream_id === e.stream_id ? { ...s, [e.property]: e.value } : s));
+  }
+}
+
+function onStream(e: Event): void {
+  const channels = new Map(store.channels.value);
+  if (e.op === 'create') for (const c of e.streams) channels.set(c.stream_id, c);
+  else if (e.op === 'delete') for (const c of e.streams) channels.delete(c.stream_id);
+  else if (e.op === 'update') {
+    const c = channels.get(e.stream_id);
+    if (c) channels.set(e.stream_id, { ...c, [e.property]: e.value, ...(e.rendered_description !== undefined ? { rendered_description: e.rendered_description } : {}) });
+    store.subscriptions.value = store.subscriptions.value.map((s) => (s.stream_id === e.stream_id ? { ...s, [e.property]: e.value } : s));
+  }
+  store.channels.value = channels;
+}
+
+function onUser(e: Event): void {
+  const users = new Map(store.users.value);
+  const p = e.person as Partial<User> & { user_id: number };
+  if (e.op === 'add') users.set(p.user_id, p as User);
+  else if (e.op === 'update') {
+    const u = users.get(p.user_id);
+    if (u) users.set(p.user_id, { ...u, ...p });
+  } else if (e.op === 'remove') users.delete(p.user_id);
+  store.users.value = users;
+}
+
+/** The conversation a typing event is about, as feeds key it. */
+function typingKey(e: Event): string {
+  if (e.message_type === 'stream') return `topic:${e.stream_id}:${String(e.topic).toLowerCase()}`;
+  const ids = (e.recipients as { user_id: number }[]).map((r) => r.user_id).filter((id) => id !== store.selfId.value);
+  return `dm:${ids.sort((a, b) => a - b).join(',')}`;
+}
+
+const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+function setTyping(key: string, userId: number, on: boolean): void {
+  const next = new Map(store.typing.value);
+  const list = (next.get(key) ?? []).filter((id) => id !== userId);
+  if (on) list.push(userId);
+  if (list.length) next.set(key, list);
+  else next.delete(key);
+  store.typing.value = next;
+  const timer = `${key}|${userId}`;
+  clearTimeout(typingTimers.get(timer));
+  if (on) typingTimers.set(timer, setTimeout(() => setTyping(key, userId, false), TYPING_EXPIRY_MS));
+}
+
+function onTyping(e: Event): void {
+  const sender = e.sender?.user_id as number;
+  if (sender === store.selfId.value) return;
+  setTyping(typingKey(e), sender, e.op === 'start');
+}
+
+export function applyEvent(e: Event): void {
+  switch (e.type) {
+    case 'message':
+      return onMessage(e);
+    case 'update_message_flags':
+      return onFlags(e);
+    case 'update_message':
+      return onUpdateMessage(e);
+    case 'delete_message':
+      return onDelete(e);
+    case 'reaction':
+      return onReaction(e);
+    case 'subscription':
+      return onSubscription(e);
+    case 'stream':
+      return onStream(e);
+    case 'realm_user':
+      return onUser(e);
+    case 'typing':
+      return onTyping(e);
+    case 'presence': {
+      const next = new Map(store.presence.value);
+      for (const [id, p] of Object.entries((e.presences ?? {}) as Record<string, { active_timestamp: number }>)) next.set(Number(id), p.active_timestamp);
+      store.presence.value = next;
+      return;
+    }
+    case 'user_topic': {
+      const next = new Set(store.mutedTopics.value);
+      const key = `${e.stream_id}:${String(e.topic_name).toLowerCase()}`;
+      if (e.visibility_policy === 1) next.add(key);
+      else next.delete(key);
+      store.mutedTopics.value = next;
+      return;
+    }
+    case 'realm':
+      if (e.op === 'update' && e.property === 'name') store.realmName.value = e.value;
+      return;
+    case 'user_settings':
+      store.userSettings.value = { ...store.userSettings.value, [e.property]: e.value };
+      return;
+    default:
+      return;
+  }
+}
+
+export { placeKey };

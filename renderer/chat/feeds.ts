@@ -1,0 +1,108 @@
+/**
+ * Fetching a feed's messages (`GET /messages`): a narrow opens at its first unread
+ * message, older ones load when scrolling up, newer ones when scrolling down if the feed
+ * did not start at the newest. Marking read: the message IDs seen are sent in batches
+ * (`POST /messages/flags`); the store changes when the server's event comes back.
+ */
+import { get, post } from './api.js';
+import { apiNarrow, keyOf, type FeedView } from './narrow.js';
+import { store, updateFeed, noteRecent, type Message } from './state.js';
+import { placeOf } from './apply-event.js';
+
+const BATCH = 100;
+
+interface MessagesAnswer {
+  messages: Message[];
+  found_oldest: boolean;
+  found_newest: boolean;
+}
+
+function fetchPage(v: FeedView, anchor: string | number, before: number, after: number): Promise<MessagesAnswer> {
+  return get<MessagesAnswer & Record<string, unknown>>('/messages', {
+    anchor: String(anchor),
+    num_before: before,
+    num_after: after,
+    include_anchor: typeof anchor === 'string',
+    narrow: apiNarrow(v, store.selfId.value),
+    apply_markdown: true,
+    client_gravatar: false,
+  });
+}
+
+const noteAll = (messages: Message[]) => {
+  for (const m of messages) noteRecent(m, placeOf(m, store.selfId.value));
+};
+
+/** Loads a feed the first time it is shown (again after a re-register cleared the store). */
+export async function openFeed(v: FeedView): Promise<void> {
+  const key = keyOf(v);
+  const f = store.feeds.value.get(key);
+  if (f && (f.loading || f.messages.length || f.foundOldest)) return;
+  updateFeed(key, (x) => ({ ...x, loading: true, error: null }));
+  try {
+    const res = await fetchPage(v, 'first_unread', 50, 50);
+    noteAll(res.messages);
+    updateFeed(key, (x) => ({
+      ...x,
+      // Events that arrived meanwhile stay; the fetched page is merged by ID.
+      messages: mergeById(res.messages, x.messages),
+      foundOldest: res.found_oldest,
+      foundNewest: res.found_newest,
+      loading: false,
+    }));
+  } catch (err) {
+    updateFeed(key, (x) => ({ ...x, loading: false, error: (err as Error).message }));
+  }
+}
+
+function mergeById(a: Message[], b: Message[]): Message[] {
+  const byId = new Map<number, Message>();
+  for (const m of [...a, ...b]) byId.set(m.id, m);
+  return [...byId.values()].sort((x, y) => x.id - y.id);
+}
+
+/** Loads older (or newer) messages of an open feed. */
+export async function loadMore(v: FeedView, direction: 'older' | 'newer'): Promise<void> {
+  const key = keyOf(v);
+  const f = store.feeds.value.get(key);
+  if (!f || f.loading || f.messages.length === 0) return;
+  if (direction === 'older' ? f.foundOldest : f.foundNewest) return;
+  updateFeed(key, (x) => ({ ...x, loading: true }));
+  try {
+    const ms = f.messages.filter((m) => !m.pending);
+    const anchor = direction === 'older' ? ms[0]!.id : ms[ms.length - 1]!.id;
+    const res = await fetchPage(v, anchor, direction === 'older' ? BATCH : 0, direction === 'newer' ? BATCH : 0);
+    noteAll(res.messages);
+    updateFeed(key, (x) => ({
+      ...x,
+      messages: mergeById(res.messages, x.messages),
+      foundOldest: direction === 'older' ? res.found_oldest : x.foundOldest,
+      foundNewest: direction === 'newer' ? res.found_newest : x.foundNewest,
+      loading: false,
+    }));
+  } catch (err) {
+    updateFeed(key, (x) => ({ ...x, loading: false, error: (err as Error).message }));
+  }
+}
+
+const pendingRead = new Set<number>();
+let readTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Marks messages read soon (batched), once they have been seen. */
+export function markSeen(ids: number[]): void {
+  for (const id of ids) if (store.unread.value.has(id)) pendingRead.add(id);
+  if (!pendingRead.size || readTimer) return;
+  readTimer = setTimeout(() => {
+    readTimer = undefined;
+    const batch = [...pendingRead];
+    pendingRead.clear();
+    post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => batch.forEach((id) => pendingRead.add(id)));
+  }, 400);
+}
+
+/** "Mark all as read" for a channel or one of its topics. */
+export function markChannelRead(streamId: number, topic?: string): Promise<unknown> {
+  return topic === undefined
+    ? post('/mark_stream_as_read', { stream_id: streamId })
+    : post('/mark_topic_as_read', { stream_id: streamId, topic_name: topic });
+}

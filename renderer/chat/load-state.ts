@@ -1,0 +1,77 @@
+/** Fills the store from a `POST /register` answer (the snapshot events then keep current). */
+import { store, type Channel, type Subscription, type UnreadPlace, type User } from './state.js';
+
+type Json = Record<string, unknown>;
+
+interface UnreadMsgs {
+  pms: { other_user_id: number; unread_message_ids: number[] }[];
+  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+  huddles: { user_ids_string: string; unread_message_ids: number[] }[];
+  mentions: number[];
+}
+
+export function loadState(r: Json): void {
+  const selfId = Number(r.user_id);
+  store.selfId.value = selfId;
+  store.isAdmin.value = r.is_admin === true;
+  store.canCreateChannels.value = r.can_create_public_streams === true || r.can_create_private_streams === true;
+  store.realmName.value = String(r.realm_name ?? '');
+  store.maxMessageLength.value = Number(r.max_message_length ?? 10000);
+  store.maxTopicLength.value = Number(r.max_topic_length ?? 60);
+  store.serverEmojiDataUrl.value = String(r.server_emoji_data_url ?? '');
+  store.userSettings.value = (r.user_settings as Json) ?? {};
+
+  const users = new Map<number, User>();
+  for (const u of [...((r.realm_users as User[]) ?? []), ...((r.realm_non_active_users as User[]) ?? []), ...((r.cross_realm_bots as User[]) ?? [])]) {
+    users.set(u.user_id, u);
+  }
+  store.users.value = users;
+
+  const subs = ((r.subscriptions as Subscription[]) ?? []).map((s) => ({ ...s }));
+  store.subscriptions.value = subs;
+  const channels = new Map<number, Channel>();
+  for (const c of [...((r.streams as Channel[]) ?? []), ...((r.never_subscribed as Channel[]) ?? []), ...((r.unsubscribed as Channel[]) ?? []), ...subs]) {
+    channels.set(c.stream_id, c);
+  }
+  store.channels.value = channels;
+
+  const unread = new Map<number, UnreadPlace>();
+  const u = r.unread_msgs as UnreadMsgs | undefined;
+  for (const s of u?.streams ?? []) for (const id of s.unread_message_ids) unread.set(id, { streamId: s.stream_id, topic: s.topic });
+  for (const p of u?.pms ?? []) {
+    const peers = p.other_user_id === selfId ? '' : String(p.other_user_id);
+    for (const id of p.unread_message_ids) unread.set(id, { peers });
+  }
+  for (const h of u?.huddles ?? []) {
+    const peers = h.user_ids_string.split(',').map(Number).filter((id) => id !== selfId).sort((a, b) => a - b).join(',');
+    for (const id of h.unread_message_ids) unread.set(id, { peers });
+  }
+  store.unread.value = unread;
+  store.mentions.value = new Set(u?.mentions ?? []);
+
+  const muted = new Set<string>();
+  for (const t of (r.user_topics as { stream_id: number; topic_name: string; visibility_policy: number }[]) ?? []) {
+    if (t.visibility_policy === 1) muted.add(`${t.stream_id}:${t.topic_name.toLowerCase()}`);
+  }
+  store.mutedTopics.value = muted;
+
+  const presence = new Map<number, number>();
+  for (const [id, p] of Object.entries((r.presences as Record<string, { active_timestamp: number }>) ?? {})) {
+    presence.set(Number(id), p.active_timestamp);
+  }
+  store.presence.value = presence;
+
+  const recent = new Map<string, { place: UnreadPlace; maxId: number }>();
+  for (const c of (r.recent_private_conversations as { max_message_id: number; user_ids: number[] }[]) ?? []) {
+    const peers = [...c.user_ids].sort((a, b) => a - b).join(',');
+    recent.set(`dm:${peers}`, { place: { peers }, maxId: c.max_message_id });
+  }
+  for (const [id, place] of unread) {
+    if ('peers' in place) continue;
+    const key = `topic:${place.streamId}:${place.topic.toLowerCase()}`;
+    if ((recent.get(key)?.maxId ?? 0) < id) recent.set(key, { place, maxId: id });
+  }
+  store.recent.value = recent;
+  store.feeds.value = new Map();
+  store.typing.value = new Map();
+}

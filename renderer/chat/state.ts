@@ -1,0 +1,162 @@
+/**
+ * The one client-side store, as every Zulip client keeps it: filled from `POST /register`
+ * and kept current by events (events.ts applies them). Views read these signals and
+ * re-render when they change; nothing is counted from what the page happens to show
+ * (unread counts come from `unread_msgs` and flag events).
+ */
+import { computed, signal } from '@preact/signals';
+import type { MessageLike } from './narrow.js';
+
+export interface User {
+  user_id: number;
+  full_name: string;
+  email: string;
+  avatar_url: string | null;
+  is_active: boolean;
+  is_bot: boolean;
+  role: number;
+  is_admin?: boolean;
+}
+
+export interface Channel {
+  stream_id: number;
+  name: string;
+  description: string;
+  rendered_description?: string;
+  invite_only: boolean;
+  is_archived?: boolean;
+}
+
+export interface Subscription extends Channel {
+  color: string;
+  pin_to_top: boolean;
+  is_muted: boolean;
+}
+
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  user_id: number;
+}
+
+export interface Message extends MessageLike {
+  content: string;
+  timestamp: number;
+  sender_full_name: string;
+  avatar_url: string | null;
+  reactions: Reaction[];
+  last_edit_timestamp?: number;
+  /** Set while a sent message waits for its event (local echo). */
+  pending?: boolean;
+}
+
+/** Where an unread message is: a channel topic or a direct conversation (peers, ascending). */
+export type UnreadPlace = { streamId: number; topic: string } | { peers: string };
+
+export interface Feed {
+  messages: Message[];
+  foundOldest: boolean;
+  foundNewest: boolean;
+  loading: boolean;
+  error: string | null;
+}
+
+export const emptyFeed = (): Feed => ({ messages: [], foundOldest: false, foundNewest: false, loading: false, error: null });
+
+export const store = {
+  /** False until the first register answered. */
+  ready: signal(false),
+  realmName: signal(''),
+  selfId: signal(0),
+  isAdmin: signal(false),
+  canCreateChannels: signal(false),
+  users: signal(new Map<number, User>()),
+  subscriptions: signal<Subscription[]>([]),
+  /** Every channel the user may see (subscribed or not). */
+  channels: signal(new Map<number, Channel>()),
+  unread: signal(new Map<number, UnreadPlace>()),
+  mentions: signal(new Set<number>()),
+  /** Muted topics, as `streamId:topic (lower case)`. */
+  mutedTopics: signal(new Set<string>()),
+  feeds: signal(new Map<string, Feed>()),
+  /** Who is typing where: conversation key → user IDs. */
+  typing: signal(new Map<string, number[]>()),
+  /** Last activity per user (seconds), from presence. */
+  presence: signal(new Map<number, number>()),
+  /** Recent conversations: key → newest message ID seen (from the feeds and events). */
+  recent: signal(new Map<string, { place: UnreadPlace; maxId: number }>()),
+  connection: signal<'connected' | 'reconnecting'>('connected'),
+  maxMessageLength: signal(10000),
+  maxTopicLength: signal(60),
+  serverEmojiDataUrl: signal(''),
+  userSettings: signal<Record<string, unknown>>({}),
+};
+
+export const placeKey = (p: UnreadPlace) => ('peers' in p ? `dm:${p.peers}` : `topic:${p.streamId}:${p.topic.toLowerCase()}`);
+
+export const userName = (id: number) => store.users.value.get(id)?.full_name ?? 'Unknown user';
+
+export const channelName = (id: number) => store.channels.value.get(id)?.name ?? `channel ${id}`;
+
+export const isTopicMuted = (streamId: number, topic: string) => store.mutedTopics.value.has(`${streamId}:${topic.toLowerCase()}`);
+
+const subscriptionOf = (id: number) => store.subscriptions.value.find((s) => s.stream_id === id);
+
+/** Unread counts per channel, per topic and per direct conversation, and the total. */
+export const unreadCounts = computed(() => {
+  const channels = new Map<number, number>();
+  const topics = new Map<string, number>();
+  const dms = new Map<string, number>();
+  let total = 0;
+  for (const place of store.unread.value.values()) {
+    if ('peers' in place) {
+      dms.set(place.peers, (dms.get(place.peers) ?? 0) + 1);
+      total++;
+      continue;
+    }
+    const sub = subscriptionOf(place.streamId);
+    const muted = sub?.is_muted || isTopicMuted(place.streamId, place.topic);
+    const key = `${place.streamId}:${place.topic.toLowerCase()}`;
+    topics.set(key, (topics.get(key) ?? 0) + 1);
+    if (!muted) {
+      channels.set(place.streamId, (channels.get(place.streamId) ?? 0) + 1);
+      total++;
+    }
+  }
+  return { channels, topics, dms, total, mentions: store.mentions.value.size };
+});
+
+/** Topics of a channel, newest first, from unreads and loaded messages. */
+export function topicsOf(streamId: number): { topic: string; maxId: number; unread: number }[] {
+  const byKey = new Map<string, { topic: string; maxId: number; unread: number }>();
+  for (const [key, r] of store.recent.value) {
+    if ('peers' in r.place || r.place.streamId !== streamId || !key.startsWith('topic:')) continue;
+    byKey.set(r.place.topic.toLowerCase(), { topic: r.place.topic, maxId: r.maxId, unread: 0 });
+  }
+  for (const [id, place] of store.unread.value) {
+    if ('peers' in place || place.streamId !== streamId) continue;
+    const k = place.topic.toLowerCase();
+    const t = byKey.get(k) ?? { topic: place.topic, maxId: id, unread: 0 };
+    t.unread++;
+    t.maxId = Math.max(t.maxId, id);
+    byKey.set(k, t);
+  }
+  return [...byKey.values()].sort((a, b) => b.maxId - a.maxId);
+}
+
+/** Notes a message as the newest of its conversation (Recent conversations, topic lists). */
+export function noteRecent(m: Message, place: UnreadPlace): void {
+  const key = placeKey(place);
+  const cur = store.recent.value.get(key);
+  if (cur && cur.maxId >= m.id) return;
+  const next = new Map(store.recent.value);
+  next.set(key, { place, maxId: m.id });
+  store.recent.value = next;
+}
+
+export function updateFeed(key: string, change: (f: Feed) => Feed): void {
+  const next = new Map(store.feeds.value);
+  next.set(key, change(next.get(key) ?? emptyFeed()));
+  store.feeds.value = next;
+}
