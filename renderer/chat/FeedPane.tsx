@@ -3,8 +3,9 @@
  * ones loading when scrolling up; opens at the first unread message; messages seen are
  * marked read; new messages from others are announced politely to screen readers.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { loadMore, markChannelRead, markSeen, openFeed } from './feeds.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { markChannelRead, markSeen, openFeed } from './feeds.js';
+import { useRenderWindow } from './render-window.js';
 import { MessageItem } from './MessageItem.js';
 import { keyOf, type FeedView } from './narrow.js';
 import { href } from './router.js';
@@ -82,34 +83,14 @@ export function FeedPane({ v }: { v: FeedView }) {
   const feed = store.feeds.value.get(key);
   const unread = store.unread.value;
   const scroller = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-  const positioned = useRef(false);
-  const prevHeight = useRef(0);
 
   useEffect(() => {
-    positioned.current = false;
     void openFeed(v);
   }, [key, store.ready.value && store.feeds.value.has(key) ? 1 : 0]);
 
   const messages = feed?.messages ?? [];
-
-  // Keep the reader's place: the first unread at open, the bottom while following, the same message when older ones load.
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el || !messages.length) return;
-    if (!positioned.current) {
-      positioned.current = true;
-      const firstUnread = messages.find((m) => unread.has(m.id));
-      const target = firstUnread && el.querySelector<HTMLElement>(`[data-id="${firstUnread.id}"]`);
-      if (target) el.scrollTop = Math.max(0, target.offsetTop - 80);
-      else el.scrollTop = el.scrollHeight;
-    } else if (prevHeight.current && el.scrollTop < 50) {
-      el.scrollTop += el.scrollHeight - prevHeight.current;
-    } else if (atBottom.current) {
-      el.scrollTop = el.scrollHeight;
-    }
-    prevHeight.current = el.scrollHeight;
-  }, [messages]);
+  const { shown, hiddenBelow, onScroll, jumpToNewest } = useRenderWindow(v, key, feed, scroller, (ms) => ms.find((m) => unread.has(m.id)));
+  const atStart = shown[0]?.id === messages[0]?.id;
 
   // Mark read what has been on screen while the page is in view.
   useEffect(() => {
@@ -124,19 +105,11 @@ export function FeedPane({ v }: { v: FeedView }) {
     );
     el.querySelectorAll('li.message.unread').forEach((li) => seen.observe(li));
     return () => seen.disconnect();
-  }, [messages, unread]);
-
-  function onScroll() {
-    const el = scroller.current!;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    prevHeight.current = el.scrollHeight;
-    if (el.scrollTop < 200) void loadMore(v, 'older');
-    if (atBottom.current) void loadMore(v, 'newer');
-  }
+  }, [shown, unread]);
 
   const items: preact.ComponentChildren[] = [];
   let prev: Message | undefined;
-  for (const m of messages) {
+  for (const m of shown) {
     const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
     const newConv = !prev || convKey(prev) !== convKey(m);
     if (newDay) {
@@ -165,7 +138,7 @@ export function FeedPane({ v }: { v: FeedView }) {
         )}
       </header>
       <div class="scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Messages">
-        {feed?.foundOldest && messages.length > 0 && <p class="edge">This is the beginning of the conversation.</p>}
+        {feed?.foundOldest && atStart && messages.length > 0 && <p class="edge">This is the beginning of the conversation.</p>}
         {feed?.loading && <p class="edge" role="status">Loading messages…</p>}
         {feed?.error && (
           <p class="edge error" role="alert">
@@ -175,6 +148,11 @@ export function FeedPane({ v }: { v: FeedView }) {
         {!feed?.loading && messages.length === 0 && !feed?.error && <p class="edge">No messages here yet.</p>}
         <ol class="messages">{items}</ol>
       </div>
+      {hiddenBelow && (
+        <button type="button" class="jump" onClick={jumpToNewest}>
+          Jump to newest
+        </button>
+      )}
       <Announcer messages={messages} />
       <TypingNotice v={v} />
       <Compose v={v} />

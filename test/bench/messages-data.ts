@@ -23,6 +23,8 @@ export interface DataSetOptions {
   channels: number;
   subscribersPerChannel: number;
   topicsPerChannel: number;
+  /** The owner's password (web benchmarks sign in through the browser); none by default. */
+  ownerPassword?: string;
 }
 
 export interface BenchAccount {
@@ -69,7 +71,7 @@ export const topicName = (channel: number, t: number) => `topic ${channel}-${t}`
 async function setUpOrganization(dir: string, o: DataSetOptions): Promise<Omit<DataSetInfo, 'generateMs' | 'bytes' | 'messages'>> {
   const store = await Store.open(dir);
   const { app } = createApp({ store, log: silentLogger });
-  const owner = await doCreateRealm(app, 'Bench Org', { email: 'owner@example.com', password: null, fullName: 'Olive Owner' });
+  const owner = await doCreateRealm(app, 'Bench Org', { email: 'owner@example.com', password: o.ownerPassword ?? null, fullName: 'Olive Owner' });
   const users: BenchAccount[] = [{ id: owner.id, email: owner.email, apiKey: owner.api_key }];
   for (let i = 1; i < o.users; i++) {
     const u = await doCreateUser(app, { email: `user${i}@example.com`, fullName: `User ${i}`, password: null, role: 400 });

@@ -40,6 +40,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'P9 Markdown render+sanitise µs per message vs marked alone, heap over 1M renders, adversarial inputs',
     load: () => import('./render.js'),
   },
+  web: {
+    about: 'chat web client in Chromium: delivery to the DOM (vs an API long-poll), cold load at 100k messages, bundle size, a 10k-message channel scrolled',
+    load: () => import('./web.js'),
+  },
   store: {
     about: 'durable append+save latency in a SegmentedCollection at 10k vs 1M items, event-loop delay',
     load: () => import('./store.js'),

@@ -65,7 +65,7 @@ test.describe('chat web client in Chromium', () => {
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     // History to page through: more than one fetch's worth.
-    for (let i = 1; i <= 130; i++) await sendStream(ts.ownerClient, 'general', 'history', `old message ${i}`);
+    for (let i = 1; i <= 400; i++) await sendStream(ts.ownerClient, 'general', 'history', `old message ${i}`);
     await ts.ownerClient.post('/mark_all_as_read');
     await ts.client(mel).post('/mark_all_as_read');
     a = await openPage(browser, ts.url);
@@ -116,16 +116,22 @@ test.describe('chat web client in Chromium', () => {
     await b.shot('chat-topic');
   });
 
-  test('history: older messages load when scrolling up', async () => {
+  test('history: older messages load when scrolling up; the page holds a bounded window of them', async () => {
     await a.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/history`);
-    await a.page.getByText('old message 130').waitFor();
+    await a.page.getByText('old message 400').waitFor();
     assert.equal(await a.page.getByText('old message 1', { exact: true }).count(), 0, 'not all loaded at once');
-    for (let i = 0; i < 10 && (await a.page.getByText('old message 1', { exact: true }).count()) === 0; i++) {
+    let most = 0;
+    for (let i = 0; i < 60 && (await a.page.getByText('old message 1', { exact: true }).count()) === 0; i++) {
       await a.page.locator('.scroller').evaluate((el) => (el.scrollTop = 0));
-      await a.page.waitForTimeout(300);
+      await a.page.waitForTimeout(150);
+      most = Math.max(most, await a.page.locator('li.message').count());
     }
     await a.page.getByText('old message 1', { exact: true }).waitFor();
     await a.page.getByText('This is the beginning of the conversation.').waitFor();
+    assert.ok(most <= 150, `at most 150 messages in the page at once (saw ${most})`);
+    assert.equal(await a.page.getByText('old message 400').count(), 0, 'the newest left the page while reading the oldest');
+    await a.page.getByRole('button', { name: 'Jump to newest' }).click();
+    await a.page.getByText('old message 400').waitFor();
   });
 
   test('a direct message reaches the other person', async () => {

@@ -1,0 +1,118 @@
+/**
+ * Long feeds stay light: at most WINDOW messages are in the page at once (Zulip's web app
+ * renders a window of 250; Campfire keeps about 300). Scrolling near an edge moves the
+ * window by STEP messages, or fetches more from the server once the window reaches the
+ * end of what is loaded. Whatever changes, the message the reader looks at stays put.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { loadMore } from './feeds.js';
+import type { FeedView } from './narrow.js';
+import type { Feed, Message } from './state.js';
+
+export const WINDOW = 150;
+const STEP = 50;
+const EDGE_PX = 300;
+
+interface Win {
+  /** Following the newest messages (the window ends at the last one loaded). */
+  follow: boolean;
+  /** Otherwise: the first message in the window. */
+  startId: number;
+}
+
+export interface RenderWindow {
+  shown: Message[];
+  /** More loaded (or loadable) messages below the window: show "Jump to newest". */
+  hiddenBelow: boolean;
+  onScroll: () => void;
+  jumpToNewest: () => void;
+}
+
+export function useRenderWindow(
+  v: FeedView,
+  feedKey: string,
+  feed: Feed | undefined,
+  scroller: { current: HTMLDivElement | null },
+  firstUnread: (messages: Message[]) => Message | undefined,
+): RenderWindow {
+  const messages = feed?.messages ?? [];
+  const [win, setWin] = useState<Win>({ follow: true, startId: 0 });
+  const positioned = useRef(false);
+  const atBottom = useRef(true);
+  const keep = useRef<{ id: number; offset: number } | null>(null);
+
+  useEffect(() => {
+    positioned.current = false;
+    setWin({ follow: true, startId: 0 });
+  }, [feedKey]);
+
+  const len = messages.length;
+  let start = win.follow ? Math.max(0, len - WINDOW) : messages.findIndex((m) => m.id >= win.startId);
+  if (start < 0) start = Math.max(0, len - WINDOW);
+  const end = Math.min(len, start + WINDOW);
+  const shown = messages.slice(start, end);
+
+  /** Remembers the first message on screen and where it is, to put it back after a change. */
+  function holdPlace(): void {
+    const el = scroller.current;
+    if (!el) return;
+    for (const li of el.querySelectorAll<HTMLElement>('li.message')) {
+      if (li.offsetTop + li.offsetHeight > el.scrollTop) {
+        keep.current = { id: Number(li.dataset.id), offset: li.offsetTop - el.scrollTop };
+        return;
+      }
+    }
+  }
+
+  function moveUp(): boolean {
+    if (start === 0) return false;
+    holdPlace();
+    setWin({ follow: false, startId: messages[Math.max(0, start - STEP)]!.id });
+    return true;
+  }
+
+  function moveDown(): boolean {
+    if (end >= len) return false;
+    holdPlace();
+    const next = start + STEP;
+    setWin(next + WINDOW >= len ? { follow: true, startId: 0 } : { follow: false, startId: messages[next]!.id });
+    return true;
+  }
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !shown.length) return;
+    if (!positioned.current) {
+      positioned.current = true;
+      const target = firstUnread(shown);
+      const li = target && el.querySelector<HTMLElement>(`[data-id="${target.id}"]`);
+      el.scrollTop = li ? Math.max(0, li.offsetTop - 80) : el.scrollHeight;
+    } else if (keep.current) {
+      const li = el.querySelector<HTMLElement>(`[data-id="${keep.current.id}"]`);
+      if (li) el.scrollTop = li.offsetTop - keep.current.offset;
+      keep.current = null;
+    } else if (atBottom.current && win.follow) {
+      el.scrollTop = el.scrollHeight;
+    }
+    // Older messages arrived while the reader waits at the top: bring them in.
+    if (el.scrollTop < EDGE_PX && start > 0) moveUp();
+  }, [shown[0]?.id, shown[shown.length - 1]?.id, shown.length, len]);
+
+  function onScroll(): void {
+    const el = scroller.current!;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (el.scrollTop < EDGE_PX && !moveUp()) {
+      holdPlace();
+      void loadMore(v, 'older');
+    }
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < EDGE_PX && !moveDown() && !feed?.foundNewest) void loadMore(v, 'newer');
+  }
+
+  function jumpToNewest(): void {
+    atBottom.current = true;
+    setWin({ follow: true, startId: 0 });
+    if (!feed?.foundNewest) void loadMore(v, 'newer');
+  }
+
+  return { shown, hiddenBelow: end < len || feed?.foundNewest === false, onScroll, jumpToNewest };
+}
