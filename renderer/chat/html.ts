@@ -12,5 +12,15 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-export const sanitize = (html: string): string =>
-  DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], FORBID_ATTR: ['style'] });
+const clean = new Map<string, string>();
+
+/** Sanitised HTML, remembered for the last few thousand distinct inputs (re-renders are frequent). */
+export function sanitize(html: string): string {
+  let out = clean.get(html);
+  if (out === undefined) {
+    out = DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], FORBID_ATTR: ['style'] });
+    if (clean.size > 5_000) clean.clear();
+    clean.set(html, out);
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import type { FeedView } from './narrow.js';
 import type { Feed, Message } from './state.js';
 
 export const WINDOW = 150;
-const STEP = 50;
+const STEP = 30;
 const EDGE_PX = 300;
 
 interface Win {
@@ -94,8 +94,9 @@ export function useRenderWindow(
     } else if (atBottom.current && win.follow) {
       el.scrollTop = el.scrollHeight;
     }
-    // Older messages arrived while the reader waits at the top: bring them in.
-    if (el.scrollTop < EDGE_PX && start > 0) moveUp();
+    // Older messages arrived while the reader waits at the top: bring them in, in a task of its
+    // own (one window move per task keeps each under the 100 ms a person notices).
+    if (el.scrollTop < EDGE_PX && start > 0) setTimeout(() => el.dispatchEvent(new Event('scroll')), 0);
   }, [shown[0]?.id, shown[shown.length - 1]?.id, shown.length, len]);
 
   function onScroll(): void {

@@ -3,9 +3,23 @@ const timeFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2
 const dayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
 const fullFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
 
-export const timeOf = (seconds: number) => timeFmt.format(new Date(seconds * 1000));
-export const fullTimeOf = (seconds: number) => fullFmt.format(new Date(seconds * 1000));
-export const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
+/** Formatting with Intl is slow next to rendering: each distinct second is formatted once. */
+function cached(format: (seconds: number) => string): (seconds: number) => string {
+  const memo = new Map<number, string>();
+  return (seconds) => {
+    let s = memo.get(seconds);
+    if (s === undefined) {
+      if (memo.size > 20_000) memo.clear();
+      s = format(seconds);
+      memo.set(seconds, s);
+    }
+    return s;
+  };
+}
+
+export const timeOf = cached((seconds) => timeFmt.format(new Date(seconds * 1000)));
+export const fullTimeOf = cached((seconds) => fullFmt.format(new Date(seconds * 1000)));
+export const isoOf = cached((seconds) => new Date(seconds * 1000).toISOString());
 
 /** "Today", "Yesterday" or the date. */
 export function dayOf(seconds: number): string {
@@ -18,4 +32,4 @@ export function dayOf(seconds: number): string {
   return dayFmt.format(d);
 }
 
-export const dayKey = (seconds: number) => new Date(seconds * 1000).toDateString();
+export const dayKey = cached((seconds) => new Date(seconds * 1000).toDateString());

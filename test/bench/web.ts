@@ -117,7 +117,8 @@ async function delivery(browser: Browser, s: Server, n: number): Promise<{ page:
   }
   await sleep(1500);
   polling = false;
-  await api(s, 0, 'POST', '/typing', { op: 'start', type: 'direct', to: `[${s.info.users[0]!.id}]` }); // wakes the poller
+  // One more message wakes the parked poll so the poller can stop.
+  await api(s, sender, 'POST', '/messages', { type: 'stream', to: String(channel.id), topic: 'bench delivery', content: 'done' });
   await poller.catch(() => undefined);
   const seen = await page.evaluate(() => (window as unknown as { seen: Record<string, number> }).seen);
   await page.context().close();
@@ -186,14 +187,18 @@ export async function main(): Promise<void> {
     const small = await startServer({ users: 20, channels: 5, subscribersPerChannel: 10, topicsPerChannel: 10, messages: 1_000 });
     const smallLoads = await coldLoads(browser, small, 5);
     await stopServer(small);
+    console.log(`(b) baseline cold loads: ${smallLoads.map((x) => fmtMs(x, 0)).join(', ')}`);
     const big = await startServer({ ...DEFAULT_DATA_SET, users: 500, channels: 100, subscribersPerChannel: 30, messages: 100_000 });
     const bigLoads = await coldLoads(browser, big, 5);
+    console.log(`(b) cold loads at 100k messages: ${bigLoads.map((x) => fmtMs(x, 0)).join(', ')}`);
     const d = await delivery(browser, big, 200);
+    console.log(`(a) delivered ${d.page.length} to the page, ${d.api.length} to the API client`);
     await stopServer(big);
 
     // (d) one long channel
     const long = await startServer({ users: 20, channels: 1, subscribersPerChannel: 20, topicsPerChannel: 50, messages: 11_200 });
     const scroll = await scrollThrough(browser, long);
+    console.log(`(d) scrolled ${fmtInt(scroll.loaded)} messages' channel in ${fmtMs(scroll.ms, 0)}`);
     await stopServer(long);
 
     const pageS = summarize(d.page);
