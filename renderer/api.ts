@@ -1,13 +1,16 @@
 /**
- * The admin UI's only way to the server: its HTTP API (Zulip's wire format). Credentials
- * (email + API key from `fetch_api_key` or setup) live in sessionStorage: per tab, gone when
- * the window closes, never sent automatically (so no CSRF); see README "Admin UI".
+ * The admin UI's only way to the server: its HTTP API (Zulip's wire format) under `/json/`,
+ * signed in by the browser session (README: Browser sessions): an HttpOnly cookie the page
+ * cannot read, shared with the chat at `/`, plus the session's CSRF token on every change,
+ * kept in memory only (a reloaded page asks `GET /json/session` again). The page never holds
+ * the API key.
  */
 
-export interface Credentials {
-  email: string;
-  api_key: string;
+/** Who the session signs in, and the CSRF token for changes (from /json/login or /json/session). */
+export interface Session {
   user_id: number;
+  email: string;
+  csrf_token: string;
 }
 
 export class ApiError extends Error {
@@ -24,30 +27,6 @@ export type Params = Record<string, string | number | boolean | object | null | 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = Record<string, any>;
 
-const KEY = 'hearth-admin-credentials';
-
-export function loadCredentials(): Credentials | null {
-  try {
-    const raw = sessionStorage.getItem(KEY);
-    const c = raw ? (JSON.parse(raw) as Credentials) : null;
-    return c && typeof c.email === 'string' && typeof c.api_key === 'string' ? c : null;
-  } catch {
-    return null;
-  }
-}
-
-export function saveCredentials(c: Credentials | null): void {
-  if (c) sessionStorage.setItem(KEY, JSON.stringify(c));
-  else sessionStorage.removeItem(KEY);
-}
-
-function basicAuth(c: Credentials): string {
-  const bytes = new TextEncoder().encode(`${c.email}:${c.api_key}`);
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return `Basic ${btoa(bin)}`;
-}
-
 /** Zulip's parameter encoding: strings raw, everything else as JSON. */
 export function encode(params: Params): URLSearchParams {
   const out = new URLSearchParams();
@@ -58,17 +37,24 @@ export function encode(params: Params): URLSearchParams {
   return out;
 }
 
-/** Called when the server says the credentials no longer work (401): back to sign-in. */
+/** Methods that change something: the server wants the session's CSRF token with them. */
+const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/** Called when the session no longer works (401), or was replaced in another tab (CSRF refused): back to start. */
 export type OnUnauthorized = () => void;
 
 export class Api {
   onUnauthorized: OnUnauthorized = () => {};
+  /** The signed-in session (null: signed out, or not known yet). Memory only. */
+  session: Session | null = null;
 
-  constructor(public credentials: Credentials | null) {}
-
-  async call(method: string, path: string, params: Params = {}, body?: FormData): Promise<Json> {
+  /**
+   * One call to `/json${path}`. `quiet`: a 401 is the caller's to handle (signing in with a
+   * wrong password), not a lost session.
+   */
+  async call(method: string, path: string, params: Params = {}, body?: FormData, quiet = false): Promise<Json> {
     const headers: Record<string, string> = {};
-    if (this.credentials) headers.authorization = basicAuth(this.credentials);
+    if (UNSAFE.has(method) && this.session) headers['x-csrftoken'] = this.session.csrf_token;
     const encoded = encode(params);
     const inQuery = method === 'GET' || body !== undefined;
     const qs = inQuery && [...encoded.keys()].length ? `?${encoded}` : '';
@@ -79,7 +65,7 @@ export class Api {
     }
     let res: Response;
     try {
-      res = await fetch(`/api/v1${path}${qs}`, { method, headers, body: payload, credentials: 'omit' });
+      res = await fetch(`/json${path}${qs}`, { method, headers, body: payload, credentials: 'same-origin' });
     } catch {
       throw new ApiError('Cannot reach the Hearth server. Is it still running?', 0, 'NETWORK');
     }
@@ -90,9 +76,14 @@ export class Api {
       /* not JSON */
     }
     if (!res.ok || data.result !== 'success') {
-      if (res.status === 401 && this.credentials) this.onUnauthorized();
+      const code = typeof data.code === 'string' ? data.code : 'UNKNOWN';
+      const lost = res.status === 401 || (res.status === 403 && code === 'CSRF_FAILED');
+      if (lost && this.session && !quiet) {
+        this.session = null;
+        this.onUnauthorized();
+      }
       const msg = typeof data.msg === 'string' && data.msg ? data.msg : `Request failed (HTTP ${res.status})`;
-      throw new ApiError(msg, res.status, typeof data.code === 'string' ? data.code : 'UNKNOWN');
+      throw new ApiError(msg, res.status, code);
     }
     return data;
   }
@@ -102,6 +93,45 @@ export class Api {
   patch = (path: string, params?: Params) => this.call('PATCH', path, params);
   delete = (path: string, params?: Params) => this.call('DELETE', path, params);
   upload = (path: string, form: FormData) => this.call('POST', path, {}, form);
+
+  /** Whether this browser is signed in (`GET /json/session`): adopts the session, or forgets it on a 401. */
+  async resume(): Promise<Session | null> {
+    try {
+      this.session = asSession(await this.call('GET', '/session', {}, undefined, true));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      this.session = null;
+    }
+    return this.session;
+  }
+
+  /** `POST /json/login`: the server sets the session cookie (replacing this browser's previous one). */
+  async signIn(username: string, password: string): Promise<Session> {
+    const s = asSession(await this.call('POST', '/login', { username, password }, undefined, true));
+    this.session = s;
+    return s;
+  }
+
+  /**
+   * `POST /json/logout`: the session ends on the server and the cookie is cleared. Already
+   * ended (401): done. Replaced in another tab (CSRF refused): that session is this browser's
+   * now, so it is the one signed out. Any other failure throws, still signed in.
+   */
+  async signOut(): Promise<void> {
+    const logout = () => this.call('POST', '/logout', {}, undefined, true);
+    try {
+      await logout();
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.code === 'CSRF_FAILED' && (await this.resume())) await logout();
+      else if (err.status !== 401) throw err;
+    }
+    this.session = null;
+  }
+}
+
+function asSession(res: Json): Session {
+  return { user_id: Number(res.user_id), email: String(res.email), csrf_token: String(res.csrf_token) };
 }
 
 /** Zulip roles. */

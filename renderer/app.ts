@@ -1,8 +1,10 @@
 /**
  * The admin UI's entry point: first-run setup when the server has no organization, sign-in
- * when there are no (working) credentials, else the pages (hash routes #users, #settings, #status).
+ * when this browser has no (working) session or its person is not an owner or administrator,
+ * else the pages (hash routes #users, #settings, #status). The session is the chat's too
+ * (one cookie), so someone signed in at `/` is signed in here.
  */
-import { Api, type Json, loadCredentials, saveCredentials } from './api.js';
+import { Api, type Json } from './api.js';
 import { errorText, h, loading } from './dom.js';
 import { settingsPage } from './settings.js';
 import { setupPage } from './setup.js';
@@ -17,7 +19,7 @@ const PAGES: { route: string; title: string; render: (api: Api) => HTMLElement }
 ];
 
 const root = document.getElementById('app')!;
-const api = new Api(loadCredentials());
+const api = new Api();
 
 /** The one-time setup token: `#setup_token=` (the desktop window) or `?setup_token=`; removed from the address bar. */
 function takeSetupToken(): string | null {
@@ -33,17 +35,20 @@ function show(el: HTMLElement): void {
   root.replaceChildren(el);
 }
 
-function signOut(): void {
-  saveCredentials(null);
-  api.credentials = null;
-  void start();
+/** Sign out: the session ends on the server (for the chat in this browser too). */
+function signOut(button: HTMLButtonElement): void {
+  button.disabled = true;
+  api.signOut().then(
+    () => void start(false),
+    (err: unknown) => {
+      button.disabled = false;
+      document.getElementById('main')?.prepend(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not sign out: ${errorText(err)}`));
+    },
+  );
 }
 
-api.onUnauthorized = () => {
-  saveCredentials(null);
-  api.credentials = null;
-  void start();
-};
+// The session ended (401) or another tab replaced it (CSRF refused): start again from what the server says.
+api.onUnauthorized = () => void start();
 
 function shell(route: string): HTMLElement {
   const page = PAGES.find((p) => p.route === route) ?? PAGES[0]!;
@@ -60,8 +65,8 @@ function shell(route: string): HTMLElement {
     ),
   );
   const out = h('button', { type: 'button', class: 'secondary' }, 'Sign out');
-  out.addEventListener('click', signOut);
-  const who = api.credentials?.email ?? '';
+  out.addEventListener('click', () => signOut(out));
+  const who = api.session?.email ?? '';
   const main = h('main', { id: 'main', tabindex: -1 }, page.render(api));
   const skip = h('a', { href: '#main', class: 'skip' }, 'Skip to content');
   skip.addEventListener('click', (ev) => {
@@ -75,6 +80,7 @@ function shell(route: string): HTMLElement {
     h('span', { class: 'logo' }, 'Hearth admin'),
     nav,
     h('span', { class: 'who' }, who),
+    h('a', { href: '/', class: 'to-chat' }, 'Open the chat'),
     out,
   );
   return h('div', { class: 'layout' }, header, main);
@@ -84,15 +90,32 @@ function route(): string {
   return location.hash.replace(/^#/, '') || 'users';
 }
 
-async function start(): Promise<void> {
+let generation = 0;
+
+/**
+ * What the page shows, from what the server says: setup, sign-in (no session, or one whose
+ * person may not administer) or the pages. `probe`: ask `GET /json/session` when the page
+ * knows no session (not right after signing out).
+ */
+async function start(probe = true): Promise<void> {
+  // A later start (a session lost meanwhile) wins over this one.
+  const mine = ++generation;
+  const current = () => mine === generation;
   show(h('main', { id: 'main', class: 'narrow' }, loading('Hearth')));
   let setup: Json;
+  let me: Json | null = null;
   try {
     setup = await api.get('/hearth/setup');
+    if (!setup.needs_setup) {
+      if (!api.session && probe) await api.resume();
+      if (api.session) me = await api.get('/users/me');
+    }
   } catch (err) {
+    if (!current()) return;
     show(h('main', { id: 'main', class: 'narrow' }, h('p', { class: 'notice notice-error', role: 'alert' }, errorText(err))));
     return;
   }
+  if (!current()) return;
   if (setup.needs_setup) {
     document.title = 'Set up Hearth';
     show(setupPage(api, setupToken, Boolean(setup.setup_token_required), () => {
@@ -101,10 +124,12 @@ async function start(): Promise<void> {
     }));
     return;
   }
-  if (!api.credentials) {
+  if (!api.session || !me || !(me.role <= 200)) {
     document.title = 'Sign in · Hearth admin';
     const settings = await api.get('/server_settings').catch(() => null);
-    show(signInPage(api, settings, () => void start()));
+    if (!current()) return;
+    const notAdmin = api.session && me ? api.session.email : null;
+    show(signInPage(api, settings, notAdmin, () => void start()));
     return;
   }
   show(shell(route()));
@@ -116,7 +141,7 @@ window.addEventListener('hashchange', () => {
     void start();
     return;
   }
-  if (api.credentials && root.querySelector('.layout')) {
+  if (api.session && root.querySelector('.layout')) {
     show(shell(route()));
     (document.getElementById('main') as HTMLElement | null)?.focus();
   }

@@ -1,6 +1,6 @@
 /** Bots: create, show and copy the API key, download `zuliprc`, regenerate the key, deactivate. */
 import type { Api, Json } from './api.js';
-import { Notice, busy, copyText, dialog, download, field, h } from './dom.js';
+import { Notice, busy, copyText, dialog, download, field, h, tableBox } from './dom.js';
 
 const BOT_TYPES = [
   { id: 1, name: 'Generic bot' },
@@ -64,37 +64,40 @@ export function botsSection(api: Api, members: Json[], reload: () => Promise<voi
   );
 
   const table = bots.length
-    ? h(
-        'table',
-        { class: 'list', 'aria-label': 'Bots' },
-        h('thead', {}, h('tr', {}, ['Name', 'Email', 'Owner', 'Status', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
+    ? tableBox(
+        'Bots list',
         h(
-          'tbody',
-          {},
-          bots.map((bot) => {
-            const show = h('button', { type: 'button', class: 'secondary', disabled: !bot.is_active }, 'API key');
-            show.addEventListener('click', () =>
-              void busy(show, notice, async () => keyDialog(api, bot, await keyOf(bot), (k) => keys.set(bot.user_id, k))),
-            );
-            const off = h('button', { type: 'button', class: 'secondary' }, bot.is_active ? 'Deactivate' : 'Reactivate');
-            off.addEventListener('click', () => {
-              if (bot.is_active && !confirm(`Deactivate the bot ${bot.full_name}?`)) return;
-              void busy(off, notice, async () => {
-                if (bot.is_active) await api.delete(`/bots/${bot.user_id}`);
-                else await api.post(`/users/${bot.user_id}/reactivate`);
-                await reload();
+          'table',
+          { class: 'list', 'aria-label': 'Bots' },
+          h('thead', {}, h('tr', {}, ['Name', 'Email', 'Owner', 'Status', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
+          h(
+            'tbody',
+            {},
+            bots.map((bot) => {
+              const show = h('button', { type: 'button', class: 'secondary', disabled: !bot.is_active }, 'API key');
+              show.addEventListener('click', () =>
+                void busy(show, notice, async () => keyDialog(api, bot, await keyOf(bot), (k) => keys.set(bot.user_id, k))),
+              );
+              const off = h('button', { type: 'button', class: 'secondary' }, bot.is_active ? 'Deactivate' : 'Reactivate');
+              off.addEventListener('click', () => {
+                if (bot.is_active && !confirm(`Deactivate the bot ${bot.full_name}?`)) return;
+                void busy(off, notice, async () => {
+                  if (bot.is_active) await api.delete(`/bots/${bot.user_id}`);
+                  else await api.post(`/users/${bot.user_id}/reactivate`);
+                  await reload();
+                });
               });
-            });
-            return h(
-              'tr',
-              { class: bot.is_active ? '' : 'inactive', 'data-user-id': bot.user_id },
-              h('td', {}, bot.full_name),
-              h('td', {}, bot.delivery_email ?? bot.email),
-              h('td', {}, bot.bot_owner_id ? (names.get(bot.bot_owner_id) ?? '') : ''),
-              h('td', {}, bot.is_active ? 'Active' : 'Deactivated'),
-              h('td', {}, h('div', { class: 'row-actions' }, show, off)),
-            );
-          }),
+              return h(
+                'tr',
+                { class: bot.is_active ? '' : 'inactive', 'data-user-id': bot.user_id },
+                h('td', {}, bot.full_name),
+                h('td', {}, bot.delivery_email ?? bot.email),
+                h('td', {}, bot.bot_owner_id ? (names.get(bot.bot_owner_id) ?? '') : ''),
+                h('td', {}, bot.is_active ? 'Active' : 'Deactivated'),
+                h('td', {}, h('div', { class: 'row-actions' }, show, off)),
+              );
+            }),
+          ),
         ),
       )
     : h('p', { class: 'empty' }, 'No bots yet. A bot posts messages through the API (alerts, integrations, scripts).');

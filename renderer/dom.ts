@@ -74,6 +74,13 @@ export async function busy(control: HTMLButtonElement | HTMLFormElement, notice:
   }
 }
 
+/**
+ * A wide table in a box of its own that scrolls sideways on a narrow screen (the page does
+ * not); focusable, so the keyboard can scroll it too.
+ */
+export const tableBox = (label: string, table: HTMLTableElement) =>
+  h('div', { class: 'table-wrap', role: 'region', 'aria-label': label, tabindex: 0 }, table);
+
 /** A "Loading…" placeholder for a section while its data comes. */
 export const loading = (what: string) => h('p', { class: 'loading', role: 'status' }, `Loading ${what}…`);
 

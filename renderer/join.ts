@@ -1,7 +1,9 @@
 /**
  * The page an invite link opens (/join/<key>/ redirects here with the key in
- * the fragment): a colleague creates their own account, then learns how to
- * connect a Zulip app. Talks to the server's HTTP API only.
+ * the fragment): a colleague creates their own account (`POST /json/hearth/join`,
+ * which also signs this browser in to the chat with a session cookie), then is
+ * offered the chat and learns how to connect a Zulip app. Talks to the server's
+ * HTTP API only.
  */
 import { Api } from './api.js';
 import { Notice, busy, errorText, field, h } from './dom.js';
@@ -36,16 +38,24 @@ function joinForm(api: Api, key: string, realmName: string): HTMLElement {
 }
 
 function welcome(email: string, url: string): HTMLElement {
+  const apps = h(
+    'div',
+    { class: 'apps' },
+    h('h2', {}, 'On your phone or desktop'),
+    h('p', {}, 'Install a Zulip app, choose "Add an organization" and enter this server URL, then sign in with your email and password:'),
+    h('p', {}, h('code', { class: 'server-url' }, url)),
+    h('p', {}, `Email: ${email}`),
+  );
   const card = h(
     'section',
     { class: 'card', 'aria-labelledby': 'welcome-title' },
     h('h1', { id: 'welcome-title' }, 'Your account is ready'),
-    h('p', {}, 'Install a Zulip app (desktop or phone), choose "Add an organization" and enter this server URL, then sign in with your email and password:'),
-    h('p', {}, h('code', { class: 'server-url' }, url)),
-    h('p', {}, `Email: ${email}`),
+    h('p', {}, 'You are signed in. Chat in this browser:'),
+    h('p', { class: 'actions' }, h('a', { href: '/', class: 'button' }, 'Open the chat')),
+    apps,
   );
   qrCanvas(url).then(
-    (c) => card.append(c),
+    (c) => apps.append(c),
     () => undefined,
   );
   return card;
@@ -54,7 +64,7 @@ function welcome(email: string, url: string): HTMLElement {
 async function main(): Promise<void> {
   const mainEl = document.getElementById('main')!;
   const key = location.hash.slice(1);
-  const api = new Api(null);
+  const api = new Api();
   if (!/^[a-z0-9]{1,64}$/.test(key)) {
     mainEl.replaceChildren(h('p', { class: 'notice notice-error', role: 'alert' }, 'This invite link is incomplete. Copy the whole link and open it again.'));
     return;

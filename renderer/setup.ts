@@ -1,5 +1,9 @@
-/** First-run setup: organization and owner, then how people connect. */
-import { type Api, ApiError, saveCredentials } from './api.js';
+/**
+ * First-run setup: organization and owner (`POST /json/hearth/setup`, no session needed), then
+ * the owner is signed in with the password just chosen (`POST /json/login`: the admin's and
+ * the chat's session), then how people connect.
+ */
+import { type Api, ApiError } from './api.js';
 import { Notice, busy, field, h } from './dom.js';
 import { connectList } from './qr.js';
 
@@ -58,10 +62,13 @@ export function setupPage(api: Api, setupToken: string | null, tokenRequired: bo
           }
           throw err;
         });
-      const creds = { email: res.email as string, api_key: res.api_key as string, user_id: res.user_id as number };
-      saveCredentials(creds);
-      api.credentials = creds;
-      page.replaceChildren(connectedPage(res.lan_urls as string[], done));
+      // The answer also carries the owner's API key (for scripts): the page does not keep it.
+      const lanUrls = res.lan_urls as string[];
+      // Should this fail, the organization still exists: "Continue" then shows the sign-in page.
+      await api.signIn(email.value.trim(), password.value).catch(() => undefined);
+      password.value = '';
+      confirm.value = '';
+      page.replaceChildren(connectedPage(lanUrls, done));
       page.querySelector('h1')?.focus();
     });
   });
@@ -76,6 +83,6 @@ function connectedPage(urls: string[], done: () => void): HTMLElement {
     { class: 'card', 'aria-labelledby': 'connect-title' },
     h('h1', { id: 'connect-title', tabindex: -1 }, 'Your organization is ready'),
     connectList(urls),
-    h('div', { class: 'actions' }, next),
+    h('div', { class: 'actions' }, next, h('a', { href: '/', class: 'button secondary' }, 'Open the chat')),
   );
 }

@@ -2,7 +2,7 @@
 import { type Api, type Json, ROLES, roleName } from './api.js';
 import { botsSection } from './bots.js';
 import { invitesSection } from './invites.js';
-import { Notice, busy, dialog, errorText, field, h, loading } from './dom.js';
+import { Notice, busy, dialog, errorText, field, h, loading, tableBox } from './dom.js';
 
 export function usersPage(api: Api): HTMLElement {
   const notice = new Notice();
@@ -31,11 +31,14 @@ export function usersPage(api: Api): HTMLElement {
       return;
     }
     body.replaceChildren(
-      h(
-        'table',
-        { class: 'list', 'aria-label': 'Users' },
-        h('thead', {}, h('tr', {}, ['Name', 'Email', 'Role', 'Status', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, humans.map((u) => userRow(api, u, notice, reload))),
+      tableBox(
+        'Users list',
+        h(
+          'table',
+          { class: 'list', 'aria-label': 'Users' },
+          h('thead', {}, h('tr', {}, ['Name', 'Email', 'Role', 'Status', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, humans.map((u) => userRow(api, u, notice, reload))),
+        ),
       ),
     );
   };

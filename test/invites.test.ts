@@ -85,6 +85,38 @@ describe('invite links', () => {
     const wrong = await join_({ key: 'nosuchkey', email: 'x@example.com', full_name: 'X', password: 'long enough password' });
     assert.equal(wrong.body.msg, 'This invite link has expired or was revoked. Ask for a new one.');
     assert.equal((await fetch(`${ts.url}/join/NOT-A-KEY/`, { redirect: 'manual' })).status, 404);
+    assert.equal(res.headers.get('set-cookie'), null, 'through /api/v1 no browser session');
+  });
+
+  it('through /json/hearth/join (the join page) the browser is signed in too, replacing the session its cookie named', async () => {
+    const link = (await owner.get('/invites')).body.invites[0].link_url as string;
+    const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
+    const headers = (cookie?: string) => ({ 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) });
+    // Someone already signed in on this browser (Mel): the new account's session takes the cookie's place.
+    const before = await fetch(`${ts.url}/json/login`, { method: 'POST', headers: headers(), body: form({ username: melAcc.email, password: melAcc.password }) });
+    assert.equal(before.status, 200);
+    const melCookie = /^hearth_session=[^;]+/.exec(before.headers.getSetCookie()[0]!)![0];
+
+    const res = await fetch(`${ts.url}/json/hearth/join`, {
+      method: 'POST',
+      headers: headers(melCookie),
+      body: form({ key: keyOf(link), email: 'webbie@example.com', full_name: 'Web Bie', password: 'long enough password' }),
+    });
+    const body = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.deepEqual([body.email, body.realm_url], ['webbie@example.com', ts.url]);
+    const cookies = res.headers.getSetCookie();
+    assert.equal(cookies.length, 1);
+    assert.match(cookies[0]!, /^hearth_session=[A-Za-z0-9_-]{43}; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Strict$/);
+    const cookie = /^hearth_session=[^;]+/.exec(cookies[0]!)![0];
+
+    const session = await fetch(`${ts.url}/json/session`, { headers: { cookie } });
+    const who = await session.json();
+    assert.equal(session.status, 200);
+    assert.deepEqual([who.user_id, who.email], [body.user_id, 'webbie@example.com']);
+    assert.equal(ts.store.sessions.all().filter((s) => s.user_id === melAcc.id).length, 0, "Mel's session in this browser ended");
+    assert.equal((await fetch(`${ts.url}/json/users/me`, { headers: { cookie: melCookie } })).status, 401);
+    assert.equal((await fetch(`${ts.url}/json/users/me`, { headers: { cookie } })).status, 200);
   });
 
   it('permissions: members need create_multiuse_invite_group, guests never; only owners invite owners', async () => {

@@ -1,11 +1,13 @@
 /**
  * Invitations (Zulip's zerver/views/invite.py): reusable invite links
  * (POST /invites/multiuse, DELETE /invites/multiuse/{id}), GET /invites, and
- * Hearth's join step (POST /api/v1/hearth/join, the page at /join/<key>/).
+ * Hearth's join step (POST /api/v1/hearth/join, or /json/hearth/join, which also signs the
+ * browser in; the page at /join/<key>/).
  * Email invitations answer that this server sends no email.
  */
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doCreateInviteLink, doEditInviteLink, doJoinWithInvite, doRevokeInviteLink } from '../actions/invites.js';
+import { doCreateSession } from '../actions/sessions.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { v } from '../http/validate.js';
@@ -13,6 +15,7 @@ import { canAddSubscribers, channelById, hasContentAccess } from '../lib/channel
 import { isLoopbackHost } from '../lib/lan-urls.js';
 import { DEFAULT_INVITE_MINUTES, canCreateInviteLinks, formatInvite, inviteByKey, inviteLink, invitesFor } from '../lib/invites.js';
 import { isAdmin, isGuest, isOwner } from '../lib/people.js';
+import { sessionCookie, sessionIdForToken, sessionTokenFrom } from '../lib/sessions.js';
 import { ROLE, type InviteRecord, type Role, type UserRecord } from '../store/records.js';
 import { baseUrl, pathInt, requireUser } from './common.js';
 import { serverLanUrls } from './status.js';
@@ -120,7 +123,11 @@ export function emailInvites(req: ApiRequest): ViewResult {
   throw errors.badRequest('This server sends no email: create an invite link instead (POST /invites/multiuse).');
 }
 
-/** POST /api/v1/hearth/join: an account from an invite link (no login needed: the key is the permission). */
+/**
+ * POST /api/v1/hearth/join: an account from an invite link (no login needed: the key is the
+ * permission). Through `/json/hearth/join` (the join page) the new account is also signed in:
+ * a browser session and its cookie, as POST /json/login makes (README: Browser sessions).
+ */
 export async function joinWithInvite(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;
   const key = params.require('key', t.string);
@@ -130,6 +137,13 @@ export async function joinWithInvite(req: ApiRequest): Promise<ViewResult> {
   const password = params.require('password', t.string);
   const fullName = validateNewAccount(req, email, password, params.require('full_name', t.string));
   const user = await doJoinWithInvite(app, inv, { email, fullName, password });
+  if (req.koa.path.startsWith('/json/') && user.password_hash !== null) {
+    // The cookie a browser sent before names a session the new one replaces (as login does).
+    const previous = sessionTokenFrom(req.koa.get('cookie') || undefined);
+    const made = await doCreateSession(app, user, user.password_hash, previous === null ? null : sessionIdForToken(previous));
+    // null: deactivated or its password changed meanwhile; the account stands, the browser signs in later.
+    if (made) req.koa.set('Set-Cookie', sessionCookie(made.token, req.koa.secure));
+  }
   return { user_id: user.id, email: user.email, realm_url: baseUrl(req) };
 }
 

@@ -1,7 +1,10 @@
 /**
  * The admin UI in Debian's Chromium against a real server (temp data dir, port 0): setup
  * wizard → sign in → users → bots → settings → status and backup, each confirmed through the
- * API or the stored data; setup from a LAN address needs the token. Any console error fails.
+ * API or the stored data; setup from a LAN address needs the token. The page signs in with the
+ * browser session (an HttpOnly cookie shared with the chat at `/`, the CSRF token in memory):
+ * nothing credential-like in page-readable storage, and signing out ends the session on the
+ * server. A 390 px phone scrolls nothing sideways. Any console error fails.
  * Screenshots: test-results/admin-ui/*.png.
  */
 import assert from 'node:assert/strict';
@@ -24,6 +27,26 @@ const OWNER = { realm: 'Acme Office', name: 'Ada Admin', email: 'ada@example.com
 
 /** The stored organization's name (null: none yet). */
 const realmName = (store: Store): string | null => store.realm.data.realm?.name ?? null;
+
+/** The page asks the server whether it is signed in; a signed-out answer is a 401 Chromium logs. */
+function forgetSessionProbes(t: TestPage): void {
+  t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !(e.includes('status of 401') && e.includes('/json/session'))));
+}
+
+/** The browser's session cookie (null: none). */
+async function sessionCookie(t: TestPage): Promise<{ value: string; httpOnly: boolean; sameSite: string } | null> {
+  return (await t.context.cookies()).find((c) => c.name === 'hearth_session') ?? null;
+}
+
+/** What page script can read: both storages and document.cookie, as one string. */
+const readableByPage = (page: Page) =>
+  page.evaluate(() => {
+    const dump = (s: Storage) => Array.from({ length: s.length }, (_, i) => `${s.key(i)}=${s.getItem(s.key(i)!)}`).join(';');
+    return { session: dump(sessionStorage), local: dump(localStorage), cookie: document.cookie };
+  });
+
+/** Whether the page scrolls sideways at its current width. */
+const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 /** Errors Chromium logs for API answers the step expects (e.g. 401 for a wrong password), removed from the list. */
 function expectNetworkErrors(t: TestPage, status: number, path: string): void {
@@ -115,31 +138,56 @@ test.describe('admin UI in Chromium', () => {
       await page.getByRole('img', { name: label }).waitFor();
       assert.deepEqual(await readQr(page, label, expected.size), expected.data, `QR code of ${url}`);
     }
+    // Setup signed the owner in (POST /json/login with the new password): a session cookie, no key in the page.
+    const cookie = await sessionCookie(t);
+    assert.ok(cookie, 'the owner is signed in');
+    assert.equal(ts.app.store.sessions.all().filter((s) => s.user_id === me.body.user_id).length, 1);
     await page.getByRole('button', { name: 'Continue to administration' }).click();
+    await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
+
+    // The same session signs the owner in to the chat, and back.
+    await page.getByRole('banner').getByRole('link', { name: 'Open the chat' }).click();
+    await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/');
+    await page.goto(`${ts.url}/admin/#users`);
     await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
   });
 
-  test('signs in with email and password (keyboard only), keeping the key in sessionStorage', async () => {
+  test('signs in with email and password (keyboard only): an HttpOnly session cookie, nothing credential-like the page can read', async () => {
     const { page } = t;
+    // Signing out ends the session on the server, not only in the page.
+    const before = await sessionCookie(t);
+    assert.ok(before);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: `Sign in to ${OWNER.realm}` }).waitFor();
-    assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'signing out forgets the key');
+    assert.equal(await sessionCookie(t), null, 'the cookie is cleared');
+    const stale = await fetch(`${ts.url}/json/users/me`, { headers: { cookie: `hearth_session=${before.value}` } });
+    assert.equal(stale.status, 401, 'the session ended on the server');
+    assert.equal(ts.app.store.sessions.all().length, 0);
     await t.shot('03-sign-in');
 
-    // Wrong password: an error, no credentials.
+    // Wrong password: an error, no session.
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill('wrong password');
     await page.keyboard.press('Enter');
     await page.getByRole('alert').waitFor();
-    expectNetworkErrors(t, 401, '/api/v1/fetch_api_key');
+    expectNetworkErrors(t, 401, '/json/login');
+    assert.equal(await sessionCookie(t), null);
 
-    // A member is not let in.
+    // A member signs in (to the chat, same cookie) but is not let into administration: offered the chat instead.
     await owner.post('/users', { email: 'mo@example.com', password: 'member password', full_name: 'Mo Member' });
     await page.getByLabel('Email').fill('mo@example.com');
     await page.getByLabel('Password').fill('member password');
     await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'This account is not an organization administrator.' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Open the chat' }).getAttribute('href'), '/');
+    assert.equal(await page.getByRole('navigation', { name: 'Admin sections' }).count(), 0);
+    const mo = ts.app.store.users.byEmailAddress('mo@example.com')!;
+    assert.equal(ts.app.store.sessions.all().filter((s) => s.user_id === mo.id).length, 1, 'signed in, for the chat');
+    // A reload asks the server again: still the member, still not let in.
+    await page.reload();
     await page.getByRole('alert').filter({ hasText: 'not an organization administrator' }).waitFor();
-    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    await t.shot('03b-not-admin');
 
     // The owner, by keyboard: focus is in the email field.
     await page.getByLabel('Email').fill('');
@@ -150,11 +198,24 @@ test.describe('admin UI in Chromium', () => {
     await page.keyboard.type(OWNER.password);
     await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
-    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('hearth-admin-credentials') ?? 'null'));
-    assert.equal(stored.email, OWNER.email);
-    assert.equal(stored.api_key, owner.account!.apiKey);
-    assert.equal(await page.evaluate(() => localStorage.length), 0, 'nothing in localStorage');
-    assert.deepEqual(await t.context.cookies(), [], 'no cookies');
+    assert.equal(ts.app.store.sessions.all().filter((s) => s.user_id === mo.id).length, 0, "the member's session in this browser was replaced");
+
+    // The key, the session token and the CSRF token are nowhere page script can read.
+    const cookie = await sessionCookie(t);
+    assert.ok(cookie, 'the session cookie is set');
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.sameSite, 'Strict');
+    const [session] = ts.app.store.sessions.all().filter((s) => s.user_id === owner.account!.id);
+    assert.ok(session);
+    const readable = await readableByPage(page);
+    assert.deepEqual(readable, { session: '', local: '', cookie: '' }, 'nothing in sessionStorage, localStorage or document.cookie');
+    const html = await page.content();
+    for (const secret of [owner.account!.apiKey, cookie.value, session.csrf_token]) assert.ok(!html.includes(secret), 'no credential in the DOM');
+
+    // A reload stays signed in (GET /json/session gives the CSRF token back), and changes still work.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
+    assert.equal(await page.getByRole('banner').getByRole('link', { name: 'Open the chat' }).getAttribute('href'), '/');
   });
 
   test('creates a user, changes their role, deactivates, reactivates and resets their password', async () => {
@@ -201,7 +262,7 @@ test.describe('admin UI in Chromium', () => {
     await page.getByRole('alert').filter({ hasText: `Could not change the role of ${OWNER.name}` }).waitFor();
     assert.equal(await adaRole.inputValue(), '100');
     assert.equal((await owner.get('/users/me')).body.role, 100);
-    expectNetworkErrors(t, 400, `/api/v1/users/`);
+    expectNetworkErrors(t, 400, `/json/users/`);
 
     await row.getByRole('button', { name: 'Deactivate' }).click();
     await row.getByRole('button', { name: 'Reactivate' }).waitFor();
@@ -377,7 +438,7 @@ test.describe('admin UI in Chromium', () => {
     await page.getByRole('button', { name: 'Add linkifier' }).click();
     await page.getByRole('alert').filter({ hasText: 'Bad regular expression' }).waitFor();
     // Chromium logs the refused request itself; that one is expected (the page shows the reason above).
-    const refused = t.errors.findIndex((e) => e.includes('status of 400') && e.includes('/api/v1/realm/filters'));
+    const refused = t.errors.findIndex((e) => e.includes('status of 400') && e.includes('/json/realm/filters'));
     assert.ok(refused >= 0, JSON.stringify(t.errors));
     t.errors.splice(refused, 1);
     await page.getByLabel('Pattern').fill('#(?P<id>[0-9]+)');
@@ -449,7 +510,7 @@ test.describe('admin UI in Chromium', () => {
     const description = page.locator('.realm-description');
     await description.locator('strong').filter({ hasText: 'Acme' }).waitFor();
     // A hostile description (as if the server's own sanitiser had failed): shown without its script.
-    await page.route('**/api/v1/server_settings', async (route) => {
+    await page.route('**/json/server_settings', async (route) => {
       const res = await route.fetch();
       const body = await res.json();
       body.realm_description = '<p><b>Bold</b><img src="/nope.png" onerror="window.pwned=1"><script>window.pwned=2</script><a href="javascript:window.pwned=3">x</a><span style="color:red">styled</span><img src="https://evil.example/track.png" alt="tracker"></p>';
@@ -461,7 +522,7 @@ test.describe('admin UI in Chromium', () => {
     assert.doesNotMatch(html, /onerror|<script|javascript:|style=|evil\.example/i, html);
     assert.match(html, /styled/);
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
-    await page.unroute('**/api/v1/server_settings');
+    await page.unroute('**/json/server_settings');
     // Expected here only: the sanitised <img> asks for its (missing) file (404).
     await page.waitForTimeout(200);
     t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !e.includes('/nope.png')));
@@ -499,6 +560,10 @@ test.describe('admin UI in Chromium', () => {
       await colleague.page.getByRole('heading', { name: 'Your account is ready' }).waitFor();
       await colleague.page.getByText(ts.url, { exact: true }).waitFor();
       await colleague.shot('04c-joined');
+      // Joined is signed in: the chat opens without asking again.
+      await colleague.page.getByRole('link', { name: 'Open the chat' }).click();
+      await colleague.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+      assert.equal(await colleague.page.getByRole('button', { name: 'Sign in' }).count(), 0);
       assert.deepEqual(colleague.errors, []);
     } finally {
       await colleague.close();
@@ -512,7 +577,7 @@ test.describe('admin UI in Chromium', () => {
     assert.ok(!((await owner.get('/invites')).body.invites as { link_url: string }[]).some((i) => i.link_url === link));
   });
 
-  test('goes back to sign-in when the server stops accepting the key (the account was deactivated)', async () => {
+  test('goes back to sign-in when the server ends the session (the account was deactivated)', async () => {
     const ann = await openPage(browser, ts.url);
     try {
       await ann.page.goto(`${ts.url}/admin/`);
@@ -525,15 +590,49 @@ test.describe('admin UI in Chromium', () => {
       assert.equal((await owner.delete(`/users/${annId}`)).status, 200);
       await ann.page.getByRole('link', { name: 'Settings' }).click();
       await ann.page.getByRole('heading', { name: /^Sign in to / }).waitFor();
-      assert.equal(await ann.page.evaluate(() => sessionStorage.length), 0, 'the dead key is forgotten');
-      expectNetworkErrors(ann, 401, '/api/v1/register');
+      assert.equal(await sessionCookie(ann), null, 'the dead session\'s cookie is cleared');
+      expectNetworkErrors(ann, 401, '/json/register');
+      // The page's other calls in flight got the same 401, and the page then asked whether it is signed in.
+      ann.errors.splice(0, ann.errors.length, ...ann.errors.filter((e) => !(e.includes('status of 401') && e.includes('/json/'))));
       assert.deepEqual(ann.errors, []);
     } finally {
       await ann.close();
     }
   });
 
+  test('a 390 px phone: sign-in, users, settings and status scroll nothing sideways (tables scroll in their own box)', async () => {
+    const { page } = t;
+    const shotAt = async (width: number, name: string) => {
+      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
+      await page.waitForTimeout(100);
+      assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`);
+      await t.shot(`${name}-${width}`);
+    };
+    try {
+      for (const route of ['users', 'settings', 'status']) {
+        await page.goto(`${ts.url}/admin/#${route}`);
+        await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
+        await page.waitForLoadState('networkidle');
+        for (const width of [1280, 390, 360]) await shotAt(width, `09-${route}`);
+        if (route === 'users') {
+          // The users table is wider than a phone: it scrolls inside its box.
+          const box = page.getByRole('region', { name: 'Users list' });
+          assert.ok(await box.evaluate((el) => el.scrollWidth > el.clientWidth), 'the table scrolls in its box');
+          await box.evaluate((el) => el.scrollBy(1000, 0));
+          assert.equal(await scrollsSideways(page), false);
+          await t.shot('09-users-360-table-scrolled');
+        }
+      }
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: /^Sign in to / }).waitFor();
+      for (const width of [1280, 390, 360]) await shotAt(width, '09-sign-in');
+    } finally {
+      await page.setViewportSize({ width: 1024, height: 768 });
+    }
+  });
+
   test('logged no console errors', () => {
+    forgetSessionProbes(t);
     assert.deepEqual(t.errors, []);
   });
 });
@@ -570,7 +669,7 @@ test.describe('admin UI setup from another computer', () => {
       await page.getByRole('button', { name: 'Create organization' }).click();
       await page.getByRole('alert').waitFor();
       await t.shot('08-lan-setup-refused');
-      expectNetworkErrors(t, 403, '/api/v1/hearth/setup');
+      expectNetworkErrors(t, 403, '/json/hearth/setup');
       assert.equal(realmName(server.store), null);
 
       // A stale token in the address: refused, and the page then asks for the token.
@@ -585,7 +684,7 @@ test.describe('admin UI setup from another computer', () => {
       await page.getByLabel('Confirm password').fill('lee password');
       await page.getByRole('button', { name: 'Create organization' }).click();
       await page.getByLabel('Setup token').waitFor({ state: 'visible' });
-      expectNetworkErrors(t, 403, '/api/v1/hearth/setup');
+      expectNetworkErrors(t, 403, '/json/hearth/setup');
       assert.equal(realmName(server.store), null);
 
       // The desktop window's address carries the token in the fragment: no field, setup works.
@@ -652,6 +751,7 @@ test.describe('admin UI on the server computer of a LAN-wide server (where the d
       assert.equal(rc, `[api]\nemail=${botEmail}\nkey=${key}\nsite=${lan}\n`);
       // The address works: the bot signs in through it.
       assert.equal((await new Client(lan!, { id: 0, email: botEmail, apiKey: key, password: '' }).get('/users/me')).status, 200);
+      forgetSessionProbes(t);
       assert.deepEqual(t.errors, []);
     } finally {
       await t.close();
