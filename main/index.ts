@@ -1,6 +1,6 @@
 /**
  * Electron main process: a thin shell. It starts the same server as `hearth serve`
- * (server/start.ts) in this process, opens the admin UI from it in one guarded window, and
+ * (server/start.ts) in this process, opens it in one guarded window (the chat at /, or the first-run setup), and
  * keeps a tray icon. Everything with logic lives in main/lib (tested under plain Node).
  */
 import { BrowserWindow, app, dialog, shell } from 'electron';
@@ -10,7 +10,7 @@ import { consoleLogger } from '../server/log.js';
 import { DESKTOP_SETTINGS_FILE, readDesktopSettings } from './lib/desktop-settings.js';
 import { resolveDataDir, sessionDataDir, userDataDir } from './lib/data-paths.js';
 import { portNotice, startEmbeddedServer, type EmbeddedServer } from './lib/embedded-server.js';
-import { adminUrl, originOf } from './lib/url-policy.js';
+import { originOf, startUrl } from './lib/url-policy.js';
 import { autostartProgram, linuxAutostartFile, linuxLoginItem, type LoginItem } from './lib/login-item.js';
 import { errorPageUrl } from './lib/window-options.js';
 import type { TrayAction, TrayStatus } from './lib/tray-model.js';
@@ -65,7 +65,7 @@ function openAdmin(): void {
   const win = ensureWindow();
   if (state.server && state.status === 'running') {
     const url = win.webContents.getURL();
-    if (!url || !url.startsWith('http')) void win.loadURL(adminUrl(state.server.url, state.server.setupToken));
+    if (!url || !url.startsWith('http')) void win.loadURL(startUrl(state.server.url, state.server.setupToken));
   }
   win.show();
   win.focus();
@@ -124,7 +124,7 @@ async function startServerAndWindow(): Promise<void> {
   state.status = 'running';
   updateTray();
   const win = ensureWindow();
-  await win.loadURL(adminUrl(server.url, server.setupToken));
+  await win.loadURL(startUrl(server.url, server.setupToken));
   const notice = portNotice(server);
   if (notice) void dialog.showMessageBox(win, { type: 'warning', title: 'Hearth', message: notice });
 }

@@ -38,7 +38,7 @@ export function trayMenuModel(s: TrayStatus): TrayItem[] {
   }
   items.push(
     { label: '', enabled: false, separator: true },
-    { label: 'Open Hearth admin', enabled: s.state !== 'stopping', action: 'open-admin' },
+    { label: 'Open Hearth', enabled: s.state !== 'stopping', action: 'open-admin' },
     { label: 'Open data folder', enabled: true, action: 'open-data-folder' },
     { label: 'Start Hearth at login', enabled: true, action: 'toggle-open-at-login', checkbox: true, checked: s.openAtLogin },
     { label: '', enabled: false, separator: true },

@@ -57,6 +57,14 @@ export function adminUrl(serverUrl: string, setupToken: string | null): string {
   return u.toString();
 }
 
+/**
+ * What the window opens: the first-run setup (admin pages, with the token) while the server
+ * has none yet, else the chat at `/`, whose top bar leads to the admin pages.
+ */
+export function startUrl(serverUrl: string, setupToken: string | null): string {
+  return setupToken ? adminUrl(serverUrl, setupToken) : new URL('/', originOf(serverUrl)).toString();
+}
+
 /** The URL the window loads for a server bound to `host:port` (a wildcard bind is reached on loopback). */
 export function localServerUrl(host: string, port: number): string {
   const reach = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
