@@ -118,19 +118,20 @@ async function loadAsset(app: App, key: string): Promise<Asset | null> {
   return asset;
 }
 
-function setSecurityHeaders(req: ApiRequest): void {
+/** The headers every page and file of the web pages (admin and chat) carry. */
+export function setSecurityHeaders(req: ApiRequest): void {
   const k = req.koa;
   k.set('Content-Security-Policy', ADMIN_CSP);
   k.set('X-Content-Type-Options', 'nosniff');
   k.set('X-Frame-Options', 'DENY');
   k.set('Referrer-Policy', 'no-referrer');
-  k.set('Cache-Control', 'no-cache');
 }
 
 async function serve(req: ApiRequest, key: string): Promise<void> {
   const asset = await loadAsset(req.app, key);
   if (!asset) throw errors.notFound('Not Found');
   setSecurityHeaders(req);
+  req.koa.set('Cache-Control', 'no-cache');
   req.koa.type = asset.type;
   req.koa.body = asset.body;
 }

@@ -7,17 +7,9 @@
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
 import { webBundle } from '../lib/web-bundle.js';
-import { ADMIN_CSP } from './admin-static.js';
+import { setSecurityHeaders } from './admin-static.js';
 
 const HASHED = /^chat-[0-9a-f]{12}\.(js|css)$/;
-
-function securityHeaders(req: ApiRequest): void {
-  const k = req.koa;
-  k.set('Content-Security-Policy', ADMIN_CSP);
-  k.set('X-Content-Type-Options', 'nosniff');
-  k.set('X-Frame-Options', 'DENY');
-  k.set('Referrer-Policy', 'no-referrer');
-}
 
 const page = (script: string, style: string) => `<!doctype html>
 <html lang="en">
@@ -45,7 +37,7 @@ export async function chatIndex(req: ApiRequest): Promise<void> {
     return;
   }
   const bundle = await webBundle(req.app);
-  securityHeaders(req);
+  setSecurityHeaders(req);
   req.koa.set('Cache-Control', 'no-cache');
   req.koa.type = 'text/html; charset=utf-8';
   req.koa.body = page(bundle.script, bundle.style);
@@ -57,7 +49,7 @@ export async function chatAsset(req: ApiRequest): Promise<void> {
   if (!HASHED.test(name)) throw errors.notFound('Not Found');
   const asset = (await webBundle(req.app)).assets.get(name);
   if (!asset) throw errors.notFound('Not Found');
-  securityHeaders(req);
+  setSecurityHeaders(req);
   req.koa.set('Cache-Control', 'public, max-age=31536000, immutable');
   req.koa.type = asset.type;
   req.koa.body = asset.body;
