@@ -131,7 +131,7 @@ async function delivery(browser: Browser, s: Server, n: number): Promise<{ page:
   return { page: pageTimes, api: apiTimes };
 }
 
-async function scrollThrough(browser: Browser, s: Server): Promise<{ maxNodes: number; longestTask: number; loaded: number; ms: number }> {
+async function scrollThrough(browser: Browser, s: Server): Promise<{ maxNodes: number; longestTask: number; loaded: number; ms: number; reachedTop: boolean }> {
   const page = await signedInPage(browser, s);
   await page.addInitScript(() => {
     const w = window as unknown as { longest: number };
@@ -152,6 +152,7 @@ async function scrollThrough(browser: Browser, s: Server): Promise<{ maxNodes: n
     maxNodes = Math.max(maxNodes, await nodes());
     if (await page.getByText('This is the beginning of the conversation.').count()) break;
   }
+  const reachedTop = (await page.getByText('This is the beginning of the conversation.').count()) > 0;
   // ...then down to the end, a screen at a time.
   for (let i = 0; i < 3000; i++) {
     const done = await page.locator('.scroller').evaluate((el) => {
@@ -169,7 +170,7 @@ async function scrollThrough(browser: Browser, s: Server): Promise<{ maxNodes: n
   const loaded = await page.evaluate(() => document.querySelectorAll('li.message').length);
   const longestTask = await page.evaluate(() => (window as unknown as { longest: number }).longest);
   await page.context().close();
-  return { maxNodes, longestTask, loaded, ms: Date.now() - t0 };
+  return { maxNodes, longestTask, loaded, ms: Date.now() - t0, reachedTop };
 }
 
 export async function main(): Promise<void> {
@@ -198,7 +199,7 @@ export async function main(): Promise<void> {
     // (d) one long channel
     const long = await startServer({ users: 20, channels: 1, subscribersPerChannel: 20, topicsPerChannel: 50, messages: 11_200 });
     const scroll = await scrollThrough(browser, long);
-    console.log(`(d) scrolled ${fmtInt(scroll.loaded)} messages' channel in ${fmtMs(scroll.ms, 0)}`);
+    console.log(`(d) scrolled from ${scroll.reachedTop ? 'the first message' : 'NOT the first message'} to the last in ${fmtMs(scroll.ms, 0)}`);
     await stopServer(long);
 
     const pageS = summarize(d.page);
@@ -210,13 +211,13 @@ export async function main(): Promise<void> {
       ['(a) delivered', `${d.page.length}/200`, `${d.api.length}/200`, ''],
       ['(b) cold load (median of 5)', fmtMs(median(bigLoads), 0), `${fmtMs(median(smallLoads), 0)} (20 users, 1k messages)`, (median(bigLoads) / median(smallLoads)).toFixed(2)],
       ['(c) JS + CSS gzipped', fmtKB(gz / 1024), '', ''],
-      ['(d) most DOM nodes', fmtInt(scroll.maxNodes), `${fmtInt(scroll.loaded)} messages in the list at the end`, ''],
+      ['(d) most DOM nodes', fmtInt(scroll.maxNodes), `${fmtInt(scroll.loaded)} messages in the page at the end`, ''],
       ['(d) longest task', fmtMs(scroll.longestTask, 0), `scroll took ${fmtMs(scroll.ms, 0)}`, ''],
     ]);
     console.log(`goal: (a) delivery p50 <= 100 ms: ${goal(pageS.p50 <= 100 && d.page.length === 200)}; p99 <= 250 ms: ${goal(pageS.p99 <= 250)}`);
     console.log(`goal: (b) cold load <= 1.5 s: ${goal(median(bigLoads) <= 1500)}`);
     console.log(`goal: (c) JS + CSS <= 150 KB gzipped: ${goal(gz <= 150 * 1024)}`);
-    console.log(`goal: (d) <= 2,000 DOM nodes: ${goal(scroll.maxNodes <= 2000)}; no task over 100 ms: ${goal(scroll.longestTask <= 100)}`);
+    console.log(`goal: (d) <= 2,000 DOM nodes: ${goal(scroll.maxNodes <= 2000 && scroll.reachedTop)}; no task over 100 ms: ${goal(scroll.longestTask <= 100)}`);
   } finally {
     await browser.close();
     await stopAllChildren();

@@ -6,20 +6,18 @@
  * session on the server. Screenshots: test-results/admin-ui/chat-*.png.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { createApp, type HearthServer } from '../../server/app.js';
 import { silentLogger } from '../../server/log.js';
 import { Store } from '../../server/store/store.js';
+import { axeViolations } from '../helpers/axe.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 const skip = process.env.CI ? false : (browserMissing() ?? false);
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** The page asks the server whether it is signed in; a signed-out answer is a 401 Chromium logs. */
 const isSessionProbe = (e: string) => e.includes('status of 401') && e.includes('/json/session');
@@ -34,16 +32,6 @@ async function signIn(page: Page, url: string, who: Account): Promise<void> {
 
 const unreadBadge = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: new RegExp(`^${name}`) }).locator('.count');
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = (await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<unknown> } }).axe.run())) as {
-    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-  };
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 test.describe('chat web client in Chromium', () => {
   test.describe.configure({ mode: 'serial', timeout: 120_000 });
