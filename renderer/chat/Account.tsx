@@ -1,13 +1,15 @@
 /**
- * One's own account: name, avatar and password; the API key and a zuliprc for the terminal
- * and Python clients (after entering the password again); sounds and desktop notifications;
- * signing out.
+ * One's own account: name, avatar, status and custom profile fields; password; the API key
+ * and a zuliprc for the terminal and Python clients (after entering the password again);
+ * this browser's desktop notifications and a way to the personal settings; signing out.
  */
 import { useState } from 'preact/hooks';
-import { ApiError, csrf, patch, post } from './api.js';
-import { askForNotifications, notificationsPossible, setSound, soundOn } from './notifications.js';
+import { ApiError, csrf, del, patch, post } from './api.js';
+import { href } from './router.js';
 import { signOut } from './session.js';
-import { store } from './state.js';
+import { NotificationPermission } from './Settings.js';
+import { store, type ProfileField } from './state.js';
+import { StatusEditor } from './UserStatus.js';
 
 function useStatus() {
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
@@ -154,23 +156,90 @@ function ApiKey() {
 }
 
 function Notifications() {
-  const [perm, setPerm] = useState(notificationsPossible() ? Notification.permission : 'unsupported');
   return (
     <section class="card" aria-labelledby="notify-title">
       <h2 id="notify-title">Notifications</h2>
-      <label class="check">
-        <input type="checkbox" checked={soundOn.value} onChange={(e) => setSound(e.currentTarget.checked)} />
-        Play a sound for direct messages and mentions
-      </label>
-      {perm === 'unsupported' ? (
-        <p class="muted">Desktop notifications need a secure connection (HTTPS, or this computer's own address).</p>
-      ) : perm === 'granted' ? (
-        <p>Desktop notifications are on for this browser.</p>
-      ) : (
-        <button type="button" onClick={() => void askForNotifications().then((p) => setPerm(p))}>
-          Turn on desktop notifications
-        </button>
-      )}
+      <NotificationPermission />
+      <p>
+        <a href={href({ kind: 'settings', tab: 'notifications' })}>Choose what notifies you</a> (sounds, desktop, per channel),{' '}
+        <a href={href({ kind: 'settings', tab: 'preferences' })}>the theme and time format</a>, muted users and alert words in Settings.
+      </p>
+    </section>
+  );
+}
+
+function Status() {
+  return (
+    <section class="card" aria-labelledby="status-title">
+      <h2 id="status-title">Status</h2>
+      <p class="hint">Shown beside your name in People and on your profile card.</p>
+      <StatusEditor />
+    </section>
+  );
+}
+
+/** One input for a custom profile field of one's own, by its type. */
+function FieldInput({ f, value, onInput }: { f: ProfileField; value: string; onInput: (v: string) => void }) {
+  const on = (e: { currentTarget: { value: string } }) => onInput(e.currentTarget.value);
+  if (f.type === 2) return <textarea rows={3} value={value} onInput={on} />;
+  if (f.type === 3) {
+    let options: [string, { text: string; order: string }][] = [];
+    try {
+      options = Object.entries(JSON.parse(f.field_data || '{}') as Record<string, { text: string; order: string }>).sort((a, b) => Number(a[1].order) - Number(b[1].order));
+    } catch {
+      /* no options */
+    }
+    return (
+      <select value={value} onChange={on}>
+        <option value="">Not set</option>
+        {options.map(([k, o]) => (
+          <option key={k} value={k}>
+            {o.text}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (f.type === 4) return <input type="date" value={value} onInput={on} />;
+  if (f.type === 5) return <input type="url" value={value} placeholder={f.hint} onInput={on} />;
+  return <input value={value} placeholder={f.hint} onInput={on} />;
+}
+
+/** Custom profile fields (Zulip's Profile tab): the ones a person may fill in themselves. */
+function ProfileFields() {
+  const fields = store.profileFields.value.filter((f) => f.type !== 6 && (f as { editable_by_user?: boolean }).editable_by_user !== false);
+  const mine = store.users.value.get(store.selfId.value)?.profile_data ?? {};
+  const [values, setValues] = useState<Record<number, string>>({});
+  const { run, view } = useStatus();
+  if (!fields.length) return null;
+  const valueOf = (f: ProfileField) => values[f.id] ?? mine[f.id]?.value ?? '';
+  return (
+    <section class="card" aria-labelledby="fields-title">
+      <h2 id="fields-title">About you</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const changed = fields.filter((f) => values[f.id] !== undefined && values[f.id] !== (mine[f.id]?.value ?? ''));
+          const set = changed.filter((f) => valueOf(f).trim());
+          const cleared = changed.filter((f) => !valueOf(f).trim());
+          void run(async () => {
+            if (set.length) await patch('/users/me/profile_data', { data: set.map((f) => ({ id: f.id, value: valueOf(f).trim() })) });
+            if (cleared.length) await del('/users/me/profile_data', { data: cleared.map((f) => f.id) });
+            setValues({});
+          }, 'Profile saved.');
+        }}
+      >
+        {[...fields]
+          .sort((a, b) => a.order - b.order)
+          .map((f) => (
+            <label key={f.id}>
+              {f.name}
+              <FieldInput f={f} value={valueOf(f)} onInput={(v) => setValues({ ...values, [f.id]: v })} />
+            </label>
+          ))}
+        <button type="submit">Save profile</button>
+      </form>
+      {view}
     </section>
   );
 }
@@ -183,6 +252,8 @@ export function Account() {
       </header>
       <div class="scroller">
         <Profile />
+        <Status />
+        <ProfileFields />
         <Password />
         <ApiKey />
         <Notifications />

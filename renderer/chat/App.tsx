@@ -4,32 +4,46 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Account } from './Account.js';
+import { People, PeopleColumn } from './People.js';
+import { Settings } from './Settings.js';
 import { ChannelBrowser } from './ChannelBrowser.js';
 import { start, stop } from './events.js';
 import { FeedPane } from './FeedPane.js';
+import { Drafts } from './Drafts.js';
 import { Inbox } from './Inbox.js';
 import { isFeed } from './narrow.js';
 import { trackTitle } from './notifications.js';
 import { Recent } from './Recent.js';
+import { Scheduled } from './Scheduled.js';
 import { href, listenToHash, view } from './router.js';
 import { checkSession, session, signOut } from './session.js';
 import { Sidebar } from './Sidebar.js';
 import { SignIn } from './SignIn.js';
 import { store } from './state.js';
 import { ApiError } from './api.js';
+import { SearchBox, SearchResults } from './Search.js';
+import { installShortcuts } from './shortcuts.js';
+import { ShortcutsHelp } from './ShortcutsHelp.js';
+import { Toast } from './Toast.js';
 
 function Main() {
   const v = view.value;
   if (isFeed(v)) return <FeedPane v={v} />;
   if (v.kind === 'recent') return <Recent />;
+  if (v.kind === 'search') return <SearchResults v={v} />;
   if (v.kind === 'channels') return <ChannelBrowser />;
   if (v.kind === 'account') return <Account />;
+  if (v.kind === 'drafts') return <Drafts />;
+  if (v.kind === 'scheduled') return <Scheduled />;
+  if (v.kind === 'people') return <People />;
+  if (v.kind === 'settings') return <Settings />;
   return <Inbox />;
 }
 
 function Chat() {
   const [drawer, setDrawer] = useState(false);
   const [fatal, setFatal] = useState('');
+  useEffect(() => installShortcuts(), []);
   useEffect(() => {
     const unlisten = listenToHash();
     const untitle = trackTitle();
@@ -50,7 +64,16 @@ function Chat() {
   if (fatal) return <p class="boot" role="alert">{fatal}</p>;
   if (!store.ready.value) return <p class="boot" role="status">Loading Hearth…</p>;
   return (
-    <div class={`layout${drawer ? ' drawer-open' : ''}`}>
+    <div
+      class={`layout${drawer ? ' drawer-open' : ''}`}
+      onKeyDown={(e) => {
+        // Escape closes the phone drawer and returns to its button.
+        if (e.key !== 'Escape' || !drawer) return;
+        e.preventDefault();
+        setDrawer(false);
+        document.querySelector<HTMLElement>('.topbar .menu')?.focus();
+      }}
+    >
       <a class="skip" href="#main">
         Skip to the conversation
       </a>
@@ -63,8 +86,10 @@ function Chat() {
           <img src="/static/hearth-icon.png" alt="" width={24} height={24} />
           {store.realmName.value || 'Hearth'}
         </a>
+        <SearchBox />
         <nav class="account-links" aria-label="Account">
           {store.isAdmin.value && <a href="/admin/">Admin</a>}
+          <a href={href({ kind: 'settings', tab: 'preferences' })}>Settings</a>
           <a href={href({ kind: 'account' })}>Account</a>
           <button type="button" class="link" onClick={() => void signOut().then(() => stop())}>
             Sign out
@@ -82,6 +107,9 @@ function Chat() {
       <main id="main" tabIndex={-1}>
         <Main />
       </main>
+      <ShortcutsHelp />
+      <Toast />
+      {view.value.kind !== 'people' && <PeopleColumn />}
     </div>
   );
 }

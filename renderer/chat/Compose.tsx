@@ -3,13 +3,23 @@
  * or people, when the feed is not one conversation). Enter sends, Shift+Enter is a new
  * line; a preview; typing notifications; files by button, drag and drop or paste, with
  * progress. A sent message shows at once (local echo) and is replaced by the server's copy.
+ * Also: autocomplete for `@` `#` `:` (Autocomplete.tsx), drafts saved to the server while
+ * typing and restored when the conversation is reopened (drafts.ts), "Schedule" (send
+ * later, ScheduleDialog.tsx), a video call link, and text other parts of the app insert
+ * (quote and reply, compose-bus.ts).
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, post, upload } from './api.js';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, del, post, upload } from './api.js';
+import type { ComposeContext } from './autocomplete.js';
+import { useAutocomplete } from './SuggestionList.js';
+import { composeInsert } from './compose-bus.js';
+import { ComposeTo, type Address } from './ComposeTo.js';
+import { addressOfView, draftFor, DraftSaver, restoreRequest, type DraftAddress } from './draft-sync.js';
 import { queueId } from './events.js';
 import { sanitize } from './html.js';
 import { keyOf, type FeedView } from './narrow.js';
-import { PeoplePicker } from './PeoplePicker.js';
+import { href } from './router.js';
+import { ScheduleDialog, whenFmt } from './ScheduleDialog.js';
 import { store, updateFeed, type Message } from './state.js';
 import { startTyping, stopTyping, type TypingTarget } from './typing.js';
 
@@ -17,6 +27,11 @@ interface Upload {
   name: string;
   progress: number;
 }
+
+/** The newest `composeInsert` taken, so a remounted box does not insert it again. */
+let consumedInsert = 0;
+
+const escapeHtml = (s: string) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 export function Compose({ v }: { v: FeedView }) {
   const fixedTopic = v.kind === 'topic' ? v.topic : null;
@@ -29,20 +44,106 @@ export function Compose({ v }: { v: FeedView }) {
   const [text, setText] = useState('');
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const [notice, setNotice] = useState<{ text: string; scheduledId?: number; content?: string } | null>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
+  const [scheduling, setScheduling] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [saver] = useState(() => new DraftSaver());
   const box = useRef<HTMLTextAreaElement>(null);
+  const textRef = useRef(text);
+  const caretWanted = useRef<number | null>(null);
+  textRef.current = text;
+  const key = keyOf(v);
 
+  // A new conversation: the old text is kept as a draft, this one's newest draft (or the one
+  // the Drafts view asked for) comes back.
   useEffect(() => {
-    setMode(fixedPeople ? 'dm' : 'channel');
-    if (fixedChannel !== null) setChannel(fixedChannel);
-    setTopic(fixedTopic ?? '');
-    setPeople(fixedPeople ?? []);
+    const asked = restoreRequest.peek();
+    if (asked) restoreRequest.value = null;
+    const address = addressOfView(v);
+    const draft = asked ?? (address ? draftFor(address) : undefined);
+    setMode(fixedPeople ? 'dm' : asked?.type === 'private' ? 'dm' : 'channel');
+    setChannel(fixedChannel ?? (asked?.type === 'stream' ? asked.to[0]! : channel));
+    setTopic(fixedTopic ?? (asked?.type === 'stream' ? asked.topic : ''));
+    setPeople(fixedPeople ?? (asked?.type === 'private' ? asked.to.filter((id) => id !== store.selfId.value) : []));
+    setText(draft?.content ?? '');
     setPreview(null);
     setError('');
-  }, [keyOf(v)]);
+    setNotice(null);
+    saver.reset(draft ?? null);
+    if (asked) caretWanted.current = asked.content.length;
+    return () => void saver.flush();
+  }, [key]);
 
-  const target = (): TypingTarget | null =>
-    mode === 'dm' ? (people.length ? { kind: 'dm', to: people } : null) : channel ? { kind: 'channel', streamId: channel, topic } : null;
+  // Save what is typed when the page goes away or is hidden.
+  useEffect(() => {
+    const save = () => void saver.flush();
+    window.addEventListener('pagehide', save);
+    document.addEventListener('visibilitychange', save);
+    return () => {
+      window.removeEventListener('pagehide', save);
+      document.removeEventListener('visibilitychange', save);
+    };
+  }, []);
+
+  const target = (): TypingTarget | null => {
+    if (mode === 'channel') return channel ? { kind: 'channel', streamId: channel, topic } : null;
+    if (people.length) return { kind: 'dm', to: people };
+    return fixedPeople ? { kind: 'dm', to: [store.selfId.value] } : null;
+  };
+
+  const addressOf = (s: Address = { mode, channel, topic, people }): DraftAddress => {
+    if (s.mode === 'channel') return s.channel ? { type: 'stream', to: [s.channel], topic: s.topic } : { type: '', to: [], topic: '' };
+    const to = s.people.length ? s.people : fixedPeople ? [store.selfId.value] : [];
+    return to.length ? { type: 'private', to, topic: '' } : { type: '', to: [], topic: '' };
+  };
+
+  const ctx: ComposeContext = mode === 'dm' ? { kind: 'dm' } : channel ? { kind: 'channel', streamId: channel, topic } : null;
+
+  /** Replaces the text (autocomplete, inserts), the cursor at `caret`. */
+  function replace(next: string, caret: number) {
+    setText(next);
+    saver.change(addressOf(), next);
+    ac.setCaret(caret);
+    caretWanted.current = caret;
+    if (box.current?.value === next) placeCaret();
+  }
+
+  /** Puts the cursor where an insert ended, right after the new text is in the box (before the next key). */
+  function placeCaret() {
+    const c = caretWanted.current;
+    const b = box.current;
+    if (c === null || !b) return;
+    caretWanted.current = null;
+    b.focus();
+    b.setSelectionRange(c, c);
+  }
+  useLayoutEffect(placeCaret);
+
+  const ac = useAutocomplete({ text, ctx, replace });
+
+  /** Inserts at the cursor; a block of several lines (or `block`) goes on lines of its own. */
+  function insertAtCursor(s: string, block = s.includes('\n')) {
+    setPreview(null);
+    const cur = textRef.current;
+    const b = box.current;
+    const start = b ? b.selectionStart : cur.length;
+    const end = b ? b.selectionEnd : cur.length;
+    const before = cur.slice(0, start);
+    const after = cur.slice(end);
+    const lead = block && before && !before.endsWith('\n') ? '\n' : '';
+    const trail = block && after && !after.startsWith('\n') ? '\n' : '';
+    const piece = lead + s + trail;
+    replace(before + piece + after, before.length + piece.length);
+  }
+
+  // Quote and reply (and anything else): text another part of the app asks to insert.
+  const wanted = composeInsert.value;
+  useEffect(() => {
+    if (!wanted || wanted.seq <= consumedInsert) return;
+    consumedInsert = wanted.seq;
+    insertAtCursor(wanted.text);
+  }, [wanted?.seq]);
 
   async function send() {
     const content = text.trim();
@@ -64,18 +165,20 @@ export function Compose({ v }: { v: FeedView }) {
       sender_full_name: store.users.value.get(store.selfId.value)?.full_name ?? '',
       avatar_url: store.users.value.get(store.selfId.value)?.avatar_url ?? null,
       display_recipient: t.kind === 'dm' ? [...t.to, store.selfId.value].map((id) => ({ id })) : '',
-      content: `<p>${content.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</p>`,
+      content: `<p>${escapeHtml(content)}</p>`,
       timestamp: Math.floor(Date.now() / 1000),
       flags: ['read'],
       reactions: [],
       pending: true,
     };
-    const key = keyOf(v);
-    if (store.feeds.value.get(key)?.foundNewest) updateFeed(key, (f) => ({ ...f, messages: [...f.messages, echo] }));
+    const feedKey = keyOf(v);
+    if (store.feeds.value.get(feedKey)?.foundNewest) updateFeed(feedKey, (f) => ({ ...f, messages: [...f.messages, echo] }));
     setText('');
     setPreview(null);
     setError('');
+    setNotice(null);
     stopTyping(t);
+    void saver.discard();
     try {
       await post('/messages', {
         type: t.kind === 'dm' ? 'direct' : 'stream',
@@ -86,13 +189,59 @@ export function Compose({ v }: { v: FeedView }) {
         local_id: localId,
       });
     } catch (err) {
-      updateFeed(key, (f) => ({ ...f, messages: f.messages.filter((m) => m !== echo) }));
+      updateFeed(feedKey, (f) => ({ ...f, messages: f.messages.filter((m) => m !== echo) }));
       setText(content);
+      saver.change(addressOf(), content);
       setError(err instanceof ApiError ? err.message : 'The message was not sent.');
     }
   }
 
+  /** "Schedule": checks there is something to send and somewhere to send it, then asks when. */
+  function openSchedule() {
+    if (!text.trim()) return setError('Write a message to schedule first.');
+    if (!target()) return setError(mode === 'dm' ? 'Choose who to write to.' : 'Choose a channel.');
+    setError('');
+    setScheduling(true);
+  }
+
+  async function schedule(at: number) {
+    const t = target()!;
+    const content = text.trim();
+    const res = await post<{ scheduled_message_id: number }>('/scheduled_messages', {
+      type: t.kind === 'dm' ? 'direct' : 'stream',
+      to: t.kind === 'dm' ? t.to : t.streamId,
+      topic: t.kind === 'channel' ? t.topic : undefined,
+      content,
+      scheduled_delivery_timestamp: at,
+    });
+    setText('');
+    setPreview(null);
+    stopTyping(t);
+    void saver.discard();
+    setNotice({ text: `Scheduled for ${whenFmt.format(at * 1000)}.`, scheduledId: res.scheduled_message_id, content });
+  }
+
+  async function unschedule(id: number, content: string) {
+    try {
+      await del(`/scheduled_messages/${id}`);
+      setNotice(null);
+      insertAtCursor(content);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
+  async function videoCall() {
+    try {
+      const res = await post<{ url: string }>('/calls/videocall/create', { room_name: topic || store.realmName.value || 'Hearth call' });
+      insertAtCursor(`[Join video call](${res.url})`, true);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'The call link could not be created.');
+    }
+  }
+
   function onKeyDown(e: KeyboardEvent) {
+    if (focused && ac.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void send();
@@ -104,7 +253,10 @@ export function Compose({ v }: { v: FeedView }) {
       setUploads((u) => [...u, { name: file.name, progress: 0 }]);
       try {
         const res = await upload(file, (p) => setUploads((u) => u.map((x) => (x.name === file.name ? { ...x, progress: p } : x))));
-        setText((t) => `${t}${t && !t.endsWith('\n') ? '\n' : ''}[${res.filename}](${res.url})\n`);
+        const cur = textRef.current;
+        const next = `${cur}${cur && !cur.endsWith('\n') ? '\n' : ''}[${res.filename}](${res.url})\n`;
+        setText(next);
+        saver.change(addressOf(), next);
       } catch (err) {
         setError(`${file.name}: ${(err as Error).message}`);
       } finally {
@@ -124,102 +276,124 @@ export function Compose({ v }: { v: FeedView }) {
   }
 
   return (
-    <form
-      class="compose"
-      aria-label="Compose"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void send();
-      }}
-      onDragOver={(e) => e.preventDefault()}
-      onDrop={(e) => {
-        e.preventDefault();
-        if (e.dataTransfer?.files.length) void addFiles(e.dataTransfer.files);
-      }}
-    >
-      <div class="compose-to">
-        {fixedChannel === null && fixedPeople === null && (
-          <label>
-            <span class="visually-hidden">Send to</span>
-            <select value={mode} onChange={(e) => setMode(e.currentTarget.value as 'channel' | 'dm')}>
-              <option value="channel">Channel</option>
-              <option value="dm">Direct message</option>
-            </select>
-          </label>
+    <>
+      <form
+        class="compose"
+        aria-label="Compose"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          if (e.dataTransfer?.files.length) void addFiles(e.dataTransfer.files);
+        }}
+      >
+        <ComposeTo
+          fixedChannel={fixedChannel}
+          fixedPeople={fixedPeople}
+          mode={mode}
+          channel={channel}
+          topic={topic}
+          people={people}
+          onChange={(a) => {
+            setMode(a.mode);
+            setChannel(a.channel);
+            setTopic(a.topic);
+            setPeople(a.people);
+            if (text) saver.change(addressOf(a), text);
+          }}
+        />
+        {preview !== null ? (
+          <div class="preview rendered" aria-label="Preview" dangerouslySetInnerHTML={{ __html: sanitize(preview) }} />
+        ) : (
+          <div class="message-box">
+            {focused && ac.list}
+            <textarea
+              ref={box}
+              aria-label="Message"
+              rows={2}
+              maxLength={store.maxMessageLength.value}
+              placeholder="Message"
+              value={text}
+              {...(focused ? ac.boxProps : { 'aria-autocomplete': 'list' as const })}
+              onInput={(e) => {
+                const next = e.currentTarget.value;
+                setText(next);
+                ac.track(e);
+                saver.change(addressOf(), next);
+                const t = target();
+                if (t) startTyping(t);
+              }}
+              onClick={ac.track}
+              onKeyUp={(e) => !['ArrowUp', 'ArrowDown', 'Enter', 'Tab', 'Escape'].includes(e.key) && ac.track(e)}
+              onFocus={(e) => {
+                setFocused(true);
+                ac.track(e);
+              }}
+              onBlur={() => {
+                setFocused(false);
+                const t = target();
+                if (t) stopTyping(t);
+              }}
+              onKeyDown={onKeyDown}
+              onPaste={(e) => {
+                if (e.clipboardData?.files.length) {
+                  e.preventDefault();
+                  void addFiles(e.clipboardData.files);
+                }
+              }}
+            />
+          </div>
         )}
-        {mode === 'channel' && fixedChannel === null && (
-          <label>
-            <span class="visually-hidden">Channel</span>
-            <select value={channel} onChange={(e) => setChannel(Number(e.currentTarget.value))}>
-              {store.subscriptions.value.map((s) => (
-                <option key={s.stream_id} value={s.stream_id}>
-                  #{s.name}
-                </option>
-              ))}
-            </select>
-          </label>
+        {uploads.map((u) => (
+          <p key={u.name} class="upload" role="status">
+            Uploading {u.name}… <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
+          </p>
+        ))}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
         )}
-        {mode === 'channel' && (
-          <label class="topic">
-            Topic
-            <input value={topic} maxLength={store.maxTopicLength.value} onInput={(e) => setTopic(e.currentTarget.value)} placeholder="general chat" />
-          </label>
-        )}
-        {mode === 'dm' && fixedPeople === null && <PeoplePicker value={people} onChange={setPeople} />}
-      </div>
-      {preview !== null ? (
-        <div class="preview rendered" aria-label="Preview" dangerouslySetInnerHTML={{ __html: sanitize(preview) }} />
-      ) : (
-        <label class="message-box">
-          <span class="visually-hidden">Message</span>
-          <textarea
-            ref={box}
-            aria-label="Message"
-            rows={2}
-            maxLength={store.maxMessageLength.value}
-            placeholder="Message"
-            value={text}
-            onInput={(e) => {
-              setText(e.currentTarget.value);
-              const t = target();
-              if (t) startTyping(t);
-            }}
-            onBlur={() => {
-              const t = target();
-              if (t) stopTyping(t);
-            }}
-            onKeyDown={onKeyDown}
-            onPaste={(e) => {
-              if (e.clipboardData?.files.length) {
-                e.preventDefault();
-                void addFiles(e.clipboardData.files);
-              }
-            }}
-          />
-        </label>
-      )}
-      {uploads.map((u) => (
-        <p key={u.name} class="upload" role="status">
-          Uploading {u.name}… <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
+        <p class="compose-notice" role="status">
+          {notice && (
+            <>
+              {notice.text}{' '}
+              {notice.scheduledId !== undefined && (
+                <button type="button" class="link" onClick={() => void unschedule(notice.scheduledId!, notice.content ?? '')}>
+                  Undo
+                </button>
+              )}{' '}
+              <a href={href({ kind: 'scheduled' })}>View scheduled messages</a>
+            </>
+          )}
         </p>
-      ))}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="compose-actions">
-        <label class="button">
-          Attach files
-          <input type="file" multiple class="visually-hidden" onChange={(e) => e.currentTarget.files && void addFiles(e.currentTarget.files)} />
-        </label>
-        <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null}>
-          {preview !== null ? 'Edit' : 'Preview'}
-        </button>
-        <button type="submit" class="primary">
-          Send
-        </button>
-      </div>
-    </form>
+        <div class="compose-actions">
+          <label class="button">
+            Attach files
+            <input type="file" multiple class="visually-hidden" onChange={(e) => e.currentTarget.files && void addFiles(e.currentTarget.files)} />
+          </label>
+          {store.videoChatProvider.value !== 0 && (
+            <button type="button" onClick={() => void videoCall()}>
+              Video call
+            </button>
+          )}
+          <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null}>
+            {preview !== null ? 'Edit' : 'Preview'}
+          </button>
+          <span class="send-group">
+            <button type="button" aria-haspopup="dialog" title="Send later" onClick={openSchedule}>
+              Schedule
+            </button>
+            <button type="submit" class="primary">
+              Send
+            </button>
+          </span>
+        </div>
+      </form>
+      {scheduling && <ScheduleDialog title="Schedule message" action="Schedule" onPick={schedule} onClose={() => setScheduling(false)} />}
+    </>
   );
 }

@@ -12,6 +12,8 @@ import { href } from './router.js';
 import { channelName, store, userName, type Message } from './state.js';
 import { Compose } from './Compose.js';
 import { dayKey, dayOf } from './time.js';
+import { NextUnreadButton } from './next-unread.js';
+import { useSelection } from './selection.js';
 
 export function titleOf(v: FeedView): string {
   switch (v.kind) {
@@ -90,6 +92,8 @@ export function FeedPane({ v }: { v: FeedView }) {
 
   const messages = feed?.messages ?? [];
   const { shown, hiddenBelow, onScroll, jumpToNewest } = useRenderWindow(v, key, feed, scroller, (ms) => ms.find((m) => unread.has(m.id)));
+  // J/K's selected message (a message link selects its message and brings it to the middle).
+  useSelection(key, scroller, 'near' in v ? v.near : undefined);
   const atStart = shown[0]?.id === messages[0]?.id;
 
   // Mark read what has been on screen while the page is in view.
@@ -136,6 +140,7 @@ export function FeedPane({ v }: { v: FeedView }) {
             Mark all as read
           </button>
         )}
+        <NextUnreadButton />
       </header>
       <div class="scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Messages">
         {feed?.foundOldest && atStart && messages.length > 0 && <p class="edge">This is the beginning of the conversation.</p>}

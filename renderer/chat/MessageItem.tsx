@@ -1,52 +1,186 @@
-/** One message: sender (for the first of a run), time, the sanitised HTML, reactions, marks. */
+/**
+ * One message: sender (for the first of a run), time, the sanitised HTML (or its edit box),
+ * marks, reactions (buttons: click to add or take back yours), and its action buttons
+ * (MessageActions.tsx). A right click opens the actions menu; an inline image opens in the
+ * lightbox; the message a link points at (`/near/ID`) is highlighted.
+ */
 import { memo } from 'preact/compat';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { labelOf } from './emoji-data.js';
+import { EmojiGlyph } from './EmojiPicker.js';
 import { sanitize } from './html.js';
+import { imageLinkOf } from './Lightbox.js';
+import { MessageTools, openMenuOf } from './MessageActions.js';
+import { openProfileCard } from './ProfileCard.js';
+import * as act from './message-actions.js';
+import { view } from './router.js';
 import { store, userName, type Message } from './state.js';
 import { fullTimeOf, isoOf, timeOf } from './time.js';
 
+const listOf = (names: string[]) => (names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+
 function Reactions({ m }: { m: Message }) {
   if (!m.reactions.length) return null;
+  const self = store.selfId.value;
   const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>();
   for (const r of m.reactions) {
     const key = `${r.reaction_type}:${r.emoji_code}`;
     const g = groups.get(key) ?? { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type, users: [] };
-    g.users.push(r.user_id);
+    if (!g.users.includes(r.user_id)) g.users.push(r.user_id);
     groups.set(key, g);
   }
   return (
-    <ul class="reactions" aria-label="Reactions">
-      {[...groups.values()].map((g) => (
-        <li key={g.code} title={g.users.map(userName).join(', ')} class={g.users.includes(store.selfId.value) ? 'mine' : undefined}>
-          <span aria-hidden="true">{emojiOf(g.code, g.type, g.name)}</span>
-          <span class="visually-hidden">{g.name.replace(/_/g, ' ')} by {g.users.map(userName).join(', ')}</span> {g.users.length}
-        </li>
-      ))}
-    </ul>
+    <div class="reactions" role="group" aria-label="Reactions">
+      {[...groups.values()].map((g) => {
+        const mine = g.users.includes(self);
+        const who = listOf([...(mine ? ['You'] : []), ...g.users.filter((id) => id !== self).map(userName)]);
+        return (
+          <button
+            key={`${g.type}:${g.code}`}
+            type="button"
+            class={`reaction${mine ? ' mine' : ''}`}
+            aria-pressed={mine}
+            aria-label={`${labelOf(g.name)}, ${g.users.length}: ${who}`}
+            title={`${who} reacted with :${g.name}:${mine ? ' (click to take yours back)' : ''}`}
+            disabled={m.pending}
+            onClick={() => void act.toggleReaction(m, g)}
+          >
+            <EmojiGlyph e={g} size={18} />
+            <span class="n">{g.users.length}</span>
+          </button>
+        );
+      })}
+      {!m.pending && (
+        <button
+          type="button"
+          class="reaction add"
+          aria-label="Add emoji reaction"
+          title="Add emoji reaction"
+          onClick={(e) => act.open({ kind: 'picker', id: m.id, anchor: e.currentTarget as HTMLElement })}
+        >
+          +
+        </button>
+      )}
+    </div>
   );
 }
 
-/** A Unicode emoji from its code ("1f44d", "1f468-200d-1f373"), else its :name:. */
-function emojiOf(code: string, type: string, name: string): string {
-  if (type !== 'unicode_emoji') return `:${name}:`;
-  try {
-    return String.fromCodePoint(...code.split('-').map((c) => parseInt(c, 16)));
-  } catch {
-    return `:${name}:`;
-  }
+const focusActions = (id: number) => document.querySelector<HTMLElement>(`li.message[data-id="${id}"] .actions-button`)?.focus();
+
+function EditBox({ m }: { m: Message }) {
+  const [text, setText] = useState<string | null>(null);
+  const [original, setOriginal] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    act.rawContent(m.id).then(
+      (t) => {
+        setOriginal(t);
+        setText(t);
+      },
+      (err: Error) => setError(err.message),
+    );
+  }, [m.id]);
+  useEffect(() => {
+    if (text !== null) area.current?.focus();
+  }, [text === null]);
+  const done = () => {
+    act.editing.value = null;
+    setTimeout(() => focusActions(m.id));
+  };
+  const save = async () => {
+    if (text === null || text.trim() === original.trim()) return done();
+    setBusy(true);
+    try {
+      await act.saveEdit(m.id, text);
+      done();
+    } catch (err) {
+      setError((err as Error).message);
+      setBusy(false);
+    }
+  };
+  const enterSends = store.userSettings.value.enter_sends === true;
+  return (
+    <form class="edit-box" onSubmit={(e) => (e.preventDefault(), void save())}>
+      <textarea
+        ref={area}
+        aria-label="Edit message"
+        rows={Math.min(12, Math.max(3, (text ?? '').split('\n').length + 1))}
+        value={text ?? 'Loading…'}
+        disabled={text === null || busy}
+        maxLength={store.maxMessageLength.value}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            done();
+          } else if (e.key === 'Enter' && !e.isComposing && (e.ctrlKey || e.metaKey || (enterSends && !e.shiftKey))) {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      />
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="edit-actions">
+        <span class="hint">{enterSends ? 'Enter saves' : 'Ctrl+Enter saves'}, Esc cancels.</span>
+        <span class="edit-buttons">
+          <button type="button" onClick={done}>
+            Cancel
+          </button>
+          <button type="submit" class="primary" disabled={text === null || busy}>
+            Save
+          </button>
+        </span>
+      </div>
+    </form>
+  );
 }
+
+function Body({ m }: { m: Message }) {
+  if (act.editing.value === m.id) return <EditBox m={m} />;
+  return (
+    <div
+      class="content rendered"
+      onClick={(e) => {
+        const a = imageLinkOf(e.target);
+        if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        act.open({ kind: 'lightbox', id: m.id, anchor: a, src: a.getAttribute('href')!, title: a.title || a.querySelector('img')?.alt || '' });
+      }}
+      dangerouslySetInnerHTML={{ __html: sanitize(m.content) }}
+    />
+  );
+}
+
+const interactive = 'a, button, input, textarea, select, img, .popover, dialog';
 
 export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: Message; first: boolean; unread: boolean }) {
   const name = m.sender_full_name || userName(m.sender_id);
+  const v = view.peek();
+  // The message a link points at (FeedPane's selection scrolls it to the middle).
+  const target = 'near' in v && v.near === m.id;
   return (
     <li
-      class={`message${first ? ' first' : ''}${unread ? ' unread' : ''}${m.pending ? ' pending' : ''}`}
+      class={`message${first ? ' first' : ''}${unread ? ' unread' : ''}${m.pending ? ' pending' : ''}${target ? ' target' : ''}`}
       data-id={m.id}
       aria-label={first ? undefined : `${name}, ${timeOf(m.timestamp)}`}
+      onContextMenu={(e) => {
+        if (m.pending || (e.target as Element).closest(interactive) || getSelection()?.toString()) return;
+        e.preventDefault();
+        openMenuOf(e.currentTarget, m.id);
+      }}
     >
       {first ? (
         <div class="sender">
-          <img class="avatar" src={m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" width={32} height={32} loading="lazy" />
-          <span class="name">{name}</span>
+          <button type="button" class="sender-button" aria-haspopup="dialog" onClick={(e) => openProfileCard(m.sender_id, e.currentTarget)}>
+            <img class="avatar" src={m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" width={32} height={32} loading="lazy" />
+            <span class="name">{name}</span>
+          </button>
           <time dateTime={isoOf(m.timestamp)} title={fullTimeOf(m.timestamp)}>
             {timeOf(m.timestamp)}
           </time>
@@ -56,7 +190,7 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
           {timeOf(m.timestamp)}
         </time>
       )}
-      <div class="content rendered" dangerouslySetInnerHTML={{ __html: sanitize(m.content) }} />
+      <Body m={m} />
       {(m.last_edit_timestamp || m.flags.includes('starred') || m.pending) && (
         <p class="marks">
           {m.pending && <span>Sending…</span>}
@@ -65,6 +199,7 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
         </p>
       )}
       <Reactions m={m} />
+      <MessageTools m={m} />
     </li>
   );
 });

@@ -27,7 +27,8 @@ function Item({ to, label, count, current, extra }: { to: View; label: string; c
   );
 }
 
-const same = (a: View, b: View) => href(a) === href(b);
+/** The same place (a message link, `/near/ID`, is still its conversation). */
+const same = (a: View, b: View) => href({ ...a, near: undefined } as View) === href(b);
 
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const [filter, setFilter] = useState('');
@@ -61,6 +62,9 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         <Item to={{ kind: 'feed' }} label="Combined feed" current={current.kind === 'feed'} />
         <Item to={{ kind: 'mentions' }} label="Mentions" count={counts.mentions} current={current.kind === 'mentions'} />
         <Item to={{ kind: 'starred' }} label="Starred messages" current={current.kind === 'starred'} />
+        <Item to={{ kind: 'drafts' }} label="Drafts" current={current.kind === 'drafts'} />
+        <Item to={{ kind: 'scheduled' }} label="Scheduled messages" current={current.kind === 'scheduled'} />
+        <Item to={{ kind: 'people' }} label="People" current={current.kind === 'people'} />
       </ul>
       <h2 class="section">
         <span>Channels</span>

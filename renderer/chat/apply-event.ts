@@ -1,7 +1,9 @@
 /** Applies one server event to the store (the client half of Zulip's event system). */
 import { dmPeers, matches, viewOf, isFeed, type MessageLike } from './narrow.js';
 import { notifyNewMessage } from './notifications.js';
-import { store, noteRecent, placeKey, type Message, type Subscription, type UnreadPlace, type User } from './state.js';
+import { applyComposeEvent } from './compose-events.js';
+import { applyPeopleEvent } from './people-state.js';
+import { MESSAGE_RULES, store, noteRecent, placeKey, type Message, type Subscription, type UnreadPlace, type User } from './state.js';
 
 type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -198,6 +200,8 @@ function onTyping(e: Event): void {
 }
 
 export function applyEvent(e: Event): void {
+  applyPeopleEvent(e);
+  if (applyComposeEvent(e)) return;
   switch (e.type) {
     case 'message':
       return onMessage(e);
@@ -231,9 +235,14 @@ export function applyEvent(e: Event): void {
       store.mutedTopics.value = next;
       return;
     }
-    case 'realm':
+    case 'realm': {
       if (e.op === 'update' && e.property === 'name') store.realmName.value = e.value;
+      // The rules message actions follow (editing, deleting, moving, reporting).
+      const data: Record<string, unknown> = e.op === 'update' ? { [e.property]: e.value } : e.op === 'update_dict' ? (e.data ?? {}) : {};
+      const rules = Object.entries(data).filter(([k]) => MESSAGE_RULES.includes(k));
+      if (rules.length) store.messageRules.value = { ...store.messageRules.value, ...Object.fromEntries(rules) };
       return;
+    }
     case 'user_settings':
       store.userSettings.value = { ...store.userSettings.value, [e.property]: e.value };
       return;

@@ -40,7 +40,9 @@ export async function openFeed(v: FeedView): Promise<void> {
   if (f && (f.loading || f.messages.length || f.foundOldest)) return;
   updateFeed(key, (x) => ({ ...x, loading: true, error: null }));
   try {
-    const res = await fetchPage(v, 'first_unread', 50, 50);
+    // A message link opens around its message (a string anchor: the message itself included).
+    const near = 'near' in v ? v.near : undefined;
+    const res = await fetchPage(v, near === undefined ? 'first_unread' : String(near), 50, 50);
     noteAll(res.messages);
     updateFeed(key, (x) => ({
       ...x,
@@ -90,13 +92,19 @@ let readTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** Marks messages read soon (batched), once they have been seen. */
 export function markSeen(ids: number[]): void {
+  if (store.readPaused.value) return;
   for (const id of ids) if (store.unread.value.has(id)) pendingRead.add(id);
   if (!pendingRead.size || readTimer) return;
   readTimer = setTimeout(() => {
     readTimer = undefined;
-    const batch = [...pendingRead];
+    const batch = [...pendingRead].filter((id) => store.unread.value.has(id));
     pendingRead.clear();
-    post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => batch.forEach((id) => pendingRead.add(id)));
+    if (!batch.length) return;
+    // On failure, retry soon what is still unread (a message deleted meanwhile fails the whole batch).
+    post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => {
+      batch.forEach((id) => store.unread.value.has(id) && pendingRead.add(id));
+      setTimeout(() => markSeen([]), 3000);
+    });
   }, 400);
 }
 

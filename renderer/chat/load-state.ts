@@ -1,5 +1,6 @@
 /** Fills the store from a `POST /register` answer (the snapshot events then keep current). */
-import { store, type Channel, type Subscription, type UnreadPlace, type User } from './state.js';
+import { MESSAGE_RULES, store, type Channel, type Draft, type GroupSettingValue, type RealmEmoji, type Reminder, type ScheduledMessage, type Subscription, type UnreadPlace, type User, type UserGroup } from './state.js';
+import { loadPeopleState } from './people-state.js';
 
 type Json = Record<string, unknown>;
 
@@ -74,4 +75,17 @@ export function loadState(r: Json): void {
   store.recent.value = recent;
   store.feeds.value = new Map();
   store.typing.value = new Map();
+  loadPeopleState(r);
+
+  // Compose features: drafts, scheduled messages, reminders, groups (mentions), custom emoji, calls.
+  store.drafts.value = new Map(((r.drafts as Draft[]) ?? []).map((d) => [d.id, d]));
+  store.scheduled.value = (r.scheduled_messages as ScheduledMessage[]) ?? [];
+  store.reminders.value = (r.reminders as Reminder[]) ?? [];
+  store.userGroups.value = new Map(((r.realm_user_groups as UserGroup[]) ?? []).map((g) => [g.id, g]));
+  store.realmEmoji.value = (r.realm_emoji as Record<string, RealmEmoji>) ?? {};
+  store.videoChatProvider.value = Number(r.realm_video_chat_provider ?? 0);
+  store.canMentionManyUsersGroup.value = (r.realm_can_mention_many_users_group as GroupSettingValue) ?? 0;
+
+  // Message actions: what the organization allows (edit, delete, move, resolve, report, read receipts).
+  store.messageRules.value = Object.fromEntries(MESSAGE_RULES.filter((k) => `realm_${k}` in r).map((k) => [k, r[`realm_${k}`]]));
 }

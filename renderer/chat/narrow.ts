@@ -4,19 +4,31 @@
  * topic, a direct conversation, mentions, starred, everything). Kept in the address bar's
  * hash, so Back/Forward and reloads work and a link can be shared.
  */
+import { termsFromPath, termsToPath, type SearchTerm } from './search-terms.js';
 
 export type View =
   | { kind: 'inbox' }
   | { kind: 'recent' }
   | { kind: 'channels' }
   | { kind: 'account' }
+  | { kind: 'drafts' }
+  | { kind: 'scheduled' }
+  | { kind: 'people' }
+  /** Personal settings, by Zulip's tab names (`#settings/notifications`). */
+  | { kind: 'settings'; tab: SettingsTab }
   | { kind: 'feed' }
   | { kind: 'mentions' }
   | { kind: 'starred' }
-  | { kind: 'channel'; streamId: number }
-  | { kind: 'topic'; streamId: number; topic: string }
+  /** `near`: a message to open the feed at (a message link, `/near/ID`). */
+  | { kind: 'channel'; streamId: number; near?: number }
+  | { kind: 'topic'; streamId: number; topic: string; near?: number }
   /** The other people in the conversation (empty: messages to oneself), ascending. */
-  | { kind: 'dm'; userIds: number[] };
+  | { kind: 'dm'; userIds: number[]; near?: number }
+  /** A search: Zulip narrow terms from the search box (search.ts), `#narrow/channel/general/search/lunch`. */
+  | { kind: 'search'; terms: SearchTerm[] };
+
+export const SETTINGS_TABS = ['preferences', 'notifications', 'muted-users', 'topics', 'alert-words'] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export type FeedView = Extract<View, { kind: 'feed' | 'mentions' | 'starred' | 'channel' | 'topic' | 'dm' }>;
 
@@ -26,14 +38,21 @@ const slug = (name: string) => name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-
 
 /** The hash for a view; `names` gives channel names for readable links. */
 export function hashOf(v: View, channelName: (id: number) => string = () => ''): string {
+  if ('near' in v && v.near !== undefined) return `${hashOf({ ...v, near: undefined }, channelName)}/near/${v.near}`;
   switch (v.kind) {
     case 'inbox':
     case 'recent':
     case 'channels':
     case 'feed':
+    case 'drafts':
+    case 'scheduled':
       return `#${v.kind}`;
     case 'account':
       return '#settings/account';
+    case 'people':
+      return '#people';
+    case 'settings':
+      return `#settings/${v.tab}`;
     case 'mentions':
       return '#narrow/is/mentioned';
     case 'starred':
@@ -44,14 +63,25 @@ export function hashOf(v: View, channelName: (id: number) => string = () => ''):
       return `#narrow/channel/${v.streamId}-${slug(channelName(v.streamId))}/topic/${encodeURIComponent(v.topic)}`;
     case 'dm':
       return `#narrow/dm/${v.userIds.join(',') || 'me'}`;
+    case 'search':
+      return `#narrow/${termsToPath(v.terms)}`;
   }
 }
 
 /** The view a hash names (unknown hashes: the Inbox). */
 export function viewOf(hash: string): View {
+  const near = /\/(?:near|with)\/(\d+)$/.exec(hash);
+  if (near) {
+    const v = viewOf(hash.slice(0, near.index));
+    return v.kind === 'channel' || v.kind === 'topic' || v.kind === 'dm' ? { ...v, near: Number(near[1]) } : v;
+  }
   const h = hash.replace(/^#/, '');
-  if (h === 'recent' || h === 'channels' || h === 'feed') return { kind: h };
+  if (h === 'recent' || h === 'channels' || h === 'feed' || h === 'drafts' || h === 'scheduled') return { kind: h };
   if (h === 'settings/account') return { kind: 'account' };
+  if (h === 'people') return { kind: 'people' };
+  if (h === 'settings') return { kind: 'settings', tab: 'preferences' };
+  const tab = SETTINGS_TABS.find((t) => h === `settings/${t}`);
+  if (tab) return { kind: 'settings', tab };
   if (h === 'narrow/is/mentioned') return { kind: 'mentions' };
   if (h === 'narrow/is/starred') return { kind: 'starred' };
   let m = /^narrow\/channel\/(\d+)(?:-[^/]*)?(?:\/topic\/(.*))?$/.exec(h);
@@ -66,6 +96,8 @@ export function viewOf(hash: string): View {
   }
   m = /^narrow\/dm\/(me|\d+(?:,\d+)*)$/.exec(h);
   if (m) return { kind: 'dm', userIds: m[1] === 'me' ? [] : m[1]!.split(',').map(Number).sort((a, b) => a - b) };
+  const terms = h.startsWith('narrow/') ? termsFromPath(h.slice('narrow/'.length)) : null;
+  if (terms?.length) return { kind: 'search', terms };
   return { kind: 'inbox' };
 }
 

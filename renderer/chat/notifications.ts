@@ -1,19 +1,16 @@
 /**
- * Telling people about new messages: the unread count in the tab title, a short sound for
- * direct messages and mentions (with an off switch kept in this browser), and a desktop
- * notification where the browser allows them (secure contexts: localhost, HTTPS) while
- * the page is not in view.
+ * Telling people about new messages: the unread count in the tab title, a sound and a
+ * desktop notification (where the browser allows them: secure contexts such as localhost
+ * or HTTPS; only while the page is not in view), decided as Zulip's web app decides them
+ * from the personal settings: `enable_desktop_notifications` / `enable_sounds` for direct
+ * messages, mentions and alert words (wildcard mentions only with `wildcard_mentions_notify`,
+ * per channel overridable), each channel's `desktop_notifications` / `audible_notifications`
+ * (null: the `enable_stream_*` default; a muted channel or topic: off), followed topics, the
+ * chosen `notification_sound` ("none" is silent) and `pm_content_in_desktop_notifications`.
  */
-import { effect, signal } from '@preact/signals';
-import { store, unreadCounts, userName, channelName, type Message } from './state.js';
-
-const SOUND_KEY = 'hearth.sound';
-export const soundOn = signal(localStorage.getItem(SOUND_KEY) !== 'off');
-
-export function setSound(on: boolean): void {
-  soundOn.value = on;
-  localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
-}
+import { effect } from '@preact/signals';
+import { isTopicFollowed } from './people-state.js';
+import { channelName, isTopicMuted, store, unreadCounts, userName, type Message } from './state.js';
 
 /** Keeps the tab title in step with the unread count. */
 export function trackTitle(): () => void {
@@ -24,18 +21,35 @@ export function trackTitle(): () => void {
   });
 }
 
-function beep(): void {
+/** Each sound as short tones (frequency Hz, start s, length s): no audio files to fetch. */
+const SOUNDS: Record<string, [number, number, number][]> = {
+  zulip: [[880, 0, 0.25]],
+  ding: [[1320, 0, 0.35]],
+  'chime-up': [[660, 0, 0.15], [990, 0.12, 0.25]],
+  'chime-down': [[990, 0, 0.15], [660, 0.12, 0.25]],
+  clarinet: [[440, 0, 0.4]],
+  drumroll: [[150, 0, 0.06], [150, 0.08, 0.06], [150, 0.16, 0.06], [180, 0.24, 0.15]],
+};
+
+export function playSound(name: string): void {
+  const tones = SOUNDS[name] ?? SOUNDS.zulip!;
+  if (name === 'none') return;
   try {
     const ctx = new AudioContext();
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = 880;
-    gain.gain.setValueAtTime(0.08, ctx.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.25);
-    osc.onended = () => void ctx.close();
+    let end = 0;
+    for (const [freq, at, len] of tones) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = name === 'clarinet' ? 'triangle' : 'sine';
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.08, ctx.currentTime + at);
+      gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + at + len);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(ctx.currentTime + at);
+      osc.stop(ctx.currentTime + at + len);
+      end = Math.max(end, at + len);
+    }
+    setTimeout(() => void ctx.close(), end * 1000 + 100);
   } catch {
     /* no audio here */
   }
@@ -48,18 +62,64 @@ export async function askForNotifications(): Promise<NotificationPermission | 'u
   return Notification.requestPermission();
 }
 
-/** A new message arrived: sound and desktop notification for direct messages and mentions by others. */
-export function notifyNewMessage(m: Message): void {
-  if (m.sender_id === store.selfId.value || m.flags.includes('read')) return;
-  const personal = m.type === 'private' || m.flags.some((f) => f === 'mentioned' || f.endsWith('wildcard_mentioned'));
-  if (!personal) return;
-  if (soundOn.value) beep();
-  if (!notificationsPossible() || Notification.permission !== 'granted' || document.visibilityState === 'visible') return;
-  const where = m.type === 'stream' ? `#${channelName(m.stream_id!)} > ${m.subject}` : 'Direct message';
-  const text = new DOMParser().parseFromString(m.content, 'text/html').body.textContent ?? '';
-  const n = new Notification(`${userName(m.sender_id)} (${where})`, { body: text.slice(0, 200), tag: String(m.id) });
+const setting = (name: string, fallback: boolean) => (store.userSettings.value[name] as boolean | undefined) ?? fallback;
+
+/** A channel's own choice (desktop_notifications, ...), else off when muted, else the default. */
+function channelWants(streamId: number, property: string, global: string): boolean {
+  const sub = store.subscriptions.value.find((s) => s.stream_id === streamId) as unknown as Record<string, unknown> | undefined;
+  if (!sub) return false;
+  const own = sub[property];
+  if (typeof own === 'boolean') return own;
+  if (sub.is_muted === true) return false;
+  return setting(global, false);
+}
+
+/** Whether a message asks for a desktop notification ('desktop') or a sound ('audible'), as Zulip decides. */
+export function wants(m: Message, kind: 'desktop' | 'audible'): boolean {
+  const desktop = kind === 'desktop';
+  if (m.type === 'stream' && m.stream_id !== undefined) {
+    const topicMuted = isTopicMuted(m.stream_id, m.subject);
+    const [prop, global] = desktop ? ['desktop_notifications', 'enable_stream_desktop_notifications'] : ['audible_notifications', 'enable_stream_audible_notifications'];
+    if (!topicMuted && channelWants(m.stream_id, prop, global)) return true;
+    if (isTopicFollowed(m.stream_id, m.subject) && setting(desktop ? 'enable_followed_topic_desktop_notifications' : 'enable_followed_topic_audible_notifications', true)) {
+      return true;
+    }
+  }
+  if (!setting(desktop ? 'enable_desktop_notifications' : 'enable_sounds', true)) return false;
+  if (m.type === 'private' || m.flags.includes('mentioned') || m.flags.includes('has_alert_word')) return true;
+  if (m.flags.some((f) => f.endsWith('wildcard_mentioned')) && m.stream_id !== undefined) {
+    const own = (store.subscriptions.value.find((s) => s.stream_id === m.stream_id) as unknown as Record<string, unknown> | undefined)?.wildcard_mentions_notify;
+    return typeof own === 'boolean' ? own : setting('wildcard_mentions_notify', true);
+  }
+  return false;
+}
+
+function show(title: string, body: string, tag: string): void {
+  if (!notificationsPossible() || Notification.permission !== 'granted') return;
+  const n = new Notification(title, { body, tag, icon: '/static/hearth-icon.png' });
   n.onclick = () => {
     window.focus();
     n.close();
   };
+}
+
+/** "Send a test notification" (Settings › Notifications). */
+export function testNotification(): void {
+  const sound = String(store.userSettings.value.notification_sound ?? 'zulip');
+  if (setting('enable_sounds', true)) playSound(sound);
+  show('Test notification', 'This is what a notification from Hearth looks like.', 'hearth-test');
+}
+
+/** A new message arrived: a sound and a desktop notification, where the settings ask for them. */
+export function notifyNewMessage(m: Message): void {
+  if (m.sender_id === store.selfId.value || m.flags.includes('read')) return;
+  if (wants(m, 'audible')) playSound(String(store.userSettings.value.notification_sound ?? 'zulip'));
+  if (document.visibilityState === 'visible' && document.hasFocus()) return;
+  if (!wants(m, 'desktop')) return;
+  const where = m.type === 'stream' ? `#${channelName(m.stream_id!)} > ${m.subject}` : 'Direct message';
+  const text =
+    m.type === 'private' && !setting('pm_content_in_desktop_notifications', true)
+      ? `New direct message from ${userName(m.sender_id)}`
+      : (new DOMParser().parseFromString(m.content, 'text/html').body.textContent ?? '');
+  show(`${userName(m.sender_id)} (${where})`, text.slice(0, 200), String(m.id));
 }

@@ -16,6 +16,45 @@ export interface User {
   is_bot: boolean;
   role: number;
   is_admin?: boolean;
+  /** People and profile cards: IANA time zone ('' unknown), email where visible, custom field values. */
+  timezone?: string;
+  delivery_email?: string | null;
+  date_joined?: string;
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
+}
+
+/** Presence in Zulip's slim form (seconds). */
+export interface PresenceRow {
+  active_timestamp: number;
+  idle_timestamp: number;
+}
+
+/** A user's status (`user_status`): text and emoji, empty strings when cleared. */
+export interface UserStatus {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+/** A custom profile field of the organization (`custom_profile_fields`). */
+export interface ProfileField {
+  id: number;
+  name: string;
+  type: number;
+  hint: string;
+  field_data: string;
+  order: number;
+  display_in_profile_summary?: boolean;
+}
+
+/** A topic's visibility for one: 1 muted, 2 unmuted, 3 followed (`user_topics`). */
+export interface UserTopic {
+  stream_id: number;
+  topic_name: string;
+  visibility_policy: number;
+  last_updated?: number;
 }
 
 export interface Channel {
@@ -31,6 +70,12 @@ export interface Subscription extends Channel {
   color: string;
   pin_to_top: boolean;
   is_muted: boolean;
+  /** Per-channel notification choices; null: the personal default. */
+  desktop_notifications?: boolean | null;
+  audible_notifications?: boolean | null;
+  push_notifications?: boolean | null;
+  email_notifications?: boolean | null;
+  wildcard_mentions_notify?: boolean | null;
 }
 
 export interface Reaction {
@@ -62,6 +107,60 @@ export interface Feed {
   error: string | null;
 }
 
+/** A draft as the server keeps it (`/drafts`): a channel topic, a direct conversation, or unaddressed. */
+export interface Draft {
+  id: number;
+  type: 'stream' | 'private' | '';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+/** A message scheduled to be sent later (`/scheduled_messages`). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  /** The channel ID, or the recipients' user IDs. */
+  to: number | number[];
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+}
+
+/** A reminder about a message (`/reminders`): a direct message from the Notification Bot, later. */
+export interface Reminder {
+  reminder_id: number;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+  reminder_target_message_id: number;
+}
+
+/** Zulip's group-setting value: a group ID, or an anonymous group. */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  members: number[];
+  direct_subgroup_ids: number[];
+  is_system_group: boolean;
+  can_mention_group: GroupSettingValue;
+  deactivated?: boolean;
+}
+
+export interface RealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  deactivated: boolean;
+}
+
 export const emptyFeed = (): Feed => ({ messages: [], foundOldest: false, foundNewest: false, loading: false, error: null });
 
 export const store = {
@@ -91,7 +190,38 @@ export const store = {
   maxTopicLength: signal(60),
   serverEmojiDataUrl: signal(''),
   userSettings: signal<Record<string, unknown>>({}),
+  /** People (people-state.ts): presence rows, thresholds, a ticking clock (server seconds), statuses, profile fields, mutes, alert words, topic visibility. */
+  presenceRows: signal(new Map<number, PresenceRow>()),
+  presenceThreshold: signal(140),
+  presencePingInterval: signal(60),
+  clockSkew: signal(0),
+  now: signal(Date.now() / 1000),
+  userStatus: signal(new Map<number, UserStatus>()),
+  profileFields: signal<ProfileField[]>([]),
+  mutedUsers: signal(new Map<number, number>()),
+  alertWords: signal<string[]>([]),
+  userTopics: signal(new Map<string, UserTopic>()),
+  /** Compose features: drafts by ID, scheduled messages and reminders (soonest first), groups, custom emoji, calls. */
+  drafts: signal(new Map<number, Draft>()),
+  scheduled: signal<ScheduledMessage[]>([]),
+  reminders: signal<Reminder[]>([]),
+  userGroups: signal(new Map<number, UserGroup>()),
+  realmEmoji: signal<Record<string, RealmEmoji>>({}),
+  videoChatProvider: signal(0),
+  canMentionManyUsersGroup: signal<GroupSettingValue>(0),
+  /** Message actions: the organization's rules for editing, deleting, moving and reporting (register's `realm_*`, prefix dropped; MESSAGE_RULES). */
+  messageRules: signal<Record<string, unknown>>({}),
+  /** "Mark as unread from here" pauses marking messages read on sight until the view changes (as Zulip does). */
+  readPaused: signal(false),
 };
+
+/** The realm settings message actions follow (without `realm_`), kept in store.messageRules. */
+export const MESSAGE_RULES = [
+  'allow_message_editing', 'message_content_edit_limit_seconds', 'message_content_delete_limit_seconds',
+  'move_messages_within_stream_limit_seconds', 'move_messages_between_streams_limit_seconds', 'can_delete_any_message_group',
+  'can_delete_own_message_group', 'can_move_messages_between_topics_group', 'can_move_messages_between_channels_group',
+  'can_resolve_topics_group', 'moderation_request_channel_id', 'enable_read_receipts',
+];
 
 export const placeKey = (p: UnreadPlace) => ('peers' in p ? `dm:${p.peers}` : `topic:${p.streamId}:${p.topic.toLowerCase()}`);
 
@@ -160,3 +290,6 @@ export function updateFeed(key: string, change: (f: Feed) => Feed): void {
   next.set(key, change(next.get(key) ?? emptyFeed()));
   store.feeds.value = next;
 }
+
+/** Message times in 24-hour form (the `twenty_four_hour_time` setting; time.ts reads it). */
+export const twentyFourHour = computed(() => store.userSettings.value.twenty_four_hour_time === true);

@@ -1,7 +1,9 @@
-/** Dates and times in the reader's own time zone and language. */
-const timeFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+/** Dates and times in the reader's own time zone and language; 12- or 24-hour as the `twenty_four_hour_time` setting says. */
+import { twentyFourHour } from './state.js';
+
+const timeFmts = [false, true].map((h24) => new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', hourCycle: h24 ? 'h23' : 'h12' }));
 const dayFmt = new Intl.DateTimeFormat(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
-const fullFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+const fullFmts = [false, true].map((h24) => new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short', hourCycle: h24 ? 'h23' : 'h12' }));
 
 /** Formatting with Intl is slow next to rendering: each distinct second is formatted once. */
 function cached(format: (seconds: number) => string): (seconds: number) => string {
@@ -17,8 +19,11 @@ function cached(format: (seconds: number) => string): (seconds: number) => strin
   };
 }
 
-export const timeOf = cached((seconds) => timeFmt.format(new Date(seconds * 1000)));
-export const fullTimeOf = cached((seconds) => fullFmt.format(new Date(seconds * 1000)));
+const timesOf = timeFmts.map((f) => cached((seconds) => f.format(new Date(seconds * 1000))));
+const fullTimesOf = fullFmts.map((f) => cached((seconds) => f.format(new Date(seconds * 1000))));
+/** Reading the setting here makes every component that shows a time follow it when it changes. */
+export const timeOf = (seconds: number) => timesOf[Number(twentyFourHour.value)]!(seconds);
+export const fullTimeOf = (seconds: number) => fullTimesOf[Number(twentyFourHour.value)]!(seconds);
 export const isoOf = cached((seconds) => new Date(seconds * 1000).toISOString());
 
 /** "Today", "Yesterday" or the date. */

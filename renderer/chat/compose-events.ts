@@ -1,0 +1,108 @@
+/**
+ * Events for the compose features (apply-event.ts hands them over): drafts, scheduled
+ * messages, reminders, user groups, custom emoji, and the organization's call provider and
+ * who may use wildcard mentions.
+ */
+import { store, type Draft, type Reminder, type ScheduledMessage, type UserGroup } from './state.js';
+
+type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const soonest = <T extends { scheduled_delivery_timestamp: number }>(list: T[]) =>
+  [...list].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp);
+
+function onDrafts(e: Event): void {
+  const next = new Map(store.drafts.value);
+  if (e.op === 'add') for (const d of e.drafts as Draft[]) next.set(d.id, d);
+  else if (e.op === 'update') next.set(e.draft.id, e.draft as Draft);
+  else if (e.op === 'remove') next.delete(e.draft_id);
+  store.drafts.value = next;
+}
+
+function onScheduled(e: Event): void {
+  const list = store.scheduled.value;
+  if (e.op === 'add') {
+    const added = e.scheduled_messages as ScheduledMessage[];
+    const ids = new Set(added.map((m) => m.scheduled_message_id));
+    store.scheduled.value = soonest([...list.filter((m) => !ids.has(m.scheduled_message_id)), ...added]);
+  } else if (e.op === 'update') {
+    const m = e.scheduled_message as ScheduledMessage;
+    store.scheduled.value = soonest(list.map((x) => (x.scheduled_message_id === m.scheduled_message_id ? { ...x, ...m } : x)));
+  } else if (e.op === 'remove') {
+    store.scheduled.value = list.filter((m) => m.scheduled_message_id !== e.scheduled_message_id);
+  }
+}
+
+function onReminders(e: Event): void {
+  const list = store.reminders.value;
+  if (e.op === 'add') {
+    const added = e.reminders as Reminder[];
+    const ids = new Set(added.map((r) => r.reminder_id));
+    store.reminders.value = soonest([...list.filter((r) => !ids.has(r.reminder_id)), ...added]);
+  } else if (e.op === 'remove') {
+    store.reminders.value = list.filter((r) => r.reminder_id !== e.reminder_id);
+  }
+}
+
+function onUserGroup(e: Event): void {
+  const next = new Map(store.userGroups.value);
+  const g = next.get(e.group_id);
+  const union = (a: number[], b: number[]) => [...new Set([...a, ...b])];
+  const minus = (a: number[], b: number[]) => a.filter((x) => !b.includes(x));
+  switch (e.op) {
+    case 'add':
+      next.set(e.group.id, e.group as UserGroup);
+      break;
+    case 'remove':
+      next.delete(e.group_id);
+      break;
+    case 'update':
+      if (g) next.set(g.id, { ...g, ...e.data });
+      break;
+    case 'add_members':
+      if (g) next.set(g.id, { ...g, members: union(g.members, e.user_ids) });
+      break;
+    case 'remove_members':
+      if (g) next.set(g.id, { ...g, members: minus(g.members, e.user_ids) });
+      break;
+    case 'add_subgroups':
+      if (g) next.set(g.id, { ...g, direct_subgroup_ids: union(g.direct_subgroup_ids, e.direct_subgroup_ids) });
+      break;
+    case 'remove_subgroups':
+      if (g) next.set(g.id, { ...g, direct_subgroup_ids: minus(g.direct_subgroup_ids, e.direct_subgroup_ids) });
+      break;
+  }
+  store.userGroups.value = next;
+}
+
+/** The realm settings the compose box cares about (`update` and `update_dict`). */
+function onRealm(e: Event): void {
+  const data: Record<string, unknown> = e.op === 'update' ? { [e.property]: e.value } : e.op === 'update_dict' ? (e.data ?? {}) : {};
+  if ('video_chat_provider' in data) store.videoChatProvider.value = Number(data.video_chat_provider);
+  if ('can_mention_many_users_group' in data) store.canMentionManyUsersGroup.value = data.can_mention_many_users_group as number;
+}
+
+/** Applies one event if it is a compose feature's; says whether it was. */
+export function applyComposeEvent(e: Event): boolean {
+  switch (e.type) {
+    case 'drafts':
+      onDrafts(e);
+      return true;
+    case 'scheduled_messages':
+      onScheduled(e);
+      return true;
+    case 'reminders':
+      onReminders(e);
+      return true;
+    case 'user_group':
+      onUserGroup(e);
+      return true;
+    case 'realm_emoji':
+      if (e.realm_emoji) store.realmEmoji.value = e.realm_emoji;
+      return true;
+    case 'realm':
+      onRealm(e);
+      return false;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * Zulip's keyboard shortcuts (its KEYDOWN_MAPPINGS), the one table of them: the handler
+ * below and the "Keyboard shortcuts" list (ShortcutsHelp.tsx, `?`) both read SHORTCUTS.
+ * A key does nothing while the person types in a field, nor with Ctrl, Alt or Cmd held
+ * (Shift is how `?`, `*` and Shift+I are typed), nor while a dialog is open; Escape is
+ * the exception: it leaves a field, a search or a selection.
+ */
+import { signal } from '@preact/signals';
+import { go, view } from './router.js';
+import { goNextUnreadDm, goNextUnreadTopic } from './next-unread.js';
+import { moveSelection, select, selectedElement, selectedId } from './selection.js';
+import { leaveSearch } from './Search.js';
+import { store, type Message } from './state.js';
+import { dmPeers, isFeed, type View } from './narrow.js';
+import { announce } from './Toast.js';
+
+/** Whether the "Keyboard shortcuts" dialog is open. */
+export const helpOpen = signal(false);
+
+export interface Shortcut {
+  /** `KeyboardEvent.key` values. */
+  keys: string[];
+  /** As the list shows them. */
+  show: string[];
+  does: string;
+  group: 'Messages' | 'Going places' | 'Writing' | 'The app';
+  /** Only when focus is in the message list (the arrow keys: elsewhere they scroll or move). */
+  inList?: boolean;
+  run: () => void;
+}
+
+export const SHORTCUTS: Shortcut[] = [
+  { keys: ['j'], show: ['J'], does: 'Next message', group: 'Messages', run: () => moveSelection(1) },
+  { keys: ['k'], show: ['K'], does: 'Previous message', group: 'Messages', run: () => moveSelection(-1) },
+  { keys: ['ArrowDown'], show: ['↓'], does: 'Next message (in the message list)', group: 'Messages', inList: true, run: () => moveSelection(1) },
+  { keys: ['ArrowUp'], show: ['↑'], does: 'Previous message (in the message list)', group: 'Messages', inList: true, run: () => moveSelection(-1) },
+  { keys: ['r', 'Enter'], show: ['R', 'Enter'], does: 'Reply to the selected message', group: 'Writing', run: () => reply() },
+  { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
+  { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
+  { keys: ['n'], show: ['N'], does: 'Next unread topic', group: 'Going places', run: goNextUnreadTopic },
+  { keys: ['p'], show: ['P'], does: 'Next unread direct message', group: 'Going places', run: goNextUnreadDm },
+  { keys: ['I'], show: ['Shift', 'I'], does: 'Inbox', group: 'Going places', run: () => go({ kind: 'inbox' }) },
+  { keys: ['t'], show: ['T'], does: 'Recent conversations', group: 'Going places', run: () => go({ kind: 'recent' }) },
+  { keys: ['a'], show: ['A'], does: 'Combined feed', group: 'Going places', run: () => go({ kind: 'feed' }) },
+  { keys: ['*'], show: ['*'], does: 'Starred messages', group: 'Going places', run: () => go({ kind: 'starred' }) },
+  { keys: ['/'], show: ['/'], does: 'Search', group: 'The app', run: () => focusSearch() },
+  { keys: ['?'], show: ['?'], does: 'This list of shortcuts', group: 'The app', run: () => (helpOpen.value = true) },
+  { keys: ['Escape'], show: ['Esc'], does: 'Leave a field, close the search, clear the selection', group: 'The app', run: () => undefined },
+];
+
+const FIELD = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]';
+const CONTROL = 'a[href], button, summary, [role="button"], [role="menuitem"], [role="option"], [role="tab"]';
+
+export const isTyping = (t: EventTarget | null) => t instanceof HTMLElement && t.closest(FIELD) !== null;
+
+function onKeyDown(e: KeyboardEvent): void {
+  if (e.defaultPrevented || e.isComposing) return;
+  if (document.querySelector('dialog[open]')) return; // a dialog has the keyboard (and handles its own Escape)
+  if (e.key === 'Escape') return escape(e);
+  if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+  const target = e.target as HTMLElement;
+  // A menu or picker open on the page keeps its keys (arrows, letters to jump).
+  if (target.closest?.('[role="menu"], [role="listbox"], .popover')) return;
+  const s = SHORTCUTS.find((x) => x.keys.includes(e.key));
+  if (!s || s.keys[0] === 'Escape') return;
+  if (s.inList && !target.closest?.('#main .scroller')) return;
+  // Enter on a link or button is theirs.
+  if (e.key === 'Enter' && target.closest?.(CONTROL)) return;
+  e.preventDefault();
+  s.run();
+}
+
+/** Escape: out of a field (back to the messages), out of a search, or the selection cleared. */
+function escape(e: KeyboardEvent): void {
+  const t = e.target as HTMLElement;
+  if (isTyping(t)) {
+    t.blur();
+    focusMessages();
+    return;
+  }
+  if (view.value.kind === 'search') {
+    e.preventDefault();
+    leaveSearch();
+    return;
+  }
+  if (selectedId.value !== null) {
+    e.preventDefault();
+    select(null, false);
+    focusMessages();
+  }
+}
+
+/** Focus back to the selected message, else the message list, else the main area. */
+export function focusMessages(): void {
+  const el = selectedElement() ?? document.querySelector<HTMLElement>('#main .scroller') ?? document.getElementById('main');
+  el?.focus({ preventScroll: true });
+}
+
+export function focusSearch(): void {
+  const box = document.querySelector<HTMLInputElement>('[role="search"] input');
+  box?.focus();
+  box?.select();
+}
+
+/** A loaded message by ID (from any feed in the store). */
+function findMessage(id: number): Message | undefined {
+  for (const f of store.feeds.value.values()) {
+    const m = f.messages.find((x) => x.id === id);
+    if (m) return m;
+  }
+  return undefined;
+}
+
+/** The field of the open view's compose box whose label, name or placeholder matches (once it has rendered). */
+function field<T extends HTMLElement>(name: RegExp, timeout = 2000): Promise<T | null> {
+  const find = () =>
+    [...document.querySelectorAll<HTMLElement>('#main input, #main textarea, #main select')].find((el) => {
+      const labels = (el as HTMLInputElement).labels;
+      const text = [el.getAttribute('aria-label'), el.getAttribute('placeholder'), ...[...(labels ?? [])].map((l) => l.textContent)].join(' ');
+      return name.test(text ?? '') && el.offsetParent !== null;
+    }) as T | undefined;
+  return new Promise((resolve) => {
+    const end = Date.now() + timeout;
+    const tick = () => {
+      const el = find();
+      if (el || Date.now() > end) resolve(el ?? null);
+      else setTimeout(tick, 30);
+    };
+    tick();
+  });
+}
+
+/** Sets a select as a person would (so the compose box hears it). */
+function choose(el: HTMLSelectElement, value: string): void {
+  if (el.value === value) return;
+  el.value = value;
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+const sameView = (a: View, b: View) => JSON.stringify({ ...a, near: undefined }) === JSON.stringify({ ...b, near: undefined });
+
+/** R / Enter: the selected message's conversation, at that message, with the message box focused. */
+async function reply(): Promise<void> {
+  const id = selectedId.value;
+  const m = id === null ? undefined : findMessage(id);
+  if (m) {
+    const to: View =
+      m.type === 'stream' ? { kind: 'topic', streamId: m.stream_id!, topic: m.subject, near: m.id } : { kind: 'dm', userIds: dmPeers(m, store.selfId.value), near: m.id };
+    if (!sameView(view.value, to)) go(to);
+  } else if (!isFeed(view.value)) {
+    announce('Select a message first (J and K), then press R to reply.');
+    return;
+  }
+  (await field<HTMLTextAreaElement>(/^\s*message\b/i))?.focus();
+}
+
+/** The views whose compose box can be pointed anywhere (channel or people). */
+const FREE = new Set(['feed', 'mentions', 'starred']);
+
+/** C: a new topic in the channel of the selected message or of the open view, the Topic field focused. */
+async function newTopic(): Promise<void> {
+  const v = view.value;
+  const m = selectedId.value === null ? undefined : findMessage(selectedId.value);
+  const streamId = m?.type === 'stream' ? m.stream_id! : v.kind === 'channel' || v.kind === 'topic' ? v.streamId : null;
+  if (streamId !== null) {
+    if (!(v.kind === 'channel' && v.streamId === streamId && v.near === undefined)) go({ kind: 'channel', streamId });
+  } else {
+    if (!FREE.has(v.kind)) go({ kind: 'feed' });
+    const to = await field<HTMLSelectElement>(/send to/i, 500);
+    if (to) choose(to, 'channel');
+  }
+  const topic = await field<HTMLInputElement>(/\btopic\b/i);
+  topic?.focus();
+  topic?.select();
+}
+
+/** X: a new direct message, the recipients field focused. */
+async function newDirect(): Promise<void> {
+  if (!FREE.has(view.value.kind)) go({ kind: 'feed' });
+  const to = await field<HTMLSelectElement>(/send to/i);
+  if (to) choose(to, 'dm');
+  (await field<HTMLInputElement>(/people|recipient/i))?.focus();
+}
+
+/** Listens for the shortcuts on the whole page; returns the way to stop. */
+export function installShortcuts(): () => void {
+  document.addEventListener('keydown', onKeyDown);
+  return () => document.removeEventListener('keydown', onKeyDown);
+}
