@@ -102,6 +102,9 @@ function Chat() {
         </p>
       )}
       <div id="sidebar" class="sidebar-wrap">
+        <button type="button" class="drawer-close" onClick={() => setDrawer(false)}>
+          Close
+        </button>
         <Sidebar onNavigate={() => setDrawer(false)} />
       </div>
       <main id="main" tabIndex={-1}>

@@ -180,7 +180,9 @@ test.describe('chat web client in Chromium', () => {
     await b.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
     await b.page.waitForTimeout(300);
     await b.shot('chat-phone-drawer');
-    await b.page.getByRole('button', { name: 'Channels and conversations' }).click();
+    // The open drawer covers the top bar; its own Close button closes it.
+    await b.page.getByRole('button', { name: 'Close', exact: true }).click();
+    await b.page.getByRole('navigation', { name: 'Conversations' }).waitFor({ state: 'hidden' });
     await b.page.setViewportSize({ width: 1024, height: 768 });
   });
 
