@@ -1,5 +1,6 @@
 /**
- * Long feeds stay light: at most WINDOW messages are in the page at once (Zulip's web app
+ * Long feeds stay light: at most WINDOW messages are in the page at once, to keep the page under
+ * 2,000 DOM nodes with every message's tools (Zulip's web app
  * renders a window of 250; Campfire keeps about 300). Scrolling near an edge moves the
  * window by STEP messages, or fetches more from the server once the window reaches the
  * end of what is loaded. Whatever changes, the message the reader looks at stays put.
@@ -9,8 +10,8 @@ import { loadMore } from './feeds.js';
 import type { FeedView } from './narrow.js';
 import type { Feed, Message } from './state.js';
 
-export const WINDOW = 150;
-const STEP = 30;
+export const WINDOW = 70;
+const STEP = 25;
 const EDGE_PX = 300;
 
 interface Win {

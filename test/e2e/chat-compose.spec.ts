@@ -12,21 +12,12 @@ import { test } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 const skip = process.env.CI ? false : (browserMissing() ?? false);
-
-const isSessionProbe = (e: string) => e.includes('status of 401') && e.includes('/json/session');
-
-async function signIn(page: Page, url: string, who: Account): Promise<void> {
-  await page.goto(`${url}/`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-}
 
 async function eventually<T>(check: () => Promise<T | false | undefined | null>, what: string, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;

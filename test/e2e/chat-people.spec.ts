@@ -12,34 +12,16 @@ import { test } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 const skip = process.env.CI ? false : (browserMissing() ?? false);
 
-const isSessionProbe = (e: string) => e.includes('status of 401') && e.includes('/json/session');
-
-async function signIn(page: Page, url: string, who: Account): Promise<void> {
-  await page.goto(`${url}/`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-}
-
 const peopleList = (page: Page) => page.getByRole('main').getByRole('list', { name: 'People' });
 const personButton = (page: Page, name: string) => peopleList(page).getByRole('button', { name: new RegExp(`^${name}`) });
 const card = (page: Page) => page.getByRole('dialog');
-
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail('condition not met in time');
-}
 
 test.describe('people, profile cards and settings in Chromium', () => {
   test.describe.configure({ mode: 'serial', timeout: 120_000 });

@@ -12,19 +12,12 @@ import { test } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
 import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 
 const skip = process.env.CI ? false : (browserMissing() ?? false);
-
-async function signIn(page: Page, url: string, who: Account): Promise<void> {
-  await page.goto(`${url}/`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-}
 
 /** Runs a search from the box, as a person would: `/`, the query, Enter. */
 async function search(page: Page, query: string): Promise<void> {

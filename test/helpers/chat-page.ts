@@ -1,0 +1,26 @@
+/** What the chat's Chromium specs share: signing in through the page, and waiting for a condition. */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { Account } from './server.js';
+
+/** The page asks the server whether it is signed in; a signed-out answer is a 401 Chromium logs. */
+export const isSessionProbe = (e: string) => e.includes('status of 401') && e.includes('/json/session');
+
+/** Signs in at `/` with the form, as a person does, and waits for the chat's sidebar. */
+export async function signIn(page: Page, url: string, who: Account): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+}
+
+/** Waits until `check` holds (polling every 100 ms), or fails. */
+export async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail('condition not met in time');
+}
