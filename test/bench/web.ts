@@ -146,7 +146,7 @@ async function scrollThrough(browser: Browser, s: Server): Promise<{ maxNodes: n
   let maxNodes = await nodes();
   const t0 = Date.now();
   // Up to the beginning...
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 1500; i++) {
     await page.locator('.scroller').evaluate((el) => (el.scrollTop = 0));
     await sleep(60);
     maxNodes = Math.max(maxNodes, await nodes());
