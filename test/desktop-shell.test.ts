@@ -182,9 +182,11 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     const shell = startShell({ HEARTH_DATA_DIR: dataDir, HEARTH_HOST: '127.0.0.1', HEARTH_PORT: String(port) });
     children.push(shell.child);
     const loaded = await shell.waitFor('loadURL');
-    assert.equal(new URL(String(loaded.url)).port, String(port + 1));
+    // The next free port: port + 1 unless another test process holds that one meanwhile.
+    const used = Number(new URL(String(loaded.url)).port);
+    assert.ok(used > port && used <= port + 10, `moved from ${port} to ${used}`);
     const notice = await shell.waitFor('messageBox');
-    assert.match(String(notice.message), new RegExp(`Port ${port} was in use.*port ${port + 1}`));
+    assert.match(String(notice.message), new RegExp(`Port ${port} was in use.*port ${used}`));
     shell.child.kill('SIGUSR2');
     assert.equal(await shell.exited, 0);
   });
