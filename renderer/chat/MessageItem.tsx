@@ -6,6 +6,7 @@
  */
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { highlightAlertWords } from './alert-words.js';
 import { labelOf } from './emoji-data.js';
 import { EmojiGlyph } from './EmojiPicker.js';
 import { sanitize } from './html.js';
@@ -143,6 +144,8 @@ function EditBox({ m }: { m: Message }) {
 
 function Body({ m }: { m: Message }) {
   if (act.editing.value === m.id) return <EditBox m={m} />;
+  const words = store.alertWords.value;
+  const html = m.flags.includes('has_alert_word') && words.length ? highlightAlertWords(sanitize(m.content), words) : sanitize(m.content);
   return (
     <div
       class="content rendered"
@@ -152,15 +155,29 @@ function Body({ m }: { m: Message }) {
         e.preventDefault();
         act.open({ kind: 'lightbox', id: m.id, anchor: a, src: a.getAttribute('href')!, title: a.title || a.querySelector('img')?.alt || '' });
       }}
-      dangerouslySetInnerHTML={{ __html: sanitize(m.content) }}
+      dangerouslySetInnerHTML={{ __html: html }}
     />
+  );
+}
+
+/** A muted sender's message, as Zulip shows it: hidden until revealed (for this page only). */
+function MutedBody({ onReveal }: { onReveal: () => void }) {
+  return (
+    <p class="content muted-message">
+      This message was hidden because you have muted the sender.{' '}
+      <button type="button" class="link" onClick={onReveal}>
+        Show message
+      </button>
+    </p>
   );
 }
 
 const interactive = 'a, button, input, textarea, select, img, .popover, dialog';
 
 export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: Message; first: boolean; unread: boolean }) {
-  const name = m.sender_full_name || userName(m.sender_id);
+  const [revealed, setRevealed] = useState(false);
+  const hidden = !revealed && m.sender_id !== store.selfId.value && store.mutedUsers.value.has(m.sender_id);
+  const name = hidden ? 'Muted user' : m.sender_full_name || userName(m.sender_id);
   const v = view.peek();
   // The message a link points at (FeedPane's selection scrolls it to the middle).
   const target = 'near' in v && v.near === m.id;
@@ -178,7 +195,11 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
       {first ? (
         <div class="sender">
           <button type="button" class="sender-button" aria-haspopup="dialog" onClick={(e) => openProfileCard(m.sender_id, e.currentTarget)}>
-            <img class="avatar" src={m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" width={32} height={32} loading="lazy" />
+            {hidden ? (
+              <span class="avatar muted-avatar" aria-hidden="true" />
+            ) : (
+              <img class="avatar" src={m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" width={32} height={32} loading="lazy" />
+            )}
             <span class="name">{name}</span>
           </button>
           <time dateTime={isoOf(m.timestamp)} title={fullTimeOf(m.timestamp)}>
@@ -190,16 +211,16 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
           {timeOf(m.timestamp)}
         </time>
       )}
-      <Body m={m} />
-      {(m.last_edit_timestamp || m.flags.includes('starred') || m.pending) && (
+      {hidden ? <MutedBody onReveal={() => setRevealed(true)} /> : <Body m={m} />}
+      {!hidden && (m.last_edit_timestamp || m.flags.includes('starred') || m.pending) && (
         <p class="marks">
           {m.pending && <span>Sending…</span>}
           {m.last_edit_timestamp ? <span>(edited)</span> : null}
           {m.flags.includes('starred') && <span>★ starred</span>}
         </p>
       )}
-      <Reactions m={m} />
-      <MessageTools m={m} />
+      {!hidden && <Reactions m={m} />}
+      {!hidden && <MessageTools m={m} />}
     </li>
   );
 });

@@ -70,14 +70,19 @@ function arrows(e: KeyboardEvent): void {
   next.focus();
 }
 
-/** Zulip's W: the people filter (the right column where shown, else the People view). */
+/** Zulip's W: the people filter (the right column where shown, else the People view, once it has rendered). */
 export function focusPeopleFilter(): void {
-  const box = document.querySelector<HTMLInputElement>('.people-column .people-filter input, .people .people-filter input');
-  if (box) box.focus();
-  else {
-    location.hash = '#people';
-    requestAnimationFrame(() => document.querySelector<HTMLInputElement>('.people .people-filter input')?.focus());
-  }
+  const visible = () => [...document.querySelectorAll<HTMLInputElement>('.people-column .people-filter input, .people .people-filter input')].find((el) => el.offsetParent !== null);
+  const box = visible();
+  if (box) return box.focus();
+  location.hash = '#people';
+  const end = Date.now() + 2000;
+  const tick = () => {
+    const el = visible();
+    if (el) el.focus();
+    else if (Date.now() < end) setTimeout(tick, 30);
+  };
+  tick();
 }
 
 function FilterBox({ value, onInput, label }: { value: string; onInput: (v: string) => void; label: string }) {

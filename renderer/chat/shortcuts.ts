@@ -13,6 +13,8 @@ import { leaveSearch } from './Search.js';
 import { store, type Message } from './state.js';
 import { dmPeers, isFeed, type View } from './narrow.js';
 import { announce } from './Toast.js';
+import { openMenuOf, openPickerOf } from './MessageActions.js';
+import { focusPeopleFilter } from './People.js';
 
 /** Whether the "Keyboard shortcuts" dialog is open. */
 export const helpOpen = signal(false);
@@ -35,6 +37,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['ArrowDown'], show: ['↓'], does: 'Next message (in the message list)', group: 'Messages', inList: true, run: () => moveSelection(1) },
   { keys: ['ArrowUp'], show: ['↑'], does: 'Previous message (in the message list)', group: 'Messages', inList: true, run: () => moveSelection(-1) },
   { keys: ['r', 'Enter'], show: ['R', 'Enter'], does: 'Reply to the selected message', group: 'Writing', run: () => reply() },
+  { keys: ['i'], show: ['I'], does: 'Actions of the selected message', group: 'Messages', run: () => onSelected(openMenuOf) },
+  { keys: [':'], show: [':'], does: 'React to the selected message', group: 'Messages', run: () => onSelected(openPickerOf) },
   { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
   { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
   { keys: ['n'], show: ['N'], does: 'Next unread topic', group: 'Going places', run: goNextUnreadTopic },
@@ -43,6 +47,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['t'], show: ['T'], does: 'Recent conversations', group: 'Going places', run: () => go({ kind: 'recent' }) },
   { keys: ['a'], show: ['A'], does: 'Combined feed', group: 'Going places', run: () => go({ kind: 'feed' }) },
   { keys: ['*'], show: ['*'], does: 'Starred messages', group: 'Going places', run: () => go({ kind: 'starred' }) },
+  { keys: ['w'], show: ['W'], does: 'Filter people', group: 'Going places', run: focusPeopleFilter },
   { keys: ['/'], show: ['/'], does: 'Search', group: 'The app', run: () => focusSearch() },
   { keys: ['?'], show: ['?'], does: 'This list of shortcuts', group: 'The app', run: () => (helpOpen.value = true) },
   { keys: ['Escape'], show: ['Esc'], does: 'Leave a field, close the search, clear the selection', group: 'The app', run: () => undefined },
@@ -100,6 +105,14 @@ export function focusSearch(): void {
   const box = document.querySelector<HTMLInputElement>('[role="search"] input');
   box?.focus();
   box?.select();
+}
+
+/** Runs an opener on the selected message's element, or says how to select one. */
+function onSelected(open: (li: HTMLElement, id: number) => void): void {
+  const li = selectedElement();
+  const id = selectedId.value;
+  if (li && id !== null) open(li, id);
+  else announce('Select a message first (J and K).');
 }
 
 /** A loaded message by ID (from any feed in the store). */

@@ -179,6 +179,14 @@ test.describe('people, profile cards and settings in Chromium', () => {
     await card(a.page).getByRole('button', { name: 'Mute this user' }).click();
     await card(a.page).getByRole('button', { name: 'Unmute this user' }).waitFor();
     await a.page.keyboard.press('Escape');
+    // Mel's message is hidden in the conversation, as Zulip hides a muted sender's, until revealed.
+    await a.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/lunch`);
+    const messages = a.page.getByRole('main').getByLabel('Messages', { exact: true });
+    await messages.getByText('This message was hidden because you have muted the sender.').waitFor();
+    assert.equal(await messages.getByText('Pizza at noon?').count(), 0);
+    assert.equal(await messages.getByText('Mel', { exact: true }).count(), 0);
+    await messages.getByRole('button', { name: 'Show message' }).click();
+    await messages.getByText('Pizza at noon?').waitFor();
     await a.page.goto(`${ts.url}/#settings/muted-users`);
     const list = a.page.getByRole('list', { name: 'Muted users' });
     await list.getByText('Mel', { exact: true }).waitFor();
@@ -186,6 +194,9 @@ test.describe('people, profile cards and settings in Chromium', () => {
     await list.getByRole('button', { name: 'Unmute Mel' }).click();
     await list.getByText('You have not muted anyone.').waitFor();
     assert.deepEqual(await mutedOnServer(), []);
+    await a.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/lunch`);
+    await messages.getByText('Pizza at noon?').waitFor();
+    assert.equal(await messages.getByText('This message was hidden').count(), 0);
   });
 
   test('alert words are added and removed, and stored on the server', async () => {
@@ -195,6 +206,13 @@ test.describe('people, profile cards and settings in Chromium', () => {
     const list = a.page.getByRole('list', { name: 'Alert words' });
     await list.getByText('deploy', { exact: true }).waitFor();
     assert.deepEqual((await ts.ownerClient.get('/users/me/alert_words')).body.alert_words, ['deploy']);
+    // A message of Mel's with the word shows it highlighted (Zulip's .alert-word); code is left alone.
+    await sendStream(ts.client(mel), 'general', 'ops', 'We Deploy at five, after `deploy --dry-run`.');
+    await a.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/ops`);
+    const messages = a.page.getByRole('main').getByLabel('Messages', { exact: true });
+    await messages.getByText('We Deploy at five').waitFor();
+    assert.deepEqual(await messages.locator('mark').allTextContents(), ['Deploy']);
+    await a.page.goto(`${ts.url}/#settings/alert-words`);
     await list.getByRole('button', { name: 'Remove deploy' }).click();
     await list.getByText('No alert words yet.').waitFor();
     assert.deepEqual((await ts.ownerClient.get('/users/me/alert_words')).body.alert_words, []);

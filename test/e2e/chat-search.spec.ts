@@ -176,7 +176,7 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await page.getByRole('heading', { name: '#design > colors' }).waitFor();
   });
 
-  test('shortcuts: J/K and arrows select, R/Enter reply, C new topic, X new DM, Esc, / and ?, nothing while typing', async () => {
+  test('shortcuts: J/K and arrows select, I actions, : react, R/Enter reply, C new topic, X new DM, W people, Esc, / and ?, nothing while typing', async () => {
     const page = a.page;
     await page.goto(`${ts.url}/#narrow/channel/${channels.general}-general/topic/lunch`);
     await page.getByText('Yes, with extra cheese').waitFor();
@@ -192,6 +192,17 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await page.keyboard.press('ArrowDown');
     await selected(page).filter({ hasText: 'extra cheese' }).waitFor();
     await page.keyboard.press('ArrowUp');
+    await selected(page).filter({ hasText: 'Pizza at noon?' }).waitFor();
+    // I opens the selected message's actions menu, `:` its emoji picker; Esc closes each.
+    await page.keyboard.press('i');
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: /Quote and reply/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await page.keyboard.press(':');
+    await page.getByRole('searchbox', { name: 'Search emoji' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('searchbox', { name: 'Search emoji' }).waitFor({ state: 'detached' });
     await selected(page).filter({ hasText: 'Pizza at noon?' }).waitFor();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(150);
@@ -242,6 +253,10 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('x');
     assert.ok(await eventually(async () => /People|recipient/i.test(await focusedName(page)), 3_000), await focusedName(page));
+    await page.keyboard.press('Escape');
+    // W: the people filter.
+    await page.keyboard.press('w');
+    assert.ok(await eventually(async () => /Filter people/.test(await focusedName(page)), 3_000), await focusedName(page));
     await page.keyboard.press('Escape');
     // `/` focuses the search box; typing `?` there is a character; Esc clears it and leaves.
     await page.keyboard.press('/');
