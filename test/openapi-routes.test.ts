@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { OpenApi, openApiAvailable } from './helpers/openapi.js';
+import { OpenApi, skipWithoutOpenApi } from './helpers/openapi.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /** Pages of Zulip's API documentation that the description lists as operations but no server serves. */
@@ -22,7 +22,7 @@ const SAMPLE_PATH_VALUES: Record<string, string> = {
   fragment: 'narrow/is/alerted',
 };
 
-describe("every route in Zulip's OpenAPI description is served", { skip: !openApiAvailable() && 'no ../shared/ref/zulip-openapi.yaml' }, () => {
+describe("every route in Zulip's OpenAPI description is served", { skip: skipWithoutOpenApi('the OpenAPI route checks') }, () => {
   let ts: TestServer;
   before(async () => {
     ts = await startTestServer();

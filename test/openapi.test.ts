@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createChannel } from './helpers/channels.js';
 import { sendDirect, sendStream } from './helpers/messages.js';
-import { OpenApi, openApiAvailable } from './helpers/openapi.js';
+import { OpenApi, skipWithoutOpenApi } from './helpers/openapi.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
 import { drain } from './helpers/verify-action.js';
 
@@ -10,7 +10,7 @@ import { drain } from './helpers/verify-action.js';
  * Real responses and events against Zulip's OpenAPI description (../shared/ref/zulip-openapi.yaml):
  * every documented required field present and typed. Extra fields are allowed.
  */
-describe('responses and events match Zulip\'s OpenAPI description', { skip: !openApiAvailable() && 'no ../shared/ref/zulip-openapi.yaml' }, () => {
+describe('responses and events match Zulip\'s OpenAPI description', { skip: skipWithoutOpenApi('the OpenAPI response checks') }, () => {
   let oa: OpenApi;
   let ts: TestServer;
   let mel: Client;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -110,7 +110,56 @@ describe('electron-builder.yml', () => {
     assert.equal(build.compilerOptions.rootDir, '.');
     assert.ok(existsSync(join(ROOT, 'main', 'index.ts')));
     assert.match(pkg.scripts.build, /tsc -p tsconfig\.build\.json/);
-    assert.match(pkg.scripts.dist, /^npm run build && electron-builder --config electron-builder\.yml$/);
+    assert.match(pkg.scripts.dist, /^npm run build && node --import tsx build-resources\/scripts\/ensure-electron\.ts && electron-builder --config electron-builder\.yml$/);
+    assert.match(pkg.scripts.desktop, /^npm run build && node --import tsx build-resources\/scripts\/ensure-electron\.ts && electron \.$/);
+  });
+});
+
+describe('installing with only the npm registry (no github.com)', () => {
+  it('no install script runs (.npmrc), and CI installs without ELECTRON_SKIP_BINARY_DOWNLOAD', () => {
+    assert.match(readFileSync(join(ROOT, '.npmrc'), 'utf8'), /^ignore-scripts=true$/m);
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    assert.doesNotMatch(ci, /^\s*export ELECTRON_SKIP_BINARY_DOWNLOAD/m);
+    assert.match(ci, /^npm ci\b/m);
+  });
+
+  const ensure = (dir: string) =>
+    run(process.execPath, ['--import', 'tsx', join(ROOT, 'build-resources', 'scripts', 'ensure-electron.ts'), dir], { cwd: ROOT }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it('npm run desktop/dist: a failed download of the binary says what is needed, without a stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-electron-'));
+    try {
+      await writeFile(join(dir, 'package.json'), '{"name":"electron","version":"0.0.0"}');
+      await writeFile(join(dir, 'install.js'), 'console.error("RequestError: getaddrinfo ENOTFOUND github.com"); process.exit(1);');
+      const r = await ensure(dir);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /needs Electron's binary, which could not be downloaded/);
+      assert.match(r.stderr, /ELECTRON_MIRROR/);
+      assert.match(r.stderr, /npm start/);
+      assert.match(r.stderr, /The download said: RequestError: getaddrinfo ENOTFOUND github\.com/);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with the binary in place nothing is downloaded', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-electron-'));
+    try {
+      await writeFile(join(dir, 'package.json'), '{"name":"electron","version":"0.0.0"}');
+      await writeFile(join(dir, 'install.js'), 'process.exit(3);');
+      await writeFile(join(dir, 'path.txt'), 'electron');
+      await mkdir(join(dir, 'dist'));
+      await writeFile(join(dir, 'dist', 'electron'), '');
+      const r = await ensure(dir);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stdout, /Downloading/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
