@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces as osNetworkInterfaces } from 'node:os';
 import Koa from 'koa';
 import { RateLimiter } from './auth/rate-limit.js';
 import { systemClock, type Clock } from './clock.js';
@@ -67,6 +68,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     webPublicStreamsEnabled: false,
     setupToken: null,
     listenAddress: null,
+    networkInterfaces: osNetworkInterfaces,
     topicDeleteBudgetMs: 50_000,
     ...opts.config,
   };

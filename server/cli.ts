@@ -2,10 +2,13 @@ import { createApp } from './app.js';
 import { doCreateRealm } from './actions/users.js';
 import { MIN_PASSWORD_LENGTH } from './auth/secrets.js';
 import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir } from './config.js';
+import { listeningLines } from './lib/lan-urls.js';
 import { isValidEmail } from './lib/people.js';
 import { silentLogger } from './log.js';
 import { startServer } from './start.js';
 import { Store } from './store/store.js';
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
 const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
@@ -88,9 +91,10 @@ async function serve(args: string[]): Promise<number> {
   const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config });
   const needsSetup = running.store.realm.data.realm === null;
   if (needsSetup) {
-    process.stderr.write(`No organization in ${dataDir} yet: run 'hearth init' or open the admin page to set one up.\n`);
+    const here = WILDCARD_HOSTS.has(host) ? `http://localhost:${running.port}/` : 'the address below';
+    process.stderr.write(`No organization in ${dataDir} yet: open ${here} on this computer to set one up, or run 'hearth init'.\n`);
   }
-  process.stdout.write(`listening on http://${host}:${running.port}\n`);
+  process.stdout.write(`${listeningLines(host, running.port).join('\n')}\n`);
   // From another computer, the setup page asks for this token (on this computer it is not needed).
   if (needsSetup) process.stdout.write(`setup token: ${running.setupToken}\n`);
   await new Promise<void>((resolve) => {

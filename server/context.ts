@@ -1,3 +1,4 @@
+import type { NetworkInterfaceInfo } from 'node:os';
 import type Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { EventQueues } from './events/queues.js';
@@ -37,6 +38,11 @@ export interface ServerConfig {
   topicDeleteBudgetMs: number;
   /** The address the server listens on (set by listen()), for LAN URLs; null before. */
   listenAddress: { host: string; port: number } | null;
+  /**
+   * This computer's network interfaces (os.networkInterfaces): a connection from one of their
+   * addresses comes from the server computer itself. Tests replace it to play another machine.
+   */
+  networkInterfaces: () => NodeJS.Dict<NetworkInterfaceInfo[]>;
 }
 
 /**

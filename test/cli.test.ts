@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createApp } from '../server/app.js';
 import { doCreateRealm } from '../server/actions/users.js';
 import { silentLogger } from '../server/log.js';
+import { lanUrls } from '../server/lib/lan-urls.js';
 import { Store } from '../server/store/store.js';
 import { runCli, startServe, type CliResult, type ServeProcess } from './helpers/cli.js';
 import { Client } from './helpers/server.js';
@@ -130,7 +131,7 @@ describe('hearth CLI', { timeout: 180_000 }, () => {
     const [ownerA] = await Promise.all([initInProcess(a), initInProcess(b)]);
     const [pa, pb] = await Promise.all([serve(a), serve(b)]);
     for (const p of [pa, pb]) {
-      assert.match(p.listening, /^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(p.listening, /^listening on http:\/\/127\.0\.0\.1:\d+\/$/);
       assert.notEqual(p.port, 0);
       assert.equal(p.url, `http://127.0.0.1:${p.port}`);
       const settings = await new Client(p.url, null).get('/server_settings');
@@ -170,7 +171,7 @@ describe('hearth CLI', { timeout: 180_000 }, () => {
     const owner = await initInProcess(d);
     const p = await startServe([], { HEARTH_DATA_DIR: d, HEARTH_HOST: '127.0.0.1', HEARTH_PORT: '0' });
     running.push(p);
-    assert.match(p.listening, /^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(p.listening, /^listening on http:\/\/127\.0\.0\.1:\d+\/$/);
     assert.notEqual(p.port, 0);
     const me = await new Client(p.url, owner).get('/users/me');
     assert.equal(me.status, 200, 'serves the data dir from HEARTH_DATA_DIR');
@@ -215,6 +216,23 @@ describe('hearth CLI', { timeout: 180_000 }, () => {
     } finally {
       await new Promise((r) => blocker.close(r));
     }
+  });
+
+  it('on all interfaces, prints http://localhost:PORT/ first (it opens on this computer), then the LAN addresses', async () => {
+    const d = dir();
+    const p = await startServe(['--data-dir', d, '--host', '0.0.0.0', '--port', '0']);
+    running.push(p);
+    assert.match(p.listening, /^listening on http:\/\/localhost:\d+\/$/);
+    for (let i = 0; i < 100 && !/setup token: /.test(p.stdout()); i++) await new Promise((r) => setTimeout(r, 50));
+    const lines = p.stdout().trim().split('\n');
+    const lan = lanUrls('0.0.0.0', p.port).filter((u) => !u.includes('127.0.0.1'));
+    assert.deepEqual(lines.slice(1, 1 + lan.length), lan.map((u) => `on the LAN: ${u}/`));
+    assert.match(lines[1 + lan.length] ?? '', /^setup token: /);
+    assert.match(p.stderr(), new RegExp(`open http://localhost:${p.port}/ on this computer`));
+    // As printed, it opens on this computer without the setup token.
+    const setup = await new Client(`http://localhost:${p.port}`, null).get('/hearth/setup');
+    assert.equal(setup.body.setup_token_required, false);
+    assert.equal((await stopWith(p, 'SIGTERM')).code, 0);
   });
 
   it('serves a data dir without an organization: server_settings answers, the API says it is not set up', async () => {

@@ -4,7 +4,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { isLoopbackAddress, lanUrls } from '../server/lib/lan-urls.js';
+import { isLoopbackAddress, isOwnAddress, isOwnHost, lanUrls, listeningLines } from '../server/lib/lan-urls.js';
 import { silentLogger } from '../server/log.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { startServe } from './helpers/cli.js';
@@ -16,6 +16,21 @@ const SETUP = { realm_name: 'Acme Office', full_name: 'Ada Admin', email: 'ada@e
 const lanAddress = Object.values(networkInterfaces())
   .flat()
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+/** A request through node:http, which (unlike fetch) may set the Host header. */
+function rawRequest(url: string, method: string, form?: Record<string, string>, host?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (host) headers.host = host;
+    const r = request(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    r.on('error', reject);
+    r.end(form ? new URLSearchParams(form).toString() : undefined);
+  });
+}
 
 /** The stored organization (null when realm.json does not exist yet or holds none). */
 const readRealm = async (dataDir: string) => {
@@ -149,7 +164,9 @@ describe('first-run setup from another machine', { skip: lanAddress ? false : 'n
   const start = async (setupToken: boolean) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'hearth-setup-'));
     dirs.push(dataDir);
-    const s = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken });
+    // This machine plays another one: the server counts only loopback as its own addresses.
+    const config = { networkInterfaces: () => ({ lo: networkInterfaces().lo }) };
+    const s = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken, config });
     servers.push(s);
     return { s, dataDir, client: new Client(`http://${lanAddress}:${s.port}`, null) };
   };
@@ -192,13 +209,38 @@ describe('first-run setup from another machine', { skip: lanAddress ? false : 'n
       while (!/setup token: /.test(p.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const token = /setup token: (\S+)/.exec(p.stdout())?.[1];
       assert.ok(token, p.stdout());
-      const client = new Client(p.url, null);
-      assert.equal((await client.post('/hearth/setup', SETUP)).status, 403);
-      const ok = await client.post('/hearth/setup', { ...SETUP, setup_token: token });
+      // The request comes from this computer's LAN address, so a forged name plays the other machine.
+      const url = `${p.url}/api/v1/hearth/setup`;
+      assert.equal((await rawRequest(url, 'POST', SETUP, 'evil.example')).status, 403);
+      const ok = await rawRequest(url, 'POST', { ...SETUP, setup_token: token }, 'evil.example');
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     } finally {
       p.child.kill('SIGTERM');
       await p.exited;
+    }
+  });
+});
+
+describe('first-run setup from the server computer through its LAN address', { skip: lanAddress ? false : 'no non-loopback interface' }, () => {
+  it('needs no token: the connection comes from one of the computer’s own addresses; a forged Host still does', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hearth-setup-own-'));
+    const s = await startServer({ dataDir, host: '0.0.0.0', port: 0, log: silentLogger, setupToken: true });
+    try {
+      const url = `http://${lanAddress}:${s.port}/api/v1/hearth/setup`;
+      assert.equal((await rawRequest(url, 'GET')).body.setup_token_required, false);
+      // Opened as the wildcard address (http://0.0.0.0:port, as an older version printed it).
+      assert.equal((await rawRequest(`http://127.0.0.1:${s.port}/api/v1/hearth/setup`, 'GET', undefined, `0.0.0.0:${s.port}`)).body.setup_token_required, false);
+      // A DNS-rebound name reaching the same socket is not this computer.
+      assert.equal((await rawRequest(url, 'GET', undefined, `evil.example:${s.port}`)).body.setup_token_required, true);
+      const refused = await rawRequest(url, 'POST', SETUP, `evil.example:${s.port}`);
+      assert.equal(refused.status, 403);
+      assert.equal(s.store.realm.data.realm, null);
+      const ok = await rawRequest(url, 'POST', SETUP);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal((await readRealm(dataDir)).name, 'Acme Office');
+    } finally {
+      await s.stop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
@@ -219,6 +261,23 @@ describe('LAN URLs and loopback addresses', () => {
     assert.deepEqual(lanUrls('::', 9991, ifaces), ['http://192.168.1.20:9991', 'http://[fd00::2]:9991']);
     assert.deepEqual(lanUrls('10.0.0.5', 80, ifaces), ['http://10.0.0.5:80']);
     assert.deepEqual(lanUrls('0.0.0.0', 9991, { lo: ifaces.lo }), ['http://127.0.0.1:9991']);
+  });
+
+  it('counts loopback and the interfaces’ own addresses as this computer, by address and by host name', () => {
+    for (const a of ['127.0.0.1', '::1', '192.168.1.20', '::ffff:192.168.1.20', 'fd00::2', 'FE80::1%eth0']) assert.equal(isOwnAddress(a, ifaces), true, a);
+    for (const a of ['192.168.1.21', '::ffff:10.0.0.1', 'fd00::3', '', undefined]) assert.equal(isOwnAddress(a, ifaces), false, String(a));
+    for (const h of ['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '192.168.1.20', '[fd00::2]', 'office-pc', 'OFFICE-PC.local']) {
+      assert.equal(isOwnHost(h, ifaces, 'office-pc'), true, h);
+    }
+    for (const h of ['evil.example', '192.168.1.21', 'office-pc.evil.example', 'localhost.evil.example']) assert.equal(isOwnHost(h, ifaces, 'office-pc'), false, h);
+  });
+
+  it('serve prints the address to open on this computer first, then each LAN address', () => {
+    assert.deepEqual(listeningLines('0.0.0.0', 9991, ifaces), ['listening on http://localhost:9991/', 'on the LAN: http://192.168.1.20:9991/']);
+    assert.deepEqual(listeningLines('::', 9991, ifaces), ['listening on http://localhost:9991/', 'on the LAN: http://192.168.1.20:9991/', 'on the LAN: http://[fd00::2]:9991/']);
+    assert.deepEqual(listeningLines('0.0.0.0', 9991, { lo: ifaces.lo }), ['listening on http://localhost:9991/']);
+    assert.deepEqual(listeningLines('127.0.0.1', 8080, ifaces), ['listening on http://127.0.0.1:8080/']);
+    assert.deepEqual(listeningLines('::1', 8080, ifaces), ['listening on http://[::1]:8080/']);
   });
 
   it('recognises loopback addresses in every form Node reports', () => {

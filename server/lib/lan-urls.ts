@@ -1,4 +1,4 @@
-import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
+import { hostname as osHostname, networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 
 type Interfaces = NodeJS.Dict<NetworkInterfaceInfo[]>;
 
@@ -17,6 +17,48 @@ export function isLoopbackAddress(address: string | undefined | null): boolean {
 /** A URL host naming this computer: `localhost`, or a loopback address (IPv6 in brackets). */
 export const isLoopbackHost = (hostname: string): boolean =>
   hostname.toLowerCase() === 'localhost' || isLoopbackAddress(hostname.replace(/^\[(.*)\]$/, '$1'));
+
+const bare = (address: string) => {
+  const a = address.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
+};
+
+/**
+ * Whether a socket's remote address is this computer: loopback, or one of its own interface
+ * addresses (a browser on the server computer that opens its LAN address connects from it).
+ * Judged from the socket, never from a header, which anyone can forge.
+ */
+export function isOwnAddress(address: string | undefined | null, interfaces: Interfaces = networkInterfaces()): boolean {
+  if (!address) return false;
+  if (isLoopbackAddress(address)) return true;
+  const a = bare(address);
+  return Object.values(interfaces).some((list) => (list ?? []).some((info) => bare(info.address) === a));
+}
+
+/**
+ * A URL host a person on this computer may use to reach it: `localhost`, a loopback or own
+ * address, the wildcard `0.0.0.0` (some browsers open it as this computer), or the computer's
+ * own name. Used against DNS rebinding: a page on someone's domain that resolves to this
+ * computer still sends its own domain as the host.
+ */
+export function isOwnHost(hostname: string, interfaces: Interfaces = networkInterfaces(), name = osHostname()): boolean {
+  const h = bare(hostname);
+  if (isLoopbackHost(h) || h === '0.0.0.0' || h === '::') return true;
+  const n = name.toLowerCase();
+  if (n && (h === n || h === `${n}.local`)) return true;
+  return Object.values(interfaces).some((list) => (list ?? []).some((info) => bare(info.address) === h));
+}
+
+/**
+ * What `hearth serve` prints once it listens: `listening on <URL to open on this computer>`,
+ * then one `on the LAN: <URL>` line per address colleagues use (for a wildcard bind).
+ */
+export function listeningLines(host: string, port: number, interfaces: Interfaces = networkInterfaces()): string[] {
+  const wildcard = WILDCARD_V4.has(host) || WILDCARD_V6.has(host);
+  if (!wildcard) return [`listening on http://${hostForUrl(host)}:${port}/`];
+  const lan = lanUrls(host, port, interfaces).filter((u) => !isLoopbackHost(new URL(u).hostname));
+  return [`listening on http://localhost:${port}/`, ...lan.map((u) => `on the LAN: ${u}/`)];
+}
 
 const hostForUrl = (address: string) => (address.includes(':') ? `[${address}]` : address);
 

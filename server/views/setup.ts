@@ -3,7 +3,7 @@ import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { App, ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
-import { isLoopbackAddress } from '../lib/lan-urls.js';
+import { isOwnAddress, isOwnHost } from '../lib/lan-urls.js';
 import { isValidEmail } from '../lib/people.js';
 import { setupTokenMatches } from '../lib/setup-token.js';
 import { serverLanUrls } from './status.js';
@@ -15,19 +15,19 @@ const MAX_FULL_NAME_LENGTH = 100;
 /** Servers with a setup between its checks and its commit (two racing requests must not both win). */
 const settingUp = new WeakSet<App>();
 
-const LOCAL_HOSTNAMES = new Set(['localhost', '[::1]']);
-
 /**
- * Whether the request may set up without a token: it comes from this computer (loopback), is
- * addressed to a loopback name (not a DNS-rebound one) and, when sent by a browser, is not a
- * cross-site request (a web page the owner visits cannot post a setup form to 127.0.0.1).
+ * Whether the request may set up without a token: it comes from this computer (the socket's
+ * remote address is loopback or one of the computer's own addresses), is addressed to a name
+ * or address of this computer (not a DNS-rebound domain) and, when sent by a browser, is not
+ * a cross-site request (a web page the owner visits cannot post a setup form to 127.0.0.1).
  */
-function fromLoopback(req: ApiRequest): boolean {
+function fromThisComputer(req: ApiRequest): boolean {
   const ctx = req.koa;
-  if (!isLoopbackAddress(ctx.req.socket.remoteAddress)) return false;
+  const interfaces = req.app.config.networkInterfaces();
+  if (!isOwnAddress(ctx.req.socket.remoteAddress, interfaces)) return false;
   const host = ctx.get('host').toLowerCase();
   const hostname = host.replace(/:\d+$/, '');
-  if (!LOCAL_HOSTNAMES.has(hostname) && !isLoopbackAddress(hostname)) return false;
+  if (!isOwnHost(hostname, interfaces)) return false;
   const origin = ctx.get('origin');
   if (origin && origin !== `http://${host}` && origin !== `https://${host}`) return false;
   const site = ctx.get('sec-fetch-site');
@@ -38,7 +38,7 @@ function fromLoopback(req: ApiRequest): boolean {
 export function getSetup(req: ApiRequest): ViewResult {
   return {
     needs_setup: req.app.store.realm.data.realm === null,
-    setup_token_required: !fromLoopback(req),
+    setup_token_required: !fromThisComputer(req),
   };
 }
 
@@ -50,7 +50,7 @@ export async function postSetup(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;
   const token = params.get('setup_token', t.string);
   if (app.store.realm.data.realm !== null || settingUp.has(app)) throw errors.realmAlreadySetUp();
-  if (!fromLoopback(req) && !setupTokenMatches(app.config.setupToken, token)) throw errors.setupNotAllowed();
+  if (!fromThisComputer(req) && !setupTokenMatches(app.config.setupToken, token)) throw errors.setupNotAllowed();
 
   const realmName = params.require('realm_name', t.string).trim();
   const email = params.require('email', t.string).trim();

@@ -86,7 +86,7 @@ export async function startServe(
       reject(new Error(`hearth serve exited (${r.code ?? r.signal}) before listening: ${r.stdout} ${r.stderr}`));
     });
   });
-  const m = /^listening on (http:\/\/(.+):(\d+))$/.exec(line);
+  const m = /^listening on (http:\/\/(.+):(\d+))\/$/.exec(line);
   if (!m) {
     child.kill('SIGKILL');
     throw new Error(`unexpected first line: ${line}`);
