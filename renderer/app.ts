@@ -6,6 +6,7 @@
  */
 import { Api, type Json } from './api.js';
 import { errorText, h, loading } from './dom.js';
+import { channelsPage } from './channels.js';
 import { settingsPage } from './settings.js';
 import { setupPage } from './setup.js';
 import { signInPage } from './signin.js';
@@ -14,6 +15,7 @@ import { usersPage } from './users.js';
 
 const PAGES: { route: string; title: string; render: (api: Api) => HTMLElement }[] = [
   { route: 'users', title: 'Users and bots', render: usersPage },
+  { route: 'channels', title: 'Channels', render: channelsPage },
   { route: 'settings', title: 'Settings', render: settingsPage },
   { route: 'status', title: 'Status', render: statusPage },
 ];

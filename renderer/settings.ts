@@ -3,6 +3,7 @@ import type { Api, Json } from './api.js';
 import { Notice, busy, errorText, field, h, loading } from './dom.js';
 import { linkifiersSection } from './settings-linkifiers.js';
 import { listsSections } from './settings-lists.js';
+import { welcomeSection } from './settings-welcome.js';
 
 /** Zulip's email_address_visibility values. */
 const EMAIL_VISIBILITY = [
@@ -38,7 +39,7 @@ export async function fetchState(api: Api): Promise<Json> {
 export function settingsPage(api: Api): HTMLElement {
   const page = h('div', { class: 'page' }, h('h1', {}, 'Settings'), loading('settings'));
   fetchState(api).then(
-    (state) => page.replaceChildren(h('h1', {}, 'Settings'), organizationForm(api, state), iconForm(api, state), ...listsSections(api, state), linkifiersSection(api, state)),
+    (state) => page.replaceChildren(h('h1', {}, 'Settings'), organizationForm(api, state), welcomeSection(api, state), iconForm(api, state), ...listsSections(api, state), linkifiersSection(api, state)),
     (err) => page.append(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load settings: ${errorText(err)}`)),
   );
   return page;

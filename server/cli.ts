@@ -1,4 +1,5 @@
 import { createApp } from './app.js';
+import { doOnboardRealm } from './actions/onboarding.js';
 import { doCreateRealm } from './actions/users.js';
 import { MIN_PASSWORD_LENGTH } from './auth/secrets.js';
 import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir } from './config.js';
@@ -71,6 +72,7 @@ async function init(args: string[]): Promise<number> {
     const { app } = createApp({ store, log: silentLogger });
     const fullName = (flags.get('full-name') ?? '').trim() || email.split('@')[0]!;
     const owner = await doCreateRealm(app, realmName, { email, password, fullName });
+    await doOnboardRealm(app, owner);
     process.stdout.write(`${JSON.stringify({ user_id: owner.id, email: owner.email, api_key: owner.api_key })}\n`);
   } finally {
     await store.close();

@@ -77,6 +77,7 @@ describe('Notification Bot: notices about resolved and moved topics', () => {
     const reg = (await mel.post('/register', { fetch_event_types: ['realm_user'] })).body;
     assert.deepEqual(reg.cross_realm_bots.map((b: Record<string, unknown>) => [b.user_id, b.email, b.full_name, b.is_bot, b.is_system_bot]), [
       [bot, BOT_EMAIL, 'Notification Bot', true, true],
+      [bot + 1, 'welcome-bot@zulip.com', 'Welcome Bot', true, true],
     ]);
     assert.ok(!reg.realm_users.some((u: { user_id: number }) => u.user_id === bot));
     const one = await mel.get(`/users/${bot}`);

@@ -1,6 +1,6 @@
 /**
  * Zulip endpoints for what Hearth does not offer (push notification relay, development
- * login, organization export, the Welcome Bot) answer as a Zulip server without that
+ * login, organization export) answer as a Zulip server without that
  * service would, with a JSON error a client can show, never the router's 404.
  */
 import assert from 'node:assert/strict';
@@ -60,13 +60,5 @@ describe('endpoints of services Hearth does not run', () => {
         { user_id: melId, consented: true, email_address_visibility: 1 },
       ],
     );
-  });
-
-  it('Welcome Bot test message: administrators only, the text is required, then "no Welcome Bot yet"', async () => {
-    assert.equal((await mel.post('/realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'Hi' })).body.code, 'UNAUTHORIZED_PRINCIPAL');
-    assert.equal((await ts.ownerClient.post('/realm/test_welcome_bot_custom_message')).body.code, 'REQUEST_VARIABLE_MISSING');
-    const res = await ts.ownerClient.post('/realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'Hi' });
-    assert.equal(res.status, 400);
-    assert.match(res.body.msg, /no Welcome Bot/);
   });
 });

@@ -11,6 +11,7 @@ import type { InviteRecord, Role, UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 import { doAddSubscriptions } from './subscriptions.js';
 import { doCreateUser } from './users.js';
+import { doWelcomeNewUser } from './onboarding.js';
 
 export interface NewInvite {
   role: Role;
@@ -80,5 +81,6 @@ export async function doJoinWithInvite(
   if (channels.length) {
     await doAddSubscriptions(app, user, { create: [], existing: channels as NonNullable<(typeof channels)[number]>[], users: [user], colors: new Map() });
   }
+  await doWelcomeNewUser(app, user);
   return user;
 }

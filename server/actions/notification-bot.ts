@@ -5,30 +5,38 @@
  * send action with no permission checks and the read rules of the notice.
  */
 import type { App } from '../context.js';
-import { notificationBotId, systemBot } from '../lib/system-bots.js';
+import { notificationBotId, systemBot, welcomeBotId, type SystemBotKind } from '../lib/system-bots.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { doSendMessage } from './messages.js';
 
-/** Gives the Notification Bot its user ID if it has none yet (inside a commit). */
-export function allocateNotificationBot(app: App, tx: Transaction): number {
+/** Gives a system bot its user ID if it has none yet (inside a commit). */
+export function allocateSystemBot(app: App, tx: Transaction, kind: SystemBotKind): number {
   const doc = app.store.users.collection.data;
-  const existing = doc.system_bots?.notification;
+  const existing = doc.system_bots?.[kind];
   if (existing !== undefined) return existing;
   const allocated = doc.nextId++;
-  doc.system_bots = { ...doc.system_bots, notification: allocated };
+  doc.system_bots = { ...doc.system_bots, [kind]: allocated };
   tx.touch(app.store.users.collection);
   return allocated;
 }
 
+/** Both system bots get their IDs (inside the commit that creates the organization). */
+export function allocateSystemBots(app: App, tx: Transaction): void {
+  allocateSystemBot(app, tx, 'notification');
+  allocateSystemBot(app, tx, 'welcome');
+}
+
+export const allocateNotificationBot = (app: App, tx: Transaction): number => allocateSystemBot(app, tx, 'notification');
+
 /**
- * At start: an organization made before the bot existed gets it now, so clients see it in
+ * At start: an organization made before a bot existed gets it now, so clients see it in
  * `cross_realm_bots` from their first register (Zulip announces no change of that list).
  */
 export async function doEnsureNotificationBot(app: App): Promise<void> {
-  if (app.store.realm.data.realm === null || notificationBotId(app) !== undefined) return;
-  await commit(app, (tx) => allocateNotificationBot(app, tx));
+  if (app.store.realm.data.realm === null || (notificationBotId(app) !== undefined && welcomeBotId(app) !== undefined)) return;
+  await commit(app, (tx) => allocateSystemBots(app, tx));
 }
 
 async function ensureNotificationBot(app: App): Promise<UserRecord> {

@@ -7,7 +7,7 @@ import { ensureSystemGroups, roleGroupIds } from '../lib/groups.js';
 import { activeUsers, canAccessUser, formatUser, inaccessibleUser, usersWhoCanAccess } from '../lib/people.js';
 import { DEFAULT_REALM_SETTINGS, type Role, type UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
-import { allocateNotificationBot } from './notification-bot.js';
+import { allocateSystemBots } from './notification-bot.js';
 
 export interface NewUser {
   email: string;
@@ -116,8 +116,8 @@ export async function doCreateRealm(app: App, realmName: string, owner: Omit<New
     ensureSystemGroups(app, tx);
     const user = app.store.users.add(fields);
     tx.touch(app.store.users.collection);
-    // Zulip's cross-realm Notification Bot exists from the start (server/lib/system-bots.ts).
-    allocateNotificationBot(app, tx);
+    // Zulip's cross-realm Notification Bot and Welcome Bot exist from the start (server/lib/system-bots.ts).
+    allocateSystemBots(app, tx);
     return user;
   });
 }

@@ -46,6 +46,8 @@ export interface RealmSetting<T = unknown> {
 /** Zulip's Realm.MAX_REALM_NAME_LENGTH and MAX_REALM_DESCRIPTION_LENGTH. */
 export const MAX_REALM_NAME_LENGTH = 40;
 export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+/** Zulip's MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH. */
+export const MAX_WELCOME_TEXT_LENGTH = 8000;
 
 /** Video-call providers this server offers (Zulip's ids; 0 none, 1 Jitsi Meet, 4 BigBlueButton). */
 export const VIDEO_CHAT_PROVIDERS = {
@@ -270,6 +272,18 @@ export const REALM_SETTINGS: RealmSetting[] = [
     registerKey: null, // the channels area's register section shows realm_topics_policy and realm_mandatory_topics
     validate: (value) => {
       if (value !== 'allow_empty_topic' && value !== 'disable_empty_topic') throw errors.badRequest('Invalid topics_policy');
+      return value;
+    },
+  }),
+  // The Welcome Bot's note to new people (server/actions/onboarding.ts); Zulip's 8,000-character limit.
+  define({
+    name: 'welcome_message_custom_text',
+    type: t.string,
+    who: 'admin',
+    stored: { in: 'settings', key: 'welcome_message_custom_text' },
+    fallback: '',
+    validate: (value) => {
+      if (value.length > MAX_WELCOME_TEXT_LENGTH) throw errors.badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_TEXT_LENGTH} characters)`);
       return value;
     },
   }),

@@ -29,7 +29,6 @@ export const realmFixedSection: StateSection = {
       realm_disallow_disposable_email_addresses: true,
       realm_can_invite_users_group: nobody,
       realm_send_welcome_emails: false,
-      realm_welcome_message_custom_text: '',
       realm_digest_emails_enabled: false,
       realm_digest_weekday: 1,
       settings_send_digest_emails: false,

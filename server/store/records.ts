@@ -31,6 +31,8 @@ export interface RealmSettings {
   default_language?: string;
   default_code_block_language?: string;
   org_type?: number;
+  /** Zulip's welcome_message_custom_text: the Welcome Bot's extra note to new users (≤ 8,000 characters). */
+  welcome_message_custom_text?: string;
   enable_guest_user_indicator?: boolean;
   enable_guest_user_dm_warning?: boolean;
   /** Days messages are kept; -1 forever (Zulip's self-hosted default). */
@@ -223,9 +225,10 @@ export interface UsersDoc {
   users: UserRecord[];
   /**
    * IDs taken from `nextId` for Zulip's cross-realm system bots, which are not accounts here
-   * (server/lib/system-bots.ts): the Notification Bot, allocated when it first posts.
+   * (server/lib/system-bots.ts): the Notification Bot and the Welcome Bot, allocated with the
+   * organization (or at the first start of older data).
    */
-  system_bots?: { notification?: number };
+  system_bots?: { notification?: number; welcome?: number };
 }
 
 /** A message waiting to be sent (Zulip's ScheduledMessage, SEND_LATER): deleted once sent. */

@@ -1,3 +1,4 @@
+import { doOnboardRealm } from '../actions/onboarding.js';
 import { doCreateRealm } from '../actions/users.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { App, ApiRequest, ViewResult } from '../context.js';
@@ -71,6 +72,7 @@ export async function postSetup(req: ApiRequest): Promise<ViewResult> {
   try {
     const owner = await doCreateRealm(app, realmName, { email, password, fullName });
     app.config.setupToken = null;
+    await doOnboardRealm(app, owner);
     app.log.info('organization created through the setup page', { realm: realmName, owner: owner.id });
     return { user_id: owner.id, email: owner.email, api_key: owner.api_key, lan_urls: serverLanUrls(req) };
   } finally {

@@ -11,6 +11,7 @@ import { accessUserByPath, checkFullName } from '../lib/people-access.js';
 import type { UserRecord } from '../store/records.js';
 import { requireAdmin, requireUser } from './common.js';
 import { systemBot } from '../lib/system-bots.js';
+import { doWelcomeNewUser } from '../actions/onboarding.js';
 
 /** The newest message the user received (-1 when none): `max_message_id` of GET /users/me. */
 export const maxMessageIdFor = (req: ApiRequest, user: UserRecord): number =>
@@ -90,5 +91,6 @@ export async function createUser(req: ApiRequest): Promise<ViewResult> {
   if (defaults.length) {
     await doAddSubscriptions(app, requester, { create: [], existing: defaults, users: [user], colors: new Map() });
   }
+  await doWelcomeNewUser(app, user);
   return { user_id: user.id };
 }
