@@ -4,7 +4,7 @@
  * everyone subscribed and as a default channel for people who join later.
  */
 import type { Api, Json } from './api.js';
-import { Notice, busy, errorText, field, h, loading, tableBox } from './dom.js';
+import { Notice, busy, errorText, field, h, loading, safeHtml, tableBox } from './dom.js';
 
 const checkbox = (id: string, label: string, checked: boolean, hint?: string) => {
   const box = h('input', { type: 'checkbox', id, checked });
@@ -16,7 +16,7 @@ const checkbox = (id: string, label: string, checked: boolean, hint?: string) =>
 export function channelsPage(api: Api): HTMLElement {
   const page = h('div', { class: 'page' }, h('h1', {}, 'Channels'), loading('channels'));
   const notice = new Notice();
-  const table = h('table', { class: 'list', 'aria-label': 'Channels' });
+  const table = h('table', { class: 'list channels-list', 'aria-label': 'Channels' });
   const load = async () => {
     const [streams, defaults, users] = await Promise.all([
       api.get('/streams', { include_all: true }),
@@ -55,7 +55,7 @@ export function channelsPage(api: Api): HTMLElement {
           return h(
             'tr',
             {},
-            h('th', { scope: 'row' }, h('span', { class: 'channel-name' }, `#${c.name}`), c.description ? h('small', { class: 'hint' }, ' ', String(c.description)) : null),
+            h('th', { scope: 'row' }, h('span', { class: 'channel-name' }, `#${c.name}`), c.description ? h('small', { class: 'hint' }, ' ', c.rendered_description ? safeHtml(String(c.rendered_description)) : String(c.description)) : null),
             h('td', {}, c.invite_only ? 'Private: invited people only' : 'Public: anyone in the organization'),
             h('td', {}, toggle),
           );
@@ -73,6 +73,8 @@ export function channelsPage(api: Api): HTMLElement {
   priv.box.addEventListener('change', () => {
     makeDefault.box.disabled = priv.box.checked;
     if (priv.box.checked) makeDefault.box.checked = false;
+    // A private channel starts with its creator; "everyone" stays a choice.
+    everyone.box.checked = !priv.box.checked;
   });
   const form = h(
     'form',

@@ -394,11 +394,16 @@ test.describe('admin UI in Chromium', () => {
     assert.deepEqual(folders.body.channel_folders.map((f: { name: string }) => f.name), ['Projects']);
 
     // A default channel, a custom profile field and an icon.
-    await page.getByLabel('Channel', { exact: true }).selectOption({ label: 'general' });
+    // The new organization's default channels (#general and #sandbox): one taken out, then put back.
+    const defaultNames = async () => (await owner.get('/default_streams')).body.default_streams.map((c: { name: string }) => c.name).sort();
+    assert.deepEqual(await defaultNames(), ['general', 'sandbox']);
+    await page.getByRole('button', { name: 'Remove sandbox from default channels' }).click();
+    await page.getByRole('list', { name: 'Default channels' }).getByText('#sandbox').waitFor({ state: 'detached' });
+    assert.deepEqual(await defaultNames(), ['general']);
+    await page.getByLabel('Channel', { exact: true }).selectOption({ label: 'sandbox' });
     await page.getByRole('button', { name: 'Add default channel' }).click();
     await page.getByRole('status').filter({ hasText: 'Default channel added' }).waitFor();
-    const defaults = await owner.get('/default_streams');
-    assert.deepEqual(defaults.body.default_streams.map((c: { name: string }) => c.name), ['general']);
+    assert.deepEqual(await defaultNames(), ['general', 'sandbox']);
 
     await page.getByLabel('Field name').fill('Phone');
     await page.getByRole('button', { name: 'Add field' }).click();
@@ -647,7 +652,9 @@ test.describe('admin UI setup from another computer', () => {
   test.skip(why !== false, String(why));
   test('needs the setup token: refused without it, accepted with the token the window passes', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ui-lan-'));
-    const server = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken: true });
+    // This machine plays another one: the server counts only loopback as its own addresses.
+    const config = { networkInterfaces: () => ({ lo: networkInterfaces().lo }) };
+    const server = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken: true, config });
     const browser = await launchBrowser();
     const t = await openPage(browser, server.url);
     try {
