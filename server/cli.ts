@@ -7,6 +7,7 @@ import { listeningLines } from './lib/lan-urls.js';
 import { isValidEmail } from './lib/people.js';
 import { silentLogger } from './log.js';
 import { startServer } from './start.js';
+import { DEFAULT_DEMO_PORT, DemoRefused, defaultDemoDir, runDemo } from './demo/command.js';
 import { Store } from './store/store.js';
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
@@ -14,10 +15,14 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
   hearth serve [--data-dir DIR] [--host H] [--port P] [--web-public-streams[=true|false]]
+  hearth demo [--data-dir DIR] [--host H] [--port P] [--reset] [--live[=SECONDS]]
 
 Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT override the defaults
 (data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT});
-HEARTH_WEB_PUBLIC_STREAMS=true allows web-public channels (off by default).`;
+HEARTH_WEB_PUBLIC_STREAMS=true allows web-public channels (off by default).
+The demo serves a made-up organization from its own data dir (${defaultDemoDir()} unless
+--data-dir says) on 127.0.0.1:${DEFAULT_DEMO_PORT} (--host 0.0.0.0 to show it on the LAN), and prints its
+accounts; --reset starts it over, --live makes a bot post every 30 s (or SECONDS).`;
 
 class UsageError extends Error {}
 
@@ -99,7 +104,14 @@ async function serve(args: string[]): Promise<number> {
   process.stdout.write(`${listeningLines(host, running.port).join('\n')}\n`);
   // From another computer, the setup page asks for this token (on this computer it is not needed).
   if (needsSetup) process.stdout.write(`setup token: ${running.setupToken}\n`);
-  await new Promise<void>((resolve) => {
+  await untilSignal();
+  await running.stop();
+  return 0;
+}
+
+/** Resolves at SIGTERM or SIGINT (after saying so on stderr). */
+function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stderr.write(`${signal}: stopping (finishing writes)\n`);
       resolve();
@@ -107,7 +119,34 @@ async function serve(args: string[]): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
-  await running.stop();
+}
+
+async function demo(args: string[]): Promise<number> {
+  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'reset', 'live'], ['reset', 'live']);
+  const portText = flags.get('port') ?? String(DEFAULT_DEMO_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`invalid port '${portText}'`);
+  const live = flags.get('live');
+  let liveSeconds: number | null = null;
+  if (live !== undefined && live !== 'false') {
+    liveSeconds = live === 'true' ? 30 : Number(live);
+    if (!Number.isFinite(liveSeconds) || liveSeconds < 1 || liveSeconds > 86_400) throw new UsageError(`--live takes seconds between messages (1 to 86400), not '${live}'`);
+  }
+  const dataDir = flags.get('data-dir');
+  const reset = flags.has('reset') && parseBoolean(flags.get('reset')!, '--reset');
+  const host = flags.get('host') ?? '127.0.0.1';
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const note = (line: string) => process.stderr.write(`${line}\n`);
+  let started;
+  try {
+    started = await runDemo({ ...(dataDir ? { dataDir } : {}), host, port: Number(portText), reset, liveSeconds }, out, note);
+  } catch (err) {
+    if (err instanceof DemoRefused) throw new UsageError(err.message);
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`port ${portText} is in use (another Hearth?): try --port ${Number(portText) + 1}`);
+    throw err;
+  }
+  await untilSignal();
+  started.stopLive();
+  await started.running.stop();
   return 0;
 }
 
@@ -116,6 +155,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'init') return await init(rest);
     if (command === 'serve') return await serve(rest);
+    if (command === 'demo') return await demo(rest);
     if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;

@@ -105,3 +105,11 @@ export async function doSetRealmIcon(
   });
   if (old && old.file !== icon?.file) await unlink(join(app.config.dataDir, 'realm', old.file)).catch(() => undefined);
 }
+
+/** `hearth demo` marks the organization it generates, so pages can say it is a demo. */
+export async function doMarkDemoOrganization(app: App): Promise<void> {
+  await commit(app, (tx) => {
+    app.store.realm.data.realm!.demo = true;
+    tx.touch(app.store.realm);
+  });
+}

@@ -19,6 +19,8 @@ export const realmSection: StateSection = {
       realm_icon_url: icon.icon_url,
       realm_icon_source: icon.icon_source,
       realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+      // Hearth's own: an organization made by `hearth demo` (pages say so).
+      hearth_demo_organization: realm.demo === true,
       max_file_upload_size_mib: realm.settings.max_file_upload_size_mib,
       max_stream_name_length: LIMITS.max_stream_name_length,
       max_stream_description_length: LIMITS.max_stream_description_length,

@@ -96,6 +96,8 @@ export interface RealmRecord {
   /** Unix seconds. */
   date_created: number;
   settings: RealmSettings;
+  /** Made by `hearth demo` (server/demo/): pages say it is a demo organization. */
+  demo?: boolean;
   /** Linkifiers in matching order (server/lib/linkifiers.ts); replaced, never changed in place. */
   linkifiers?: LinkifierRecord[];
   /** Last linkifier ID handed out (IDs are never reused). */

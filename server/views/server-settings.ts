@@ -40,5 +40,7 @@ export function serverSettings(req: ApiRequest): ViewResult {
     // Zulip's allow_web_public_streams_access: the server setting, spectator access and a web-public channel.
     realm_web_public_access_enabled: realm !== null && webPublicChannels(req.app).length > 0,
     realm_setup_required: realm === null,
+    // Hearth's own: an organization made by `hearth demo` (the sign-in pages say so).
+    hearth_demo_organization: realm?.demo === true,
   };
 }
