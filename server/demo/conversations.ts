@@ -142,7 +142,7 @@ export async function writeConversations(cast: Cast): Promise<number> {
       for (const c of clients.values()) await c.post('/mark_all_as_read');
     }
     for (const s of SPECIALS.filter((x) => x.day === day)) await special(s);
-    const conversations = weekend ? 1 : 7 + Math.floor(rnd() * 4);
+    const conversations = weekend ? 2 : 9 + Math.floor(rnd() * 5);
     for (let i = 0; i < conversations; i++) {
       const ch = pick(CHANNELS);
       await conversation(ch, pick(ch.topics));

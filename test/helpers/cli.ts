@@ -53,15 +53,16 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `hearth serve ...args` and resolves once it printed its
+ * Starts `hearth serve ...args` (or `demo`) and resolves once it printed its
  * `listening on` line; rejects (with its output) if it exits first.
  */
 export async function startServe(
   args: string[],
   env: Record<string, string | undefined> = {},
   timeoutMs = 45_000,
+  command: 'serve' | 'demo' = 'serve',
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [HEARTH_BIN, 'serve', ...args], {
+  const child = spawn(process.execPath, [HEARTH_BIN, command, ...args], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
