@@ -75,11 +75,17 @@ function shell(route: string): HTMLElement {
     ev.preventDefault();
     main.focus();
   });
+  const logo = h('span', { class: 'logo' }, 'Hearth admin');
+  // An organization made by `hearth demo` says so.
+  void api.get('/server_settings').then(
+    (s) => s.hearth_demo_organization === true && logo.append(' ', h('span', { class: 'badge demo-badge', title: 'Made by hearth demo: the people and messages are made up' }, 'Demo')),
+    () => undefined,
+  );
   const header = h(
     'header',
     { class: 'topbar' },
     skip,
-    h('span', { class: 'logo' }, 'Hearth admin'),
+    logo,
     nav,
     h('span', { class: 'who' }, who),
     h('a', { href: '/', class: 'to-chat' }, 'Open the chat'),

@@ -86,6 +86,11 @@ function Chat() {
           <img src="/static/hearth-icon.png" alt="" width={24} height={24} />
           {store.realmName.value || 'Hearth'}
         </a>
+        {store.demo.value && (
+          <span class="badge demo-badge" title="Made by hearth demo: the people and messages are made up">
+            Demo
+          </span>
+        )}
         <SearchBox />
         <nav class="account-links" aria-label="Account">
           {store.isAdmin.value && <a href="/admin/">Admin</a>}

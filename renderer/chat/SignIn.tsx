@@ -1,13 +1,24 @@
 /** The sign-in page: email and password, for a session cookie (no key kept by the page). */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 import { signIn } from './session.js';
+
+/** `hearth demo`'s accounts (server/demo/roster.ts): public, like the demo itself. */
+const DEMO_OWNER = 'maya@juniper.example';
+const DEMO_PASSWORD = 'juniper-demo';
 
 export function SignIn() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [demo, setDemo] = useState(false);
+  useEffect(() => {
+    fetch('/api/v1/server_settings')
+      .then((r) => r.json())
+      .then((j: { hearth_demo_organization?: boolean }) => setDemo(j.hearth_demo_organization === true))
+      .catch(() => undefined);
+  }, []);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -33,6 +44,23 @@ export function SignIn() {
       <form class="card" onSubmit={submit} aria-labelledby="signin-title">
         <img src="/static/hearth-icon.png" alt="" width={48} height={48} />
         <h1 id="signin-title">Sign in to Hearth</h1>
+        {demo && (
+          <section class="demo-note" aria-label="Demo organization">
+            <p>
+              <strong>This is a demo organization</strong>, made by <code>hearth demo</code>: its people and messages are made up. Every demo account's password is{' '}
+              <code>{DEMO_PASSWORD}</code>; the command printed them all.
+            </p>
+            <button
+              type="button"
+              onClick={() => {
+                setEmail(DEMO_OWNER);
+                setPassword(DEMO_PASSWORD);
+              }}
+            >
+              Fill in the owner's account ({DEMO_OWNER})
+            </button>
+          </section>
+        )}
         <label>
           Email
           <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />

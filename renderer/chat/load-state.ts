@@ -17,6 +17,7 @@ export function loadState(r: Json): void {
   store.isAdmin.value = r.is_admin === true;
   store.canCreateChannels.value = r.can_create_public_streams === true || r.can_create_private_streams === true;
   store.realmName.value = String(r.realm_name ?? '');
+  store.demo.value = r.hearth_demo_organization === true;
   store.maxMessageLength.value = Number(r.max_message_length ?? 10000);
   store.maxTopicLength.value = Number(r.max_topic_length ?? 60);
   store.serverEmojiDataUrl.value = String(r.server_emoji_data_url ?? '');

@@ -167,6 +167,8 @@ export const store = {
   /** False until the first register answered. */
   ready: signal(false),
   realmName: signal(''),
+  /** An organization made by `hearth demo` (register's hearth_demo_organization). */
+  demo: signal(false),
   selfId: signal(0),
   isAdmin: signal(false),
   canCreateChannels: signal(false),
