@@ -131,6 +131,39 @@ describe('a new organization (the setup page)', () => {
   });
 });
 
+describe('the Welcome Bot answers what it is told, alone', () => {
+  it('replies to a direct message sent to it alone: its words, then the list for anything else; not in a group', async () => {
+    const ts = await startTestServer({ withRealm: false });
+    try {
+      const res = await ts.anonymous.post('/hearth/setup', SETUP);
+      const owner = ts.client({ id: res.body.user_id, email: res.body.email, apiKey: res.body.api_key, password: SETUP.password });
+      const botId = (await owner.post('/register', { fetch_event_types: '["realm_user"]' })).body.cross_realm_bots.find((b: { email: string }) => b.email === 'welcome-bot@zulip.com').user_id;
+      const last = async () => (await owner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: 'dm', operand: [botId] }]), apply_markdown: 'false' })).body.messages[0];
+      const say = async (content: string, to: number[] = [botId]) => {
+        const sent = await owner.post('/messages', { type: 'direct', to: JSON.stringify(to), content });
+        assert.equal(sent.status, 200, JSON.stringify(sent.body));
+        return sent.body.id as number;
+      };
+      const help = await say('help');
+      let reply = await last();
+      assert.ok(reply.id > help);
+      assert.equal(reply.sender_email, 'welcome-bot@zulip.com');
+      assert.match(reply.content, /^I can tell you about these/);
+      await say('  Apps ');
+      assert.match((await last()).content, /Zulip's apps for phones and computers work with Hearth/);
+      await say('hello there');
+      reply = await last();
+      assert.match(reply.content, /^You can chat with me as much as you like! I can tell you about these/);
+      const mel = await ts.addUser('Mel');
+      const before = [...ts.store.messages.all()].length;
+      await say('help', [botId, mel.id]);
+      assert.equal([...ts.store.messages.all()].length, before + 1, 'no reply in a group conversation');
+    } finally {
+      await ts.stop();
+    }
+  });
+});
+
 describe('hearth init', () => {
   it('creates the organization with its default channels and the Welcome Bot’s messages', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearth-onboard-'));

@@ -1,4 +1,5 @@
 import type { ApiRequest, ViewResult } from '../context.js';
+import { doWelcomeBotReply, isToWelcomeBot } from '../actions/welcome-bot-replies.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
 import { LIMITS } from '../version.js';
@@ -65,6 +66,7 @@ export async function sendMessage(req: ApiRequest): Promise<ViewResult> {
     addressee = { kind, userIds };
   }
   const sent = await doSendMessage(app, user, { addressee, content, readBySender, queueId, localId });
+  if (addressee.kind === 'direct' && isToWelcomeBot(app, user, addressee.userIds)) await doWelcomeBotReply(app, user, content);
   // Present only when the send changed the sender's policy for the topic (Zulip 8.0, feature level 218).
   return sent.automaticPolicy === null ? { id: sent.id } : { id: sent.id, automatic_new_visibility_policy: sent.automaticPolicy };
 }
