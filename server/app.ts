@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces as osNetworkInterfaces } from 'node:os';
 import Koa from 'koa';
@@ -47,6 +48,10 @@ export interface HearthServer {
   koa: Koa;
   /** Starts accepting connections; resolves with the bound address. */
   listen(port: number, host: string): Promise<{ host: string; port: number }>;
+  /** Also accepts TLS connections (after listen()), with these credentials; resolves with the bound port. */
+  listenTls(port: number, host: string, creds: { key: string; cert: string }): Promise<{ host: string; port: number }>;
+  /** New credentials for the TLS listener (a re-issued certificate), for new connections. */
+  setTlsCredentials(creds: { key: string; cert: string }): void;
   /** Stops accepting, finishes parked polls and in-flight writes. Leaves the store open. */
   close(): Promise<void>;
 }
@@ -68,6 +73,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     webPublicStreamsEnabled: false,
     setupToken: null,
     listenAddress: null,
+    tlsAddress: null,
+    caCertificate: null,
     networkInterfaces: osNetworkInterfaces,
     topicDeleteBudgetMs: 50_000,
     ...opts.config,
@@ -107,6 +114,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   koa.use(buildRouter(app, routes));
 
   let server: Server | null = null;
+  let tlsServer: HttpsServer | null = null;
   let stopMaintenance: (() => void) | null = null;
   let stopDelivery: (() => void) | null = null;
   let stopPresenceSaves: (() => void) | null = null;
@@ -141,7 +149,30 @@ export function createApp(opts: CreateAppOptions): HearthServer {
         });
       });
     },
+    listenTls(port, host, creds) {
+      const t = createHttpsServer({ maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert }, koa.callback());
+      answerClientErrorsWithJson(t);
+      t.keepAliveTimeout = 65_000;
+      t.requestTimeout = 0;
+      tlsServer = t;
+      return new Promise((resolve, reject) => {
+        t.once('error', reject);
+        t.listen(port, host, () => {
+          t.off('error', reject);
+          const addr = t.address() as AddressInfo;
+          config.tlsAddress = { host, port: addr.port };
+          resolve({ host, port: addr.port });
+        });
+      });
+    },
+    setTlsCredentials(creds) {
+      tlsServer?.setSecureContext({ key: creds.key, cert: creds.cert });
+    },
     async close() {
+      const t = tlsServer;
+      const tlsClosed = t ? new Promise<void>((resolve) => t.close(() => resolve())) : Promise.resolve();
+      t?.closeIdleConnections();
+      const tlsForce = setTimeout(() => t?.closeAllConnections(), 2000);
       const s = server;
       const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
       app.events.stop();
@@ -156,8 +187,10 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const sweep = setInterval(() => s?.closeIdleConnections(), 20);
       const force = setTimeout(() => s?.closeAllConnections(), 2000);
       await closed;
+      await tlsClosed;
       clearInterval(sweep);
       clearTimeout(force);
+      clearTimeout(tlsForce);
       await app.store.settled();
       // Every request and write is done: the queues can be kept for the next start.
       if (storageHealth(app).failure === null) {

@@ -2,7 +2,7 @@ import { createApp } from './app.js';
 import { doOnboardRealm } from './actions/onboarding.js';
 import { doCreateRealm } from './actions/users.js';
 import { MIN_PASSWORD_LENGTH } from './auth/secrets.js';
-import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir } from './config.js';
+import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, defaultDataDir } from './config.js';
 import { listeningLines } from './lib/lan-urls.js';
 import { isValidEmail } from './lib/people.js';
 import { silentLogger } from './log.js';
@@ -14,11 +14,12 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
 const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
-  hearth serve [--data-dir DIR] [--host H] [--port P] [--web-public-streams[=true|false]]
+  hearth serve [--data-dir DIR] [--host H] [--port P] [--https-port P] [--web-public-streams[=true|false]]
   hearth demo [--data-dir DIR] [--host H] [--port P] [--reset] [--live[=SECONDS]]
 
-Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT override the defaults
-(data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT});
+Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT, HEARTH_HTTPS_PORT override the defaults
+(data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT}, HTTPS port ${DEFAULT_HTTPS_PORT};
+--https-port off serves plain HTTP only);
 HEARTH_WEB_PUBLIC_STREAMS=true allows web-public channels (off by default).
 The demo serves a made-up organization from its own data dir (${defaultDemoDir()} unless
 --data-dir says) on 127.0.0.1:${DEFAULT_DEMO_PORT} (--host 0.0.0.0 to show it on the LAN), and prints its
@@ -86,22 +87,27 @@ async function init(args: string[]): Promise<number> {
 }
 
 async function serve(args: string[]): Promise<number> {
-  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'web-public-streams'], ['web-public-streams']);
+  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'https-port', 'web-public-streams'], ['web-public-streams']);
   const dataDir = flags.get('data-dir') ?? defaultDataDir();
   const host = flags.get('host') ?? process.env.HEARTH_HOST ?? DEFAULT_HOST;
   const portText = flags.get('port') ?? process.env.HEARTH_PORT ?? String(DEFAULT_PORT);
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`invalid port '${portText}'`);
+  // With --port 0 (any free port) HTTPS takes any free port too, unless told otherwise.
+  const httpsText = flags.get('https-port') ?? process.env.HEARTH_HTTPS_PORT ?? (portText === '0' ? '0' : String(DEFAULT_HTTPS_PORT));
+  const httpsPort = httpsText === 'off' ? null : Number(httpsText);
+  if (httpsPort !== null && (!/^\d{1,5}$/.test(httpsText) || httpsPort > 65535)) throw new UsageError(`invalid HTTPS port '${httpsText}' (a port, or 'off')`);
   const webPublic = flags.has('web-public-streams')
     ? parseBoolean(flags.get('web-public-streams')!, '--web-public-streams')
     : parseBoolean(process.env.HEARTH_WEB_PUBLIC_STREAMS ?? 'false', 'HEARTH_WEB_PUBLIC_STREAMS');
   const config = { webPublicStreamsEnabled: webPublic };
-  const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config });
+  const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config, httpsPort });
   const needsSetup = running.store.realm.data.realm === null;
   if (needsSetup) {
     const here = WILDCARD_HOSTS.has(host) ? `http://localhost:${running.port}/` : 'the address below';
     process.stderr.write(`No organization in ${dataDir} yet: open ${here} on this computer to set one up, or run 'hearth init'.\n`);
   }
   process.stdout.write(`${listeningLines(host, running.port).join('\n')}\n`);
+  if (running.httpsPort !== null) process.stdout.write(`${listeningLines(host, running.httpsPort, undefined, 'https').join('\n')}\n`);
   // From another computer, the setup page asks for this token (on this computer it is not needed).
   if (needsSetup) process.stdout.write(`setup token: ${running.setupToken}\n`);
   await untilSignal();

@@ -15,3 +15,5 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
 
 export const DEFAULT_HOST = '0.0.0.0';
 export const DEFAULT_PORT = 9991;
+/** HTTPS with this installation's own authority (server/tls/). */
+export const DEFAULT_HTTPS_PORT = 9443;

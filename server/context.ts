@@ -38,6 +38,10 @@ export interface ServerConfig {
   topicDeleteBudgetMs: number;
   /** The address the server listens on (set by listen()), for LAN URLs; null before. */
   listenAddress: { host: string; port: number } | null;
+  /** The HTTPS listener's address (set by listenTls()); null while HTTPS is off. */
+  tlsAddress: { host: string; port: number } | null;
+  /** This installation's authority certificate (PEM), served for people to trust; null while HTTPS is off. */
+  caCertificate: string | null;
   /**
    * This computer's network interfaces (os.networkInterfaces): a connection from one of their
    * addresses comes from the server computer itself. Tests replace it to play another machine.

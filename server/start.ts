@@ -3,6 +3,9 @@ import type { ServerConfig } from './context.js';
 import { consoleLogger, type Logger } from './log.js';
 import { newSetupToken } from './lib/setup-token.js';
 import { Store } from './store/store.js';
+import { ensureTls } from './tls/files.js';
+import { namesOf } from './tls/certificates.js';
+import { hostname } from 'node:os';
 
 export interface StartOptions {
   dataDir: string;
@@ -15,6 +18,11 @@ export interface StartOptions {
    * the desktop window passes it) so first-run setup is possible from another machine.
    */
   setupToken?: boolean;
+  /**
+   * Also listen with TLS on this port (0: a free one), with this installation's own authority
+   * and server certificate (server/tls/); absent or null: plain HTTP only.
+   */
+  httpsPort?: number | null;
 }
 
 export interface RunningServer {
@@ -24,6 +32,8 @@ export interface RunningServer {
   port: number;
   /** The one-time setup token (null when there is an organization or none was asked for). */
   setupToken: string | null;
+  /** The HTTPS port, or null when HTTPS is off. */
+  httpsPort: number | null;
   /** Stop accepting, finish in-flight writes, release the data dir. */
   stop(): Promise<void>;
 }
@@ -35,9 +45,18 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const setupToken = opts.setupToken && store.realm.data.realm === null ? newSetupToken() : null;
   const server = createApp({ store, log, config: { ...opts.config, ...(setupToken ? { setupToken } : {}) } });
   let bound: { port: number };
+  let httpsPort: number | null = null;
+  let stopTls = () => undefined as void;
   try {
     bound = await server.listen(opts.port, opts.host);
+    if (opts.httpsPort !== undefined && opts.httpsPort !== null) {
+      const tls = await ensureTls(opts.dataDir, authorityLabel());
+      server.app.config.caCertificate = tls.ca.cert;
+      httpsPort = (await server.listenTls(opts.httpsPort, opts.host, tls.server)).port;
+      stopTls = watchTls(server, opts.dataDir, log);
+    }
   } catch (err) {
+    await server.close().catch(() => undefined);
     await store.close();
     throw err;
   }
@@ -49,9 +68,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     },
     port: bound.port,
     setupToken,
+    httpsPort,
     url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${bound.port}`,
     stop() {
       stopping ??= (async () => {
+        stopTls();
         await server.close();
         // app.store, not `store`: a rollback after a failed write replaces it (lib/storage-health.ts).
         await server.app.store.close();
@@ -59,4 +80,26 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       return stopping;
     },
   };
+}
+
+/** The authority's name: this computer's, so people can tell it apart from another office's. */
+const authorityLabel = () => `Hearth authority for ${hostname()}`;
+
+/**
+ * Every ten minutes: a new address or name (a new Wi-Fi, DHCP) or a nearing end re-issues the
+ * server certificate, which new connections then get. The authority stays.
+ */
+function watchTls(server: HearthServer, dataDir: string, log: Logger): () => void {
+  const timer = setInterval(() => {
+    ensureTls(dataDir, authorityLabel()).then(
+      (tls) => {
+        if (!tls.reissued) return;
+        server.setTlsCredentials(tls.server);
+        log.info('server certificate re-issued', { names: namesOf(tls.server.cert) });
+      },
+      (err: unknown) => log.warn('server certificate check failed', { error: String(err) }),
+    );
+  }, 10 * 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -53,11 +53,11 @@ export function isOwnHost(hostname: string, interfaces: Interfaces = networkInte
  * What `hearth serve` prints once it listens: `listening on <URL to open on this computer>`,
  * then one `on the LAN: <URL>` line per address colleagues use (for a wildcard bind).
  */
-export function listeningLines(host: string, port: number, interfaces: Interfaces = networkInterfaces()): string[] {
+export function listeningLines(host: string, port: number, interfaces: Interfaces = networkInterfaces(), scheme: 'http' | 'https' = 'http'): string[] {
   const wildcard = WILDCARD_V4.has(host) || WILDCARD_V6.has(host);
-  if (!wildcard) return [`listening on http://${hostForUrl(host)}:${port}/`];
+  if (!wildcard) return [`listening on ${scheme}://${hostForUrl(host)}:${port}/`];
   const lan = lanUrls(host, port, interfaces).filter((u) => !isLoopbackHost(new URL(u).hostname));
-  return [`listening on http://localhost:${port}/`, ...lan.map((u) => `on the LAN: ${u}/`)];
+  return [`listening on ${scheme}://localhost:${port}/`, ...lan.map((u) => `on the LAN: ${u.replace(/^http:/, `${scheme}:`)}/`)];
 }
 
 const hostForUrl = (address: string) => (address.includes(':') ? `[${address}]` : address);
