@@ -45,7 +45,15 @@ export function statusPage(api: Api): HTMLElement {
         ['Data folder', String(s.data_dir)],
         ['Connected clients', String(s.connected_clients)],
         ['Store size', formatBytes(Number(s.store_bytes))],
+        ['HTTPS', s.https_port ? `On, port ${s.https_port}` : 'Off'],
       ];
+      const trust = s.ca_fingerprint_sha256
+        ? h('section', { class: 'card', 'aria-labelledby': 'trust-title' },
+            h('h2', { id: 'trust-title' }, 'Certificate authority'),
+            h('p', {}, 'People install this server\'s own authority once per device, then connect over HTTPS. They compare this fingerprint with the one their trust page shows:'),
+            h('p', {}, h('code', { class: 'fingerprint', 'aria-label': 'SHA-256 fingerprint' }, String(s.ca_fingerprint_sha256))),
+            h('p', {}, h('a', { href: '/hearth/trust' }, 'Open the trust page'), ' (downloads and steps for each system).'))
+        : null;
       const storage = s.storage_error
         ? h('p', { class: 'notice notice-error', role: 'alert' },
             `Hearth cannot save to its data folder (${s.storage_error}): every change is refused until it can. Free some disk space or check the folder; Hearth retries by itself.`)
@@ -55,6 +63,7 @@ export function statusPage(api: Api): HTMLElement {
         h('section', { class: 'card', 'aria-labelledby': 'server-title' }, h('h2', { id: 'server-title' }, 'Server'),
           h('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])), openDataFolderButton()),
         h('section', { class: 'card', 'aria-labelledby': 'connect-title' }, h('h2', { id: 'connect-title' }, 'How people connect'), connectList(s.lan_urls as string[])),
+        ...(trust ? [trust] : []),
       );
     },
     (err) => facts.replaceChildren(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load the status: ${errorText(err)}`)),

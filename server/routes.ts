@@ -10,6 +10,7 @@ import { register } from './views/register.js';
 import { serverSettings } from './views/server-settings.js';
 import { staticFile } from './views/static.js';
 import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
+import { caCertificate, caProfile, trustPage } from './views/trust.js';
 import { chatAsset, chatIndex } from './views/web-client.js';
 import { createUser, getOwnUser, getUser, listUsers } from './views/users.js';
 import { deactivateOwnUser, deactivateUser, reactivateUser, updateUser } from './views/users-update.js';
@@ -198,6 +199,10 @@ export const routes: Route[] = [
   { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/web/:file', view: chatAsset, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
+  // Trusting this installation's certificate authority (served over plain HTTP too).
+  { method: 'GET', path: '/hearth/ca.crt', view: caCertificate, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/hearth/ca.mobileconfig', view: caProfile, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/hearth/trust', view: trustPage, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/join/:key', view: joinPage, auth: 'none' },
   { method: 'GET', path: '/join/:key/', view: joinPage, auth: 'none' },
   { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },

@@ -1,4 +1,5 @@
 import type { ApiRequest, ViewResult } from '../context.js';
+import { fingerprintOf } from '../tls/certificates.js';
 import { lanUrls } from '../lib/lan-urls.js';
 import { directorySize } from '../lib/backup.js';
 import { storageHealth } from '../lib/storage-health.js';
@@ -32,5 +33,8 @@ export async function getStatus(req: ApiRequest): Promise<ViewResult> {
     store_bytes: await directorySize(app.config.dataDir),
     storage_error: storageHealth(app).failure,
     storage_rollbacks: storageHealth(app).rollbacks,
+    // HTTPS with this installation's authority: its port and the fingerprint people compare.
+    https_port: app.config.tlsAddress?.port ?? null,
+    ca_fingerprint_sha256: app.config.caCertificate ? fingerprintOf(app.config.caCertificate) : null,
   };
 }
