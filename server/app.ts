@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces as osNetworkInterfaces } from 'node:os';
 import Koa from 'koa';
 import { RateLimiter } from './auth/rate-limit.js';
+import { ApiRateLimiter } from './auth/api-rate-limit.js';
 import { systemClock, type Clock } from './clock.js';
 import type { App, ChannelMessageStats, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
@@ -74,6 +75,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     setupToken: null,
     listenAddress: null,
     tlsAddress: null,
+    apiRateLimitPerMinute: 200,
     caCertificate: null,
     networkInterfaces: osNetworkInterfaces,
     topicDeleteBudgetMs: 50_000,
@@ -86,6 +88,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     config,
     events: new EventQueues(clock, { heartbeatMs: config.heartbeatMs, gcIntervalMs: config.gcIntervalMs }),
     state: buildStateRegistry(),
+    apiLimiter: new ApiRateLimiter(),
     rateLimits: {
       byAddress: new RateLimiter(clock, 30, 10 * 60_000),
       byUsername: new RateLimiter(clock, 10, 10 * 60_000),

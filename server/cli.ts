@@ -14,7 +14,7 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
 const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
-  hearth serve [--data-dir DIR] [--host H] [--port P] [--https-port P] [--web-public-streams[=true|false]]
+  hearth serve [--data-dir DIR] [--host H] [--port P] [--https-port P] [--rate-limit N] [--web-public-streams[=true|false]]
   hearth demo [--data-dir DIR] [--host H] [--port P] [--reset] [--live[=SECONDS]]
 
 Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT, HEARTH_HTTPS_PORT override the defaults
@@ -87,7 +87,7 @@ async function init(args: string[]): Promise<number> {
 }
 
 async function serve(args: string[]): Promise<number> {
-  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'https-port', 'web-public-streams'], ['web-public-streams']);
+  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'https-port', 'rate-limit', 'web-public-streams'], ['web-public-streams']);
   const dataDir = flags.get('data-dir') ?? defaultDataDir();
   const host = flags.get('host') ?? process.env.HEARTH_HOST ?? DEFAULT_HOST;
   const portText = flags.get('port') ?? process.env.HEARTH_PORT ?? String(DEFAULT_PORT);
@@ -99,7 +99,9 @@ async function serve(args: string[]): Promise<number> {
   const webPublic = flags.has('web-public-streams')
     ? parseBoolean(flags.get('web-public-streams')!, '--web-public-streams')
     : parseBoolean(process.env.HEARTH_WEB_PUBLIC_STREAMS ?? 'false', 'HEARTH_WEB_PUBLIC_STREAMS');
-  const config = { webPublicStreamsEnabled: webPublic };
+  const rateText = flags.get('rate-limit') ?? process.env.HEARTH_RATE_LIMIT ?? '200';
+  if (!/^\d{1,6}$/.test(rateText)) throw new UsageError(`--rate-limit takes requests a minute per user (0: off), not '${rateText}'`);
+  const config = { webPublicStreamsEnabled: webPublic, apiRateLimitPerMinute: Number(rateText) };
   const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config, httpsPort });
   const needsSetup = running.store.realm.data.realm === null;
   if (needsSetup) {

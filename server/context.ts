@@ -1,4 +1,5 @@
 import type { NetworkInterfaceInfo } from 'node:os';
+import type { ApiRateLimiter } from './auth/api-rate-limit.js';
 import type Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { EventQueues } from './events/queues.js';
@@ -40,6 +41,11 @@ export interface ServerConfig {
   listenAddress: { host: string; port: number } | null;
   /** The HTTPS listener's address (set by listenTls()); null while HTTPS is off. */
   tlsAddress: { host: string; port: number } | null;
+  /**
+   * Zulip's API rate limit, requests a minute per user (or per address for anonymous API
+   * calls); 0 turns it off. The organization's `hearth_api_rate_limit` setting overrides it.
+   */
+  apiRateLimitPerMinute: number;
   /** This installation's authority certificate (PEM), served for people to trust; null while HTTPS is off. */
   caCertificate: string | null;
   /**
@@ -98,6 +104,8 @@ export interface App {
   config: ServerConfig;
   log: Logger;
   rateLimits: LoginLimits;
+  /** Counters for the API rate limit (server/auth/api-rate-limit.ts). */
+  apiLimiter: ApiRateLimiter;
   channels: ChannelDirectory;
   channelMessages: ChannelMessageStats;
   messageAccess: MessageAccess;

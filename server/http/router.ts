@@ -119,11 +119,24 @@ export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
 function gate(app: App, route: Route, scheme: AuthScheme): Koa.Middleware {
   const needsRealm = route.needsRealm !== false;
   const auth = authenticateSync(app, route.auth, { incomingWebhookBots: route.incomingWebhookBots === true, scheme });
+  // API calls (not pages, files or avatars) count against the rate limit; long polls do not.
+  const limited = scheme !== 'either' && !(route.method === 'GET' && route.path === '/api/v1/events');
   return (ctx, next) => {
     if (needsRealm && app.store.realm.data.realm === null) throw errors.noOrganization();
     const writing = auth(ctx);
-    return writing ? writing.then(() => next()) : next();
+    if (!limited) return writing ? writing.then(() => next()) : next();
+    return writing ? writing.then(() => (rateLimit(app, ctx), next())) : (rateLimit(app, ctx), next());
   };
+}
+
+/** Zulip's rate limit: per user when signed in, per address otherwise (429 with Retry-After). */
+function rateLimit(app: App, ctx: Koa.Context): void {
+  const limit = app.store.realm.data.realm?.settings.hearth_api_rate_limit ?? app.config.apiRateLimitPerMinute;
+  if (!limit) return;
+  const user = ctx.state.user as { id: number } | null | undefined;
+  const key = user ? `u${user.id}` : `a${ctx.req.socket.remoteAddress ?? ''}`;
+  const wait = app.apiLimiter.take(key, limit, app.clock.now());
+  if (wait > 0) throw errors.rateLimited(Math.round(wait * 1000) / 1000);
 }
 
 /** Runs middleware in order, each calling the next (what koa-compose does, without the dependency). */

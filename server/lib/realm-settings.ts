@@ -12,6 +12,7 @@ import type { RealmRecord, RealmSettings } from '../store/records.js';
 import { EMAIL_VISIBILITY } from './people.js';
 import { REALM_GROUP_SETTINGS } from './realm-group-settings.js';
 import { checkBbbSecret, checkBbbUrl, checkJitsiUrl } from './video-calls.js';
+import { SERVER_SETTINGS } from './server-settings.js';
 
 export interface RealmSetting<T = unknown> {
   /** Parameter name; also the event `property` (register key: `realm_` + name, unless `registerKey`). */
@@ -330,6 +331,8 @@ export const REALM_SETTINGS: RealmSetting[] = [
       return value;
     },
   }),
+  // Hearth's server switches (owners; never announced): server/lib/server-settings.ts.
+  ...SERVER_SETTINGS,
 ];
 
 /** The stored value of a setting (its fallback when unset). */

@@ -31,6 +31,12 @@ export interface RealmSettings {
   default_language?: string;
   default_code_block_language?: string;
   org_type?: number;
+  /** Hearth's API rate limit, requests a minute per user (0: off); absent: the server's (`--rate-limit`). */
+  hearth_api_rate_limit?: number;
+  /** Plain HTTP served (default); false: HTTP only redirects to HTTPS (and serves the trust page). */
+  hearth_plain_http?: boolean;
+  /** LAN discovery by mDNS/DNS-SD (default on). */
+  hearth_discovery?: boolean;
   /** Zulip's welcome_message_custom_text: the Welcome Bot's extra note to new users (≤ 8,000 characters). */
   welcome_message_custom_text?: string;
   enable_guest_user_indicator?: boolean;
