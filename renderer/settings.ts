@@ -4,6 +4,7 @@ import { Notice, busy, errorText, field, h, loading } from './dom.js';
 import { linkifiersSection } from './settings-linkifiers.js';
 import { listsSections } from './settings-lists.js';
 import { welcomeSection } from './settings-welcome.js';
+import { securitySection } from './settings-security.js';
 
 /** Zulip's email_address_visibility values. */
 const EMAIL_VISIBILITY = [
@@ -39,7 +40,7 @@ export async function fetchState(api: Api): Promise<Json> {
 export function settingsPage(api: Api): HTMLElement {
   const page = h('div', { class: 'page' }, h('h1', {}, 'Settings'), loading('settings'));
   fetchState(api).then(
-    (state) => page.replaceChildren(h('h1', {}, 'Settings'), organizationForm(api, state), welcomeSection(api, state), iconForm(api, state), ...listsSections(api, state), linkifiersSection(api, state)),
+    (state) => page.replaceChildren(h('h1', {}, 'Settings'), organizationForm(api, state), welcomeSection(api, state), securitySection(api), iconForm(api, state), ...listsSections(api, state), linkifiersSection(api, state)),
     (err) => page.append(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load settings: ${errorText(err)}`)),
   );
   return page;

@@ -172,6 +172,34 @@ describe('hearth over HTTPS', () => {
     assert.doesNotMatch(plain.headers.get('set-cookie') ?? '', /Secure/i);
   });
 
+  it('with plain HTTP off, HTTP only redirects to HTTPS (308) and still serves the trust page and the authority', async () => {
+    const login = await new Client(server.url, null).post('/fetch_api_key', { username: 'o@example.com', password: 'long enough password' });
+    const owner = new Client(server.url, { id: login.body.user_id, email: 'o@example.com', apiKey: login.body.api_key, password: '' });
+    assert.equal((await owner.patch('/realm', { hearth_plain_http: false })).status, 200);
+    try {
+      const redirected = await fetch(`${server.url}/api/v1/server_settings?x=1`, { redirect: 'manual' });
+      assert.equal(redirected.status, 308);
+      assert.equal(redirected.headers.get('location'), `https://127.0.0.1:${server.httpsPort}/api/v1/server_settings?x=1`);
+      assert.equal((await fetch(`${server.url}/`, { redirect: 'manual' })).status, 308);
+      for (const path of ['/hearth/trust', '/hearth/ca.crt', '/admin/style.css']) assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
+      assert.equal((await get(`${base}/api/v1/server_settings`, { ca })).status, 200, 'HTTPS serves as before');
+      const auth = `Basic ${Buffer.from(`o@example.com:${login.body.api_key}`).toString('base64')}`;
+      assert.equal((await fetch(`${server.url}/api/v1/hearth/status`, { headers: { authorization: auth }, redirect: 'manual' })).status, 308, 'the API over HTTP too');
+    } finally {
+      // Back on, through HTTPS.
+      const auth = `Basic ${Buffer.from(`o@example.com:${login.body.api_key}`).toString('base64')}`;
+      await new Promise<void>((resolve, reject) => {
+        const r = request(`${base}/api/v1/realm`, { method: 'PATCH', ca, headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(String(res.statusCode)))));
+        });
+        r.on('error', reject);
+        r.end('hearth_plain_http=true');
+      });
+    }
+    assert.equal((await fetch(`${server.url}/api/v1/server_settings`)).status, 200);
+  });
+
   it('without HTTPS the downloads say so (404, JSON)', async () => {
     const d = await mkdtemp(join(tmpdir(), 'hearth-nohttps-'));
     const s = await startServer({ dataDir: d, host: '127.0.0.1', port: 0, log: silentLogger });

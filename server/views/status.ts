@@ -36,5 +36,9 @@ export async function getStatus(req: ApiRequest): Promise<ViewResult> {
     // HTTPS with this installation's authority: its port and the fingerprint people compare.
     https_port: app.config.tlsAddress?.port ?? null,
     ca_fingerprint_sha256: app.config.caCertificate ? fingerprintOf(app.config.caCertificate) : null,
+    // Hearth's server switches (server/lib/server-settings.ts), as in effect.
+    plain_http: app.store.realm.data.realm?.settings.hearth_plain_http !== false,
+    discovery: app.store.realm.data.realm?.settings.hearth_discovery !== false,
+    api_rate_limit: app.store.realm.data.realm?.settings.hearth_api_rate_limit ?? app.config.apiRateLimitPerMinute,
   };
 }

@@ -1,0 +1,23 @@
+/**
+ * When an owner turns plain HTTP off (the `hearth_plain_http` switch) and HTTPS is on, the
+ * HTTP listener only redirects to the same address over HTTPS (308, so a POST stays a POST)
+ * and serves what a device needs before it can trust HTTPS: the trust page, the authority's
+ * downloads and the page's stylesheet.
+ */
+import type Koa from 'koa';
+import type { App } from '../context.js';
+
+const OPEN = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/admin/style.css', '/static/hearth-icon.png']);
+
+export function plainHttpGate(app: App): Koa.Middleware {
+  return async (ctx, next) => {
+    const tls = app.config.tlsAddress;
+    const encrypted = (ctx.req.socket as { encrypted?: boolean }).encrypted === true;
+    if (encrypted || !tls || app.store.realm.data.realm?.settings.hearth_plain_http !== false || OPEN.has(ctx.path)) return next();
+    const host = ctx.hostname.includes(':') ? `[${ctx.hostname}]` : ctx.hostname;
+    ctx.status = 308;
+    ctx.set('Location', `https://${host}:${tls.port}${ctx.originalUrl}`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { result: 'error', msg: 'This server answers over HTTPS only.', code: 'BAD_REQUEST', location: `https://${host}:${tls.port}${ctx.originalUrl}` };
+  };
+}
