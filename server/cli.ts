@@ -3,7 +3,8 @@ import { doOnboardRealm } from './actions/onboarding.js';
 import { doCreateRealm } from './actions/users.js';
 import { MIN_PASSWORD_LENGTH } from './auth/secrets.js';
 import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, defaultDataDir } from './config.js';
-import { listeningLines } from './lib/lan-urls.js';
+import { isLoopbackHost, listeningLines } from './lib/lan-urls.js';
+import { discoverServers } from './lib/discovery.js';
 import { isValidEmail } from './lib/people.js';
 import { silentLogger } from './log.js';
 import { startServer } from './start.js';
@@ -16,6 +17,7 @@ const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
   hearth serve [--data-dir DIR] [--host H] [--port P] [--https-port P] [--rate-limit N] [--web-public-streams[=true|false]]
   hearth demo [--data-dir DIR] [--host H] [--port P] [--reset] [--live[=SECONDS]]
+  hearth discover [--timeout SECONDS]
 
 Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT, HEARTH_HTTPS_PORT override the defaults
 (data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT}, HTTPS port ${DEFAULT_HTTPS_PORT};
@@ -102,7 +104,9 @@ async function serve(args: string[]): Promise<number> {
   const rateText = flags.get('rate-limit') ?? process.env.HEARTH_RATE_LIMIT ?? '200';
   if (!/^\d{1,6}$/.test(rateText)) throw new UsageError(`--rate-limit takes requests a minute per user (0: off), not '${rateText}'`);
   const config = { webPublicStreamsEnabled: webPublic, apiRateLimitPerMinute: Number(rateText) };
-  const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config, httpsPort });
+  // Announced on the LAN unless it listens on loopback only (or the owners turned it off).
+  const discovery = !isLoopbackHost(host);
+  const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config, httpsPort, discovery });
   const needsSetup = running.store.realm.data.realm === null;
   if (needsSetup) {
     const here = WILDCARD_HOSTS.has(host) ? `http://localhost:${running.port}/` : 'the address below';
@@ -127,6 +131,17 @@ function untilSignal(): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+}
+
+/** `hearth discover [--timeout SECONDS]`: the Hearth servers announced on this network. */
+async function discover(args: string[]): Promise<number> {
+  const flags = parseFlags(args, ['timeout']);
+  const seconds = Number(flags.get('timeout') ?? '3');
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 60) throw new UsageError(`--timeout takes 1 to 60 seconds, not '${flags.get('timeout')}'`);
+  const found = await discoverServers(seconds * 1000);
+  if (!found.length) process.stdout.write(`No Hearth server answered on this network (waited ${seconds} s).\n`);
+  for (const s of found) process.stdout.write(`${s.name}\t${s.url}\n`);
+  return 0;
 }
 
 async function demo(args: string[]): Promise<number> {
@@ -164,6 +179,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'init') return await init(rest);
     if (command === 'serve') return await serve(rest);
     if (command === 'demo') return await demo(rest);
+    if (command === 'discover') return await discover(rest);
     if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;

@@ -4,6 +4,7 @@ import { consoleLogger, type Logger } from './log.js';
 import { newSetupToken } from './lib/setup-token.js';
 import { Store } from './store/store.js';
 import { ensureTls } from './tls/files.js';
+import { startDiscovery } from './lib/discovery.js';
 import { namesOf } from './tls/certificates.js';
 import { hostname } from 'node:os';
 
@@ -23,6 +24,8 @@ export interface StartOptions {
    * and server certificate (server/tls/); absent or null: plain HTTP only.
    */
   httpsPort?: number | null;
+  /** Announce the server on the LAN by mDNS/DNS-SD (the owners' switch can still turn it off). */
+  discovery?: boolean;
 }
 
 export interface RunningServer {
@@ -47,6 +50,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   let bound: { port: number };
   let httpsPort: number | null = null;
   let stopTls = () => undefined as void;
+  let stopDiscovery = async () => undefined as void;
   try {
     bound = await server.listen(opts.port, opts.host);
     if (opts.httpsPort !== undefined && opts.httpsPort !== null) {
@@ -55,6 +59,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       httpsPort = (await server.listenTls(opts.httpsPort, opts.host, tls.server)).port;
       stopTls = watchTls(server, opts.dataDir, log);
     }
+    if (opts.discovery) stopDiscovery = startDiscovery(server.app, { http: bound.port, https: httpsPort });
   } catch (err) {
     await server.close().catch(() => undefined);
     await store.close();
@@ -73,6 +78,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     stop() {
       stopping ??= (async () => {
         stopTls();
+        await stopDiscovery();
         await server.close();
         // app.store, not `store`: a rollback after a failed write replaces it (lib/storage-health.ts).
         await server.app.store.close();
