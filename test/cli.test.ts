@@ -227,7 +227,12 @@ describe('hearth CLI', { timeout: 180_000 }, () => {
     const lines = p.stdout().trim().split('\n');
     const lan = lanUrls('0.0.0.0', p.port).filter((u) => !u.includes('127.0.0.1'));
     assert.deepEqual(lines.slice(1, 1 + lan.length), lan.map((u) => `on the LAN: ${u}/`));
-    assert.match(lines[1 + lan.length] ?? '', /^setup token: /);
+    // Then HTTPS (with --port 0, on a free port too), the same way.
+    const https = /^listening on https:\/\/localhost:(\d+)\/$/.exec(lines[1 + lan.length] ?? '');
+    assert.ok(https, lines.join('\n'));
+    const tlsLan = lanUrls('0.0.0.0', Number(https[1])).filter((u) => !u.includes('127.0.0.1'));
+    assert.deepEqual(lines.slice(2 + lan.length, 2 + lan.length + tlsLan.length), tlsLan.map((u) => `on the LAN: ${u.replace('http:', 'https:')}/`));
+    assert.match(lines[2 + lan.length + tlsLan.length] ?? '', /^setup token: /);
     assert.match(p.stderr(), new RegExp(`open http://localhost:${p.port}/ on this computer`));
     // As printed, it opens on this computer without the setup token.
     const setup = await new Client(`http://localhost:${p.port}`, null).get('/hearth/setup');
