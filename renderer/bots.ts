@@ -7,8 +7,20 @@ const BOT_TYPES = [
   { id: 2, name: 'Incoming webhook' },
 ];
 
-/** Zulip's zuliprc file for a bot (what the Zulip web app's "download zuliprc" gives). */
-export const zuliprc = (email: string, key: string, site: string) => `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`;
+/**
+ * Zulip's zuliprc file for a bot (what the Zulip web app's "download zuliprc" gives); over
+ * HTTPS it names this server's authority for the Python library (`cert_bundle`, the file
+ * downloaded beside it).
+ */
+export const zuliprc = (email: string, key: string, site: string, certBundle?: string) =>
+  `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n${certBundle ? `cert_bundle=${certBundle}\n` : ''}`;
+
+/** The HTTPS form of a zuliprc site, when the server has HTTPS: same host, the HTTPS port. */
+export function httpsSite(site: string, httpsPort: number | null): string {
+  if (!httpsPort) return site;
+  const u = new URL(site);
+  return `https://${u.hostname}:${httpsPort}`;
+}
 
 const isLoopbackHost = (hostname: string) => /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i.test(hostname);
 
@@ -27,11 +39,15 @@ export function zuliprcSite(pageOrigin: string, lanUrls: readonly string[]): str
   return page.origin;
 }
 
-/** The zuliprc site for this page (the page's own origin when the LAN URLs cannot be read). */
-const siteForZuliprc = (api: Api): Promise<string> =>
+/** The zuliprc site for this page (the page's own origin when the LAN URLs cannot be read), over HTTPS when the server has it. */
+const siteForZuliprc = (api: Api): Promise<{ site: string; https: boolean }> =>
   api.get('/hearth/status').then(
-    (s) => zuliprcSite(location.origin, Array.isArray(s.lan_urls) ? (s.lan_urls as string[]) : []),
-    () => location.origin,
+    (s) => {
+      const plain = zuliprcSite(location.origin, Array.isArray(s.lan_urls) ? (s.lan_urls as string[]) : []);
+      const port = typeof s.https_port === 'number' ? s.https_port : null;
+      return { site: httpsSite(plain, port), https: port !== null };
+    },
+    () => ({ site: location.origin, https: location.protocol === 'https:' }),
   );
 
 export function botsSection(api: Api, members: Json[], reload: () => Promise<void>): HTMLElement {
@@ -152,7 +168,16 @@ function keyDialog(api: Api, bot: Json, initialKey: string | null, changed: (key
   const site = siteForZuliprc(api);
   rc.addEventListener('click', () =>
     void busy(rc, notice, async () => {
-      download('zuliprc', zuliprc(email, key, await site));
+      const { site: url, https } = await site;
+      download('zuliprc', zuliprc(email, key, url, https ? 'hearth-ca.crt' : undefined));
+      if (https) {
+        // The authority the zuliprc names, saved beside it.
+        const a = document.createElement('a');
+        a.href = '/hearth/ca.crt';
+        a.download = 'hearth-ca.crt';
+        a.click();
+        notice.show('ok', 'Downloaded zuliprc and hearth-ca.crt: keep them together (cert_bundle= names the certificate).');
+      }
     }),
   );
   const regen = h('button', { type: 'button', class: 'secondary' }, 'Regenerate key');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encode, roleName } from '../renderer/api.js';
-import { zuliprc, zuliprcSite } from '../renderer/bots.js';
+import { httpsSite, zuliprc, zuliprcSite } from '../renderer/bots.js';
 import { withoutInlineAttributes } from '../renderer/dom.js';
 import { formatBytes, formatUptime } from '../renderer/status.js';
 
@@ -23,6 +23,15 @@ describe('admin UI helpers', () => {
 
   it('writes a zuliprc as the Zulip web app does', () => {
     assert.equal(zuliprc('bot@x.test', 'KEY', 'http://10.0.0.2:9991'), '[api]\nemail=bot@x.test\nkey=KEY\nsite=http://10.0.0.2:9991\n');
+  });
+
+  it('over HTTPS, the zuliprc names the HTTPS address and the authority for the Python library (cert_bundle)', () => {
+    assert.equal(
+      zuliprc('bot@x.test', 'KEY', httpsSite('http://10.0.0.2:9991', 9443), 'hearth-ca.crt'),
+      '[api]\nemail=bot@x.test\nkey=KEY\nsite=https://10.0.0.2:9443\ncert_bundle=hearth-ca.crt\n',
+    );
+    assert.equal(httpsSite('http://[fd00::2]:9991', 9443), 'https://[fd00::2]:9443');
+    assert.equal(httpsSite('http://10.0.0.2:9991', null), 'http://10.0.0.2:9991');
   });
 
   it('names a LAN address in the zuliprc when the page is on the server computer\'s loopback (the desktop window)', () => {

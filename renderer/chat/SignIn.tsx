@@ -13,12 +13,18 @@ export function SignIn() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [demo, setDemo] = useState(false);
+  const [httpsPort, setHttpsPort] = useState<number | null>(null);
   useEffect(() => {
     fetch('/api/v1/server_settings')
       .then((r) => r.json())
-      .then((j: { hearth_demo_organization?: boolean }) => setDemo(j.hearth_demo_organization === true))
+      .then((j: { hearth_demo_organization?: boolean; hearth_https_port?: number | null }) => {
+        setDemo(j.hearth_demo_organization === true);
+        setHttpsPort(typeof j.hearth_https_port === 'number' ? j.hearth_https_port : null);
+      })
       .catch(() => undefined);
   }, []);
+  const plain = location.protocol === 'http:';
+  const secureUrl = httpsPort ? `https://${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${httpsPort}${location.pathname}` : null;
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -44,6 +50,21 @@ export function SignIn() {
       <form class="card" onSubmit={submit} aria-labelledby="signin-title">
         <img src="/static/hearth-icon.png" alt="" width={48} height={48} />
         <h1 id="signin-title">Sign in to Hearth</h1>
+        {plain && (
+          <section class="insecure-note" aria-label="Connection not encrypted">
+            <p>
+              <strong>This connection is not encrypted:</strong> others on the network could read your password.
+              {secureUrl ? (
+                <>
+                  {' '}
+                  Use the secure address, <a href={secureUrl}>{secureUrl}</a>. The first time on this device, <a href="/hearth/trust">trust this server</a> first.
+                </>
+              ) : (
+                ' Ask whoever runs Hearth to turn on HTTPS.'
+              )}
+            </p>
+          </section>
+        )}
         {demo && (
           <section class="demo-note" aria-label="Demo organization">
             <p>

@@ -42,5 +42,7 @@ export function serverSettings(req: ApiRequest): ViewResult {
     realm_setup_required: realm === null,
     // Hearth's own: an organization made by `hearth demo` (the sign-in pages say so).
     hearth_demo_organization: realm?.demo === true,
+    // Hearth's own: the HTTPS port (this installation's authority; the trust page is /hearth/trust), or null.
+    hearth_https_port: req.app.config.tlsAddress?.port ?? null,
   };
 }

@@ -1,0 +1,100 @@
+/**
+ * HTTPS in Chromium: on plain HTTP the sign-in page says the connection is not encrypted and
+ * links the secure address and the trust page; the trust page shows the fingerprint and the
+ * downloads (1280 and 390 px); over HTTPS (Chromium told to accept this server's key, as a
+ * device that trusts the authority would) the notice is gone and the session cookie is Secure.
+ */
+import assert from 'node:assert/strict';
+import { createHash, X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from '@playwright/test';
+import type { Browser } from 'playwright-core';
+import { doCreateRealm } from '../../server/actions/users.js';
+import { silentLogger } from '../../server/log.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { axeViolations } from '../helpers/axe.js';
+import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { isSessionProbe } from '../helpers/chat-page.js';
+
+const skip = process.env.CI ? false : (browserMissing() ?? false);
+const PASSWORD = 'long enough password';
+
+test.describe('HTTPS and the trust page in Chromium', () => {
+  test.describe.configure({ mode: 'serial', timeout: 90_000 });
+  test.skip(skip !== false, String(skip));
+  let browser: Browser;
+  let server: RunningServer;
+  let dir: string;
+  let t: TestPage;
+  let fingerprint: string;
+
+  test.beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hearth-https-ui-'));
+    server = await startServer({ dataDir: dir, host: '127.0.0.1', port: 0, httpsPort: 0, log: silentLogger });
+    await doCreateRealm(server.server.app, 'Secure Office', { email: 'o@example.com', password: PASSWORD, fullName: 'Olive' });
+    fingerprint = new X509Certificate(await readFile(join(dir, 'tls', 'ca.crt'), 'utf8')).fingerprint256;
+    // Accept exactly this server's key (what trusting the authority gives a real device).
+    const serverCert = new X509Certificate(await readFile(join(dir, 'tls', 'server.crt'), 'utf8'));
+    const spki = createHash('sha256').update(serverCert.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+    browser = await launchBrowser([`--ignore-certificate-errors-spki-list=${spki}`]);
+    t = await openPage(browser, server.url);
+  });
+
+  test.afterAll(async () => {
+    await t?.close();
+    await browser?.close();
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('on plain HTTP the sign-in page says so and links the secure address and the trust page', async () => {
+    const { page } = t;
+    await page.goto(`${server.url}/`);
+    const note = page.getByRole('region', { name: 'Connection not encrypted' });
+    await note.getByText('This connection is not encrypted').waitFor();
+    const secure = `https://127.0.0.1:${server.httpsPort}/`;
+    assert.equal(await note.getByRole('link', { name: secure }).getAttribute('href'), secure);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await t.shot('https-signin-plain-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await note.getByRole('link', { name: 'trust this server' }).click();
+    await page.getByRole('heading', { name: 'Trust this Hearth server', level: 1 }).waitFor();
+  });
+
+  test('the trust page: fingerprint, downloads, steps per system; fits a phone; no serious axe violation', async () => {
+    const { page } = t;
+    await page.getByText(fingerprint).waitFor();
+    for (const name of ['Download the certificate (.crt)', 'For Windows and Android (.cer)', 'Profile for iPhone, iPad and Mac']) {
+      await page.getByRole('link', { name }).waitFor();
+    }
+    for (const system of ['Windows', 'macOS', 'Linux', 'Firefox (any system)', 'iPhone and iPad', 'Android']) {
+      await page.getByRole('heading', { name: system, level: 2 }).waitFor();
+    }
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download the certificate (.crt)' }).click();
+    assert.equal((await download).suggestedFilename(), 'hearth-ca.crt');
+    await t.shot('https-trust-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(100);
+    await t.shot('https-trust-390');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1), 'nothing scrolls sideways');
+    assert.deepEqual(await axeViolations(page), []);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('over HTTPS: no notice, signing in works and the session cookie is Secure', async () => {
+    const { page, context } = t;
+    await page.goto(`https://127.0.0.1:${server.httpsPort}/`);
+    await page.getByRole('heading', { name: 'Sign in to Hearth' }).waitFor();
+    assert.equal(await page.getByRole('region', { name: 'Connection not encrypted' }).count(), 0);
+    await page.getByLabel('Email').fill('o@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+    const cookies = await context.cookies(`https://127.0.0.1:${server.httpsPort}/`);
+    assert.ok(cookies.length > 0 && cookies.every((c) => c.secure && c.httpOnly), JSON.stringify(cookies));
+    assert.deepEqual(t.errors.filter((e) => !isSessionProbe(e)), []);
+  });
+});
