@@ -61,6 +61,24 @@ function welcome(email: string, url: string): HTMLElement {
   return card;
 }
 
+/**
+ * On plain HTTP with HTTPS available: the trust page first, then the same invite over HTTPS,
+ * so the new password never crosses the network in clear text.
+ */
+function secureFirst(key: string, httpsPort: unknown): HTMLElement[] {
+  if (location.protocol !== 'http:' || typeof httpsPort !== 'number') return [];
+  const host = location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname;
+  const secure = `https://${host}:${httpsPort}/join/${key}/`;
+  return [
+    h(
+      'section',
+      { class: 'notice notice-info', 'aria-label': 'Connection not encrypted' },
+      h('p', {}, h('strong', {}, 'This connection is not encrypted.'), ' Before you choose a password: ', h('a', { href: '/hearth/trust' }, 'trust this server'), ' on this device (once), then open the secure invite link:'),
+      h('p', {}, h('a', { href: secure }, secure)),
+    ),
+  ];
+}
+
 async function main(): Promise<void> {
   const mainEl = document.getElementById('main')!;
   const key = location.hash.slice(1);
@@ -71,7 +89,7 @@ async function main(): Promise<void> {
   }
   try {
     const settings = await api.get('/server_settings');
-    mainEl.replaceChildren(joinForm(api, key, String(settings.realm_name ?? 'the team')));
+    mainEl.replaceChildren(...secureFirst(key, settings.hearth_https_port), joinForm(api, key, String(settings.realm_name ?? 'the team')));
   } catch (err) {
     mainEl.replaceChildren(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not reach the server: ${errorText(err)}`));
   }

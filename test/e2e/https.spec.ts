@@ -63,6 +63,27 @@ test.describe('HTTPS and the trust page in Chromium', () => {
     await page.getByRole('heading', { name: 'Trust this Hearth server', level: 1 }).waitFor();
   });
 
+  test('an invite link opened over plain HTTP sends people to the trust page and the HTTPS invite first', async () => {
+    const { page } = t;
+    const owner = server.store.users.all().find((u) => u.email === 'o@example.com')!;
+    const res = await fetch(`${server.url}/api/v1/invites/multiuse`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`o@example.com:${owner.api_key}`).toString('base64')}` },
+      body: new URLSearchParams({}),
+    });
+    const link = String((await res.json()).invite_link);
+    const key = /\/join\/([a-z0-9]+)\//.exec(link)![1]!;
+    await page.goto(`${server.url}/join/${key}/`);
+    const note = page.getByRole('region', { name: 'Connection not encrypted' });
+    await note.getByRole('link', { name: 'trust this server' }).waitFor();
+    const secure = `https://127.0.0.1:${server.httpsPort}/join/${key}/`;
+    assert.equal(await note.getByRole('link', { name: secure }).getAttribute('href'), secure);
+    await page.goto(secure);
+    await page.getByLabel('Email').waitFor();
+    assert.equal(await page.getByRole('region', { name: 'Connection not encrypted' }).count(), 0);
+    await page.goto(`${server.url}/hearth/trust`);
+  });
+
   test('the trust page: fingerprint, downloads, steps per system; fits a phone; no serious axe violation', async () => {
     const { page } = t;
     await page.getByText(fingerprint).waitFor();
