@@ -24,6 +24,8 @@ export interface StartOptions {
    * and server certificate (server/tls/); absent or null: plain HTTP only.
    */
   httpsPort?: number | null;
+  /** When the HTTPS port is taken, try the next ones (the desktop app; the CLI reports the error). */
+  httpsPortFallback?: boolean;
   /** Announce the server on the LAN by mDNS/DNS-SD (the owners' switch can still turn it off). */
   discovery?: boolean;
 }
@@ -56,7 +58,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     if (opts.httpsPort !== undefined && opts.httpsPort !== null) {
       const tls = await ensureTls(opts.dataDir, authorityLabel());
       server.app.config.caCertificate = tls.ca.cert;
-      httpsPort = (await server.listenTls(opts.httpsPort, opts.host, tls.server)).port;
+      httpsPort = await listenTlsWithFallback(server, opts.httpsPort, opts.host, tls.server, opts.httpsPortFallback ? 20 : 1);
       stopTls = watchTls(server, opts.dataDir, log);
     }
     if (opts.discovery) stopDiscovery = startDiscovery(server.app, { http: bound.port, https: httpsPort });
@@ -108,4 +110,15 @@ function watchTls(server: HearthServer, dataDir: string, log: Logger): () => voi
   }, 10 * 60_000);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** Binds the TLS listener on `port`, or (when taken and `attempts` > 1) on the next free one. */
+async function listenTlsWithFallback(server: HearthServer, port: number, host: string, creds: { key: string; cert: string }, attempts: number): Promise<number> {
+  for (let i = 0; ; i++) {
+    try {
+      return (await server.listenTls(port === 0 ? 0 : port + i, host, creds)).port;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0 || i + 1 >= attempts) throw err;
+    }
+  }
 }

@@ -1,4 +1,5 @@
-import { lanUrls } from '../../server/lib/lan-urls.js';
+import { DEFAULT_HTTPS_PORT } from '../../server/config.js';
+import { isLoopbackHost, lanUrls } from '../../server/lib/lan-urls.js';
 import type { Logger } from '../../server/log.js';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start.js';
 import { listenWithFallback } from './ports.js';
@@ -29,6 +30,8 @@ export interface EmbeddedOptions {
   log?: Logger;
   /** Server-level configuration (e.g. webPublicStreamsEnabled). */
   config?: StartOptions['config'];
+  /** HTTPS with the installation's own authority (default 9443, the next free port when taken; null: off). */
+  httpsPort?: number | null;
   /** The server entry point (the CLI's); injectable for tests. */
   start?: (opts: StartOptions) => Promise<RunningServer>;
 }
@@ -40,7 +43,18 @@ export interface EmbeddedOptions {
 export async function startEmbeddedServer(opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const start = opts.start ?? startServer;
   const choice = await listenWithFallback(
-    (port) => start({ dataDir: opts.dataDir, host: opts.host, port, log: opts.log, config: opts.config, setupToken: true }),
+    (port) =>
+      start({
+        dataDir: opts.dataDir,
+        host: opts.host,
+        port,
+        log: opts.log,
+        config: opts.config,
+        setupToken: true,
+        httpsPort: opts.httpsPort === undefined ? DEFAULT_HTTPS_PORT : opts.httpsPort,
+        httpsPortFallback: true,
+        discovery: !isLoopbackHost(opts.host),
+      }),
     opts.port,
   );
   const running = choice.value;
