@@ -8,6 +8,7 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { request } from 'node:https';
 import { hostname, tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as x509 from '@peculiar/x509';
 import { doCreateRealm } from '../server/actions/users.js';
+import { backupRunner } from '../server/lib/backup.js';
 import { silentLogger } from '../server/log.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { SERVER_DAYS, namesOf } from '../server/tls/certificates.js';
@@ -198,6 +200,22 @@ describe('hearth over HTTPS', () => {
       });
     }
     assert.equal((await fetch(`${server.url}/api/v1/server_settings`)).status, 200);
+  });
+
+  it('a backup leaves the authority out: its key never leaves the data dir', async () => {
+    const login = await new Client(server.url, null).post('/fetch_api_key', { username: 'o@example.com', password: 'long enough password' });
+    const owner = new Client(server.url, { id: login.body.user_id, email: 'o@example.com', apiKey: login.body.api_key, password: '' });
+    const root = await mkdtemp(join(tmpdir(), 'hearth-tls-backup-'));
+    try {
+      assert.equal((await owner.post('/hearth/backup', { destination: root })).status, 200);
+      await backupRunner(server.server.app).finished();
+      const done = (await owner.get('/hearth/backup')).body;
+      assert.equal(done.state, 'done', JSON.stringify(done));
+      assert.ok(existsSync(join(done.destination, 'realm.json')), 'the data is there');
+      assert.equal(existsSync(join(done.destination, 'tls')), false, 'the authority is not');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('without HTTPS the downloads say so (404, JSON)', async () => {

@@ -19,11 +19,16 @@ const STAGING = '.backup-staging';
 /** In a backup folder until the last byte is on disk. */
 const INCOMPLETE = 'INCOMPLETE-BACKUP.txt';
 
-/** Files in the data dir that are not data: the process lock, write temps, spooled uploads, a backup's staging links. */
+/**
+ * Files in the data dir that are not data: the process lock, write temps, spooled uploads, a
+ * backup's staging links; and `tls/`, whose authority key never leaves the data dir (a
+ * restored backup makes a new authority, which devices trust again).
+ */
 function skipped(rel: string): boolean {
   const parts = rel.split(sep);
   return (
     rel === 'hearth.lock' ||
+    parts[0] === 'tls' ||
     rel === '.write-probe' ||
     rel.endsWith('.tmp') ||
     parts[0] === STAGING ||
