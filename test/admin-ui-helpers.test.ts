@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encode, roleName } from '../renderer/api.js';
-import { httpsSite, zuliprc, zuliprcSite } from '../renderer/bots.js';
+import { httpsSite, zuliprc, zuliprcSite } from '../renderer/zuliprc.js';
 import { withoutInlineAttributes } from '../renderer/dom.js';
 import { formatBytes, formatUptime } from '../renderer/status.js';
 

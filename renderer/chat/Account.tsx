@@ -3,6 +3,7 @@
  * and a zuliprc for the terminal and Python clients (after entering the password again);
  * this browser's desktop notifications and a way to the personal settings; signing out.
  */
+import { httpsSite, zuliprc } from '../zuliprc.js';
 import { useState } from 'preact/hooks';
 import { ApiError, csrf, del, patch, post } from './api.js';
 import { href } from './router.js';
@@ -109,13 +110,20 @@ function ApiKey() {
   const { run, view } = useStatus();
   const me = store.users.value.get(store.selfId.value);
   const email = me?.email ?? '';
-  function download() {
-    const text = `[api]\nemail=${email}\nkey=${key}\nsite=${location.origin}\n`;
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    a.download = 'zuliprc';
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  async function download() {
+    // Over HTTPS when the server has it, naming its authority (downloaded beside the file).
+    const settings = (await fetch('/api/v1/server_settings').then((r) => r.json()).catch(() => ({}))) as { hearth_https_port?: number | null };
+    const port = typeof settings.hearth_https_port === 'number' ? settings.hearth_https_port : null;
+    const save = (href: string, name: string) => {
+      const a = document.createElement('a');
+      a.href = href;
+      a.download = name;
+      a.click();
+    };
+    const url = URL.createObjectURL(new Blob([zuliprc(email, key!, httpsSite(location.origin, port), port ? 'hearth-ca.crt' : undefined)], { type: 'application/octet-stream' }));
+    save(url, 'zuliprc');
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    if (port) save('/hearth/ca.crt', 'hearth-ca.crt');
   }
   return (
     <section class="card" aria-labelledby="apikey-title">
@@ -145,7 +153,7 @@ function ApiKey() {
               {key}
             </code>
           </p>
-          <button type="button" onClick={download}>
+          <button type="button" onClick={() => void download()}>
             Download zuliprc
           </button>
         </>

@@ -116,6 +116,19 @@ test.describe('HTTPS and the trust page in Chromium', () => {
     await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
     const cookies = await context.cookies(`https://127.0.0.1:${server.httpsPort}/`);
     assert.ok(cookies.length > 0 && cookies.every((c) => c.secure && c.httpOnly), JSON.stringify(cookies));
+    // One's own zuliprc names the HTTPS address and the authority, downloaded beside it.
+    await page.goto(`https://127.0.0.1:${server.httpsPort}/#settings/account`);
+    const card = page.getByRole('region', { name: 'API key' });
+    await card.getByLabel('Password').fill(PASSWORD);
+    await card.getByRole('button', { name: 'Show API key' }).click();
+    const files: Promise<import('playwright-core').Download>[] = [page.waitForEvent('download'), page.waitForEvent('download', (d) => d.suggestedFilename() === 'hearth-ca.crt')];
+    await card.getByRole('button', { name: 'Download zuliprc' }).click();
+    const [rc, caFile] = (await Promise.all(files)) as [import('playwright-core').Download, import('playwright-core').Download];
+    assert.equal(rc.suggestedFilename(), 'zuliprc');
+    const text = await readFile((await rc.path())!, 'utf8');
+    assert.match(text, new RegExp(`^site=https://127\\.0\\.0\\.1:${server.httpsPort}$`, 'm'));
+    assert.match(text, /^cert_bundle=hearth-ca\.crt$/m);
+    assert.equal(await readFile((await caFile.path())!, 'utf8'), await readFile(join(dir, 'tls', 'ca.crt'), 'utf8'));
     assert.deepEqual(t.errors.filter((e) => !isSessionProbe(e)), []);
   });
 });
