@@ -19,6 +19,7 @@
  */
 import { SegmentedCollection } from './segmented.js';
 import { IdList } from './message-ids.js';
+import { SearchIndex } from './search-index.js';
 import { FLAG, assignContent, conversationKey, type MessageRecord } from './message-records.js';
 
 export interface TopicEntry {
@@ -55,6 +56,8 @@ export class MessageStore {
   private readonly unreadByUser: (IdList | undefined)[] = [];
   private readonly starredByUser: (IdList | undefined)[] = [];
   private readonly directByUser: (IdList | undefined)[] = [];
+  /** Words → message IDs for the `search` operator (built in the background after open). */
+  readonly search = new SearchIndex();
 
   private constructor(readonly items: SegmentedCollection<MessageRecord>) {}
 
@@ -73,6 +76,16 @@ export class MessageStore {
     const store = new MessageStore(items);
     store.allIds.reserve(items.size);
     for (const segment of loaded) for (const m of segment) store.index(m);
+    // The word index builds between requests; search scans until it is ready.
+    const ids = store.allIds.toArray();
+    void store.search.build(
+      (function* () {
+        for (const id of ids) {
+          const m = store.items.get(id);
+          if (m) yield m;
+        }
+      })(),
+    );
     return store;
   }
 
@@ -98,6 +111,7 @@ export class MessageStore {
     if (fields.bits === 0) delete fields.bits;
     const m = this.items.append(fields);
     this.index(m);
+    this.search.add(m);
     return m;
   }
 
@@ -199,6 +213,7 @@ export class MessageStore {
     assignContent(m, content, rendered);
     if (bits) m.bits = bits;
     else delete m.bits;
+    this.search.add(m);
   }
 
   /** Moves a channel message to another channel and/or topic, keeping the indexes. */
@@ -207,6 +222,7 @@ export class MessageStore {
     m.stream_id = to.stream_id;
     m.topic = to.topic;
     this.indexPlace(m);
+    this.search.add(m);
   }
 
   private keyOf(topic: string): string {

@@ -13,7 +13,7 @@ import { channelById, channelByName, subscriptionOf } from '../channels.js';
 import { isGuest } from '../people.js';
 import { canReadChannelHistory } from './access.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, LEGACY_EMPTY_TOPIC } from './format.js';
-import { matchesWords, searchWords } from './search.js';
+import { searchWords, wordMatcher } from './search.js';
 import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../user-topics.js';
 import { systemBotByEmail, userOrSystemBot } from '../system-bots.js';
 
@@ -261,8 +261,13 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
       }
       case 'search': {
         const w = searchWords(operandString(t));
-        pred = (m) => matchesWords(m, w);
-        if (!t.negated) words = [...(words ?? []), ...w];
+        pred = wordMatcher(w);
+        if (!t.negated) {
+          words = [...(words ?? []), ...w];
+          // The word index narrows the candidates (a superset; the predicate still checks each).
+          const indexed = store.search.candidates(w);
+          if (indexed) lists.push(indexed);
+        }
         break;
       }
       case 'id': {
