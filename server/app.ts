@@ -10,6 +10,7 @@ import type { App, ChannelMessageStats, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
 import { answerClientErrorsWithJson } from './http/client-errors.js';
 import { envelope } from './http/envelope.js';
+import { compressResponses } from './http/compress.js';
 import { plainHttpGate } from './http/plain-http.js';
 import { installChannelFilters } from './lib/channel-filters.js';
 import { installUserGroupFilter } from './lib/user-group-format.js';
@@ -113,6 +114,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
 
   const koa = new Koa({ proxy: false });
   koa.silent = true;
+  koa.use(compressResponses());
   koa.use(envelope(log));
   koa.use(plainHttpGate(app));
   koa.use(tusMiddleware(app));

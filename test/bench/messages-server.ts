@@ -3,7 +3,7 @@
  * server and reports how long opening took (`openMs`: Store.open with every
  * message, the indexes and listen), its RSS, and the port. Answers `gc`,
  * `mem`, `loopStart`/`loopStop` (event-loop delay), `profileStart`/`profileStop`
- * (a V8 CPU profile written to a file: HEARTH_BENCH_PROFILE) over IPC.
+ * (a V8 CPU profile written to a file: HEARTH_BENCH_PROFILE), `searchReady` and `searchScan` over IPC.
  */
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import { silentLogger } from '../../server/log.js';
@@ -52,6 +52,18 @@ childMain(
       return n;
     },
     ...profilerHandlers(),
+    /** Waits until the search index is built; answers how long that took since start, its terms and the RSS. */
+    async searchReady() {
+      const search = running!.store.messages.search;
+      while (!search.ready) await new Promise((r) => setTimeout(r, 20));
+      return { readyMs: process.uptime() * 1000, terms: search.terms, rssKB: rssKB() };
+    },
+    /** The baseline of the search benchmark: the index answers nothing, so every search scans. */
+    searchScan(on: boolean) {
+      const search = running!.store.messages.search as unknown as { candidates: (...a: unknown[]) => unknown; original?: (...a: unknown[]) => unknown };
+      search.original ??= search.candidates;
+      search.candidates = on ? () => null : search.original;
+    },
     loopStart() {
       hist = monitorEventLoopDelay({ resolution: 5 });
       hist.enable();

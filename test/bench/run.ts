@@ -24,6 +24,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: '100-message narrow fetches (GET /messages) on a 1M-message store, p99 (baseline: 10k messages)',
     load: () => import('./p6.js'),
   },
+  search: {
+    about: 'search narrow (absent, rare, common words; all channels and one) at 10k and 1M messages: word index vs the scan',
+    load: () => import('./search.js'),
+  },
   p7: {
     about: '200 durable sends/s on a 1M-message store: event-loop delay and write latency vs 10k messages',
     load: () => import('./p7.js'),
