@@ -41,6 +41,11 @@ childMain(
       return { rssKB: rssKB(), heapUsed: process.memoryUsage().heapUsed };
     },
     mem: () => ({ rssKB: rssKB(), ...process.memoryUsage() }),
+    /** The process's CPU time so far, ms (user + system). */
+    cpu: () => {
+      const c = process.cpuUsage();
+      return (c.user + c.system) / 1000;
+    },
     /** Queue ids whose parked state `parked` reports. */
     track(ids: string[]) {
       tracked = ids;

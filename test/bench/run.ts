@@ -24,6 +24,14 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: '100-message narrow fetches (GET /messages) on a 1M-message store, p99 (baseline: 10k messages)',
     load: () => import('./p6.js'),
   },
+  p5: {
+    about: 'POST /register at 10,000 people, 200 channels, 1M messages (mobile and narrowed; bytes plain and gzipped) vs 100 people',
+    load: () => import('./p5.js'),
+  },
+  office: {
+    about: "an office's busy hour: 500 people polling, 50 msg/s into channels of 75, presence, typing; delivery latency, server CPU and RSS, exactly once (--minutes N: a soak)",
+    load: () => import('./office.js'),
+  },
   search: {
     about: 'search narrow (absent, rare, common words; all channels and one) at 10k and 1M messages: word index vs the scan',
     load: () => import('./search.js'),
