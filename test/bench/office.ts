@@ -7,6 +7,7 @@
  * `--minutes` makes it a soak (one line per minute: RSS and latency should stay flat).
  * Goals: p99 <= 100 ms, server <= 50% of one core, RSS <= 500 MB, nothing lost or doubled.
  */
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ChildProc, environment, fmtMs, goal, heading, removeTempDir, Samples, stopAllChildren, summarize, table, tempDir } from './lib.js';
 import { generateDataSet } from './messages-data.js';
@@ -74,6 +75,9 @@ export async function main(): Promise<void> {
         },
       );
     };
+    // HEARTH_BENCH_PROFILE=DIR: the server's CPU profile over the run, as office.cpuprofile there.
+    const profileDir = process.env.HEARTH_BENCH_PROFILE;
+    if (profileDir) await server.call('profileStart');
     const cpu0 = (await server.call('cpu')) as number;
     const t0 = now();
     const rss: number[] = [];
@@ -113,6 +117,7 @@ export async function main(): Promise<void> {
     await drain();
     const seconds = (now() - t0) / 1000;
     const cpu = ((await server.call('cpu')) as number) - cpu0;
+    if (profileDir) await server.call('profileStop', join(profileDir, 'office.cpuprofile'));
     let missing = 0;
     let doubled = 0;
     for (const [msg, users] of recipients) {
