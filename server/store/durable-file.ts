@@ -43,6 +43,8 @@ export class DurableJSONFile<T> implements Adapter<T> {
   constructor(
     readonly file: string,
     private readonly mode = 0o600,
+    /** How the data becomes the file's text (default JSON.stringify; segments reuse unchanged items' text). */
+    private readonly serialize: (data: T) => string = (data) => JSON.stringify(data),
   ) {}
 
   async read(): Promise<T | null> {
@@ -95,7 +97,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
   }
 
   private async flush(data: T): Promise<void> {
-    const text = JSON.stringify(data);
+    const text = this.serialize(data);
     const tmp = `${this.file}.tmp`;
     const handle = await open(tmp, 'w', this.mode);
     try {

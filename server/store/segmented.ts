@@ -12,6 +12,12 @@ interface Segment<T> {
   first: number; // first id this segment may hold
   db: Low<T[]>;
   adapter: DurableJSONFile<T[]>;
+  /**
+   * The open (last) segment's items as JSON text, by id, reused while unchanged: appending a
+   * message then costs its own serialisation, not the segment's. An item's text is dropped
+   * whenever it is saved or removed (every change to an item is followed by save(its id)).
+   */
+  text: Map<number, string> | null;
 }
 
 function parseSegment(file: string): unknown[] {
@@ -89,8 +95,28 @@ export class SegmentedCollection<T extends Identified> {
 
   private makeSegment(first: number): Segment<T> {
     const file = join(this.dir, `seg-${String(first).padStart(12, '0')}.json`);
-    const adapter = new DurableJSONFile<T[]>(file);
-    return { first, adapter, db: new Low<T[]>(adapter, []) };
+    const seg = { first, text: null } as Segment<T>;
+    seg.adapter = new DurableJSONFile<T[]>(file, 0o600, (items) => this.serialize(seg, items));
+    seg.db = new Low<T[]>(seg.adapter, []);
+    return seg;
+  }
+
+  /** JSON of a segment: the open one from its items' kept text, older ones in one go (as JSON.stringify). */
+  private serialize(seg: Segment<T>, items: T[]): string {
+    const open = seg === this.segments[this.segments.length - 1];
+    if (!open) {
+      seg.text = null;
+      return JSON.stringify(items);
+    }
+    const text = (seg.text ??= new Map());
+    const parts = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      let t = text.get(item.id);
+      if (t === undefined) text.set(item.id, (t = JSON.stringify(item)));
+      parts[i] = t;
+    }
+    return `[${parts.join(',')}]`;
   }
 
   get size(): number {
@@ -134,6 +160,9 @@ export class SegmentedCollection<T extends Identified> {
     let seg = this.segmentFor(id);
     if (!seg) {
       seg = this.makeSegment(Math.floor((id - 1) / this.segmentSize) * this.segmentSize + 1);
+      // The previous open segment is history now: its kept text goes.
+      const previous = this.segments[this.segments.length - 1];
+      if (previous) previous.text = null;
       this.segments.push(seg);
     }
     seg.db.data.push(full);
@@ -164,6 +193,7 @@ export class SegmentedCollection<T extends Identified> {
     const idx = seg.db.data.findIndex((x) => x.id === id);
     if (idx < 0) return false;
     seg.db.data.splice(idx, 1);
+    seg.text?.delete(id);
     return true;
   }
 
@@ -172,7 +202,10 @@ export class SegmentedCollection<T extends Identified> {
     const segs = new Set<Segment<T>>();
     for (const id of ids) {
       const s = this.segmentFor(id);
-      if (s) segs.add(s);
+      if (s) {
+        segs.add(s);
+        s.text?.delete(id);
+      }
     }
     const writes = [...segs].map((s) => s.db.write());
     // The newest item was removed: remember the highest id, or a reopen would assign it again.
