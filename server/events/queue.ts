@@ -131,6 +131,11 @@ export class EventQueue implements Wakeable {
     return null;
   }
 
+  /** The unacknowledged events as held (for serialising without copies: events/serialize.ts). */
+  held(): readonly { id: number; event: ClientEvent }[] {
+    return this.events;
+  }
+
   /** The unacknowledged events, each with its id, ready to serialise. */
   contents(): Record<string, unknown>[] {
     return this.events.map(({ id, event }) => ({ ...event, id }));

@@ -1,3 +1,4 @@
+import { eventsJson } from '../events/serialize.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../http/params.js';
@@ -56,13 +57,10 @@ export async function getEvents(req: ApiRequest): Promise<ViewResult | void> {
  */
 function answerWoken(req: ApiRequest, queue: EventQueue): void {
   const ignored = req.params.ignored();
-  const body = JSON.stringify({
-    result: 'success',
-    msg: '',
-    events: queue.contents(),
-    queue_id: queue.id,
-    ...(ignored.length ? { ignored_parameters_unsupported: ignored } : {}),
-  });
+  // The events' text is assembled, sharing each message's JSON between the polls it wakes.
+  const body = `{"result":"success","msg":"","events":${eventsJson(queue.held())},"queue_id":${JSON.stringify(queue.id)}${
+    ignored.length ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : ''
+  }}`;
   const res = req.koa.res;
   req.koa.respond = false;
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
