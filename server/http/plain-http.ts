@@ -10,7 +10,7 @@ import type { App } from '../context.js';
 const OPEN = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/admin/style.css', '/static/hearth-icon.png']);
 
 export function plainHttpGate(app: App): Koa.Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const tls = app.config.tlsAddress;
     const encrypted = (ctx.req.socket as { encrypted?: boolean }).encrypted === true;
     if (encrypted || !tls || app.store.realm.data.realm?.settings.hearth_plain_http !== false || OPEN.has(ctx.path)) return next();
@@ -19,5 +19,6 @@ export function plainHttpGate(app: App): Koa.Middleware {
     ctx.set('Location', `https://${host}:${tls.port}${ctx.originalUrl}`);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { result: 'error', msg: 'This server answers over HTTPS only.', code: 'BAD_REQUEST', location: `https://${host}:${tls.port}${ctx.originalUrl}` };
+    return Promise.resolve();
   };
 }
