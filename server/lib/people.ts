@@ -54,10 +54,18 @@ export const avatarSource = (u: UserRecord): 'U' | 'G' => (u.avatar ? 'U' : 'G')
  * `date_joined` in Zulip's shape: `YYYY-MM-DDTHH:MM+00:00` (minute precision) for users,
  * the day only for spectators.
  */
+/** Formatted join dates by stored value: every user dict carries one, and a Date per call showed in profiles. */
+const joinedText = new Map<string, string>();
+
 export function formatDateJoined(iso: string, spectator: boolean): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const s = d.toISOString();
+  let s = joinedText.get(iso);
+  if (s === undefined) {
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime())) return iso;
+    s = d.toISOString();
+    if (joinedText.size > 50_000) joinedText.clear();
+    joinedText.set(iso, s);
+  }
   return spectator ? s.slice(0, 10) : `${s.slice(0, 16)}+00:00`;
 }
 
