@@ -13,7 +13,7 @@ import { generateDataSet, type DataSetOptions } from './messages-data.js';
 import { basicAuth, RawConnection, rawRequest } from './raw-http.js';
 import type { ServerReady } from './messages-bench-lib.js';
 
-const RUNS = 40;
+const RUNS = 100;
 const WARMUP = 5;
 
 /** What zulip-flutter sends (lib/api/route/events.dart): every event type, its capabilities. */
