@@ -35,7 +35,7 @@ async function measure(o: DataSetOptions): Promise<{ mobile: Case; narrowed: Cas
   const dir = tempDir(`hearth-p5-${o.users}-`);
   try {
     const info = await generateDataSet(dir, o);
-    const { child, ready } = await ChildProc.start<ServerReady>('hearth', 'messages-server.ts', [dir], { startTimeoutMs: 300_000, nodeArgs: ['--expose-gc'] });
+    const { child, ready } = await ChildProc.start<ServerReady>('hearth', 'messages-server.ts', [dir], { startTimeoutMs: 300_000, nodeArgs: ['--expose-gc', ...(process.env.P5_NODE_ARGS ?? '').split(' ').filter(Boolean)] });
     await child.call('gc');
     const conn = await RawConnection.connect(ready.port);
     const user = info.channels[0]!.subscribers[1] ?? info.users[1]!.id;
