@@ -2,20 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createChannel } from './helpers/channels.js';
 import { sendDirect, sendStream } from './helpers/messages.js';
+import { seededRandom } from '../server/lib/seeded-random.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
 import { verifyAction } from './helpers/verify-action.js';
-
-/** A small seeded generator (mulberry32), so a failing sequence can be replayed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Step = { name: string; run: () => Promise<unknown> };
 
@@ -69,7 +58,7 @@ describe('unread counts stay consistent', () => {
 
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     it(`seed ${seed}: 60 random steps`, async () => {
-      const rand = rng(seed);
+      const rand = seededRandom(seed);
       const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
       const sent: number[] = [];
       const someSent = () => sent.filter(() => rand() < 0.4);

@@ -11,12 +11,8 @@ import type { App } from '../context.js';
 import { defaultChannelSettings } from '../lib/channel-settings.js';
 import { channelByName } from '../lib/channels.js';
 import { REALM_SETTINGS } from '../lib/realm-settings.js';
-import { systemBotOf } from '../lib/system-bots.js';
-import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
-import { commit } from './commit.js';
-import { doSendMessage } from './messages.js';
-import { allocateSystemBots } from './notification-bot.js';
+import { doSendSystemChannelMessage, doSendSystemDirect } from './notification-bot.js';
 import { doUpdateRealmSettings } from './realm.js';
 import { doAddSubscriptions, type NewChannel } from './subscriptions.js';
 
@@ -72,40 +68,8 @@ function channelSpec(app: App, owner: UserRecord, c: (typeof ONBOARDING_CHANNELS
   };
 }
 
-async function welcomeBot(app: App): Promise<UserRecord> {
-  const bot = systemBotOf(app, 'welcome');
-  if (bot) return bot;
-  await commit(app, (tx) => allocateSystemBots(app, tx));
-  return systemBotOf(app, 'welcome')!;
-}
-
-async function postInChannel(app: App, bot: UserRecord, owner: UserRecord, channel: ChannelRecord, topic: string, content: string): Promise<number> {
-  const sent = await doSendMessage(app, bot, {
-    addressee: { kind: 'stream', channel, topic },
-    content,
-    readBySender: false,
-    queueId: null,
-    localId: null,
-    client: 'Internal',
-    internal: { renderAs: owner.id, readFor: [] },
-  });
-  return sent.id;
-}
-
 /** A direct message from the Welcome Bot to one person, unread. */
-export async function doSendWelcomeDirect(app: App, to: UserRecord, content: string): Promise<number> {
-  const bot = await welcomeBot(app);
-  const sent = await doSendMessage(app, bot, {
-    addressee: { kind: 'direct', userIds: [bot.id, to.id].sort((a, b) => a - b) },
-    content,
-    readBySender: false,
-    queueId: null,
-    localId: null,
-    client: 'Internal',
-    internal: { renderAs: to.id, readFor: [] },
-  });
-  return sent.id;
-}
+export const doSendWelcomeDirect = (app: App, to: UserRecord, content: string): Promise<number> => doSendSystemDirect(app, 'welcome', to, content);
 
 /** The organization's note, quoted as Zulip's get_custom_welcome_message_string does (a fence the text does not use). */
 export function customWelcomeMessage(text: string): string {
@@ -151,10 +115,9 @@ export async function doOnboardRealm(app: App, owner: UserRecord): Promise<void>
   const general = channelByName(app, 'general')!;
   const announce = REALM_SETTINGS.find((s) => s.name === 'new_stream_announcements_stream_id')!;
   await doUpdateRealmSettings(app, [{ setting: announce, value: general.id }]);
-  const bot = await welcomeBot(app);
   for (const c of FIRST_CONVERSATIONS) {
     const channel = channelByName(app, c.channel);
-    if (channel) await postInChannel(app, bot, owner, channel, c.topic, c.content(`#**${general.name}**`));
+    if (channel) await doSendSystemChannelMessage(app, 'welcome', channel, c.topic, c.content(`#**${general.name}**`), owner);
   }
   await doWelcomeNewUser(app, owner);
 }

@@ -6,6 +6,7 @@
  * same every time. Everything up to two days ago is read; the rest is each person's unread.
  */
 import { ONBOARDING_CHANNELS } from '../actions/onboarding.js';
+import { seededRandom } from '../lib/seeded-random.js';
 import type { DemoClient } from './client.js';
 import type { Progress, SettableClock } from './build.js';
 import { CHANNELS, DAYS, PEOPLE, TALK, type DemoChannel } from './roster.js';
@@ -25,18 +26,6 @@ const DAY = 86_400_000;
 const MINUTE = 60_000;
 const REACTIONS = ['+1', 'tada', 'heart', 'joy', 'eyes', 'check', 'juniper', 'shipit', 'clap', 'fire'];
 
-/** mulberry32: a small seeded generator (the demo is the same on every machine). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Special messages, each once, on its day (0 = the first day): the kinds a demo should show. */
 const SPECIALS: { day: number; channel: string; topic: string; who: string; kind: 'code' | 'quote' | 'chart' | 'mockup' | 'file' | 'table' }[] = [
   { day: 3, channel: 'engineering', topic: 'flaky tests', who: 'lucas', kind: 'code' },
@@ -50,7 +39,7 @@ const SPECIALS: { day: number; channel: string; topic: string; who: string; kind
 ];
 
 export async function writeConversations(cast: Cast): Promise<number> {
-  const rnd = random(20261125);
+  const rnd = seededRandom(20261125);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
   const person = (key: string) => PEOPLE.find((p) => p.key === key)!;
   const { clock, clients } = cast;

@@ -8,6 +8,7 @@
  * Screenshots: test-results/admin-ui/chat-search-*.png, chat-shortcuts-*.png.
  */
 import assert from 'node:assert/strict';
+import { seededRandom } from '../../server/lib/seeded-random.js';
 import { test } from '@playwright/test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
@@ -48,18 +49,6 @@ async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<bo
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** A small seeded PRNG (mulberry32), so a failing sequence can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 test.describe('chat search, shortcuts and unread counts', () => {
@@ -369,7 +358,7 @@ test.describe('chat search, shortcuts and unread counts', () => {
   test('40 random steps through the page and the API: the unread counts on the page always equal the server ones', async () => {
     const page = a.page;
     const seed = Number(process.env.HEARTH_SEED ?? 20260815);
-    const rand = prng(seed);
+    const rand = seededRandom(seed);
     const pick = <T,>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const topics = ['alpha', 'beta', 'gamma', 'Delta'];
     const log: string[] = [];
