@@ -62,6 +62,20 @@ export interface HearthServer {
 /** Until the messages issue lands: no channel has messages. */
 const noMessages: ChannelMessageStats = { hasNamedTopics: () => false, weeklyTraffic: () => null };
 
+/** Starts an HTTP(S) server listening, with the envelope for refused requests and long keep-alives; resolves with the port. */
+function bind(s: Server | HttpsServer, port: number, host: string): Promise<number> {
+  answerClientErrorsWithJson(s as Server);
+  s.keepAliveTimeout = 65_000;
+  s.requestTimeout = 0;
+  return new Promise((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(port, host, () => {
+      s.off('error', reject);
+      resolve((s.address() as AddressInfo).port);
+    });
+  });
+}
+
 /** Builds a server around a store; all state lives in the returned instance. */
 export function createApp(opts: CreateAppOptions): HearthServer {
   const clock = opts.clock ?? systemClock;
@@ -142,62 +156,37 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopDelivery = scheduleMessageDelivery(app);
       // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
       server = createServer({ maxHeaderSize: 64 * 1024 }, koa.callback());
-      answerClientErrorsWithJson(server);
-      server.keepAliveTimeout = 65_000;
-      server.requestTimeout = 0;
-      const s = server;
-      return new Promise((resolve, reject) => {
-        s.once('error', reject);
-        s.listen(port, host, () => {
-          s.off('error', reject);
-          const addr = s.address() as AddressInfo;
-          config.listenAddress = { host, port: addr.port };
-          resolve({ host, port: addr.port });
-        });
-      });
+      const bound = await bind(server, port, host);
+      config.listenAddress = { host, port: bound };
+      return { host, port: bound };
     },
-    listenTls(port, host, creds) {
-      const t = createHttpsServer({ maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert }, koa.callback());
-      answerClientErrorsWithJson(t);
-      t.keepAliveTimeout = 65_000;
-      t.requestTimeout = 0;
-      tlsServer = t;
-      return new Promise((resolve, reject) => {
-        t.once('error', reject);
-        t.listen(port, host, () => {
-          t.off('error', reject);
-          const addr = t.address() as AddressInfo;
-          config.tlsAddress = { host, port: addr.port };
-          resolve({ host, port: addr.port });
-        });
-      });
+    async listenTls(port, host, creds) {
+      tlsServer = createHttpsServer({ maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert }, koa.callback());
+      const bound = await bind(tlsServer, port, host);
+      config.tlsAddress = { host, port: bound };
+      return { host, port: bound };
     },
     setTlsCredentials(creds) {
       tlsServer?.setSecureContext({ key: creds.key, cert: creds.cert });
     },
     async close() {
-      const t = tlsServer;
-      const tlsClosed = t ? new Promise<void>((resolve) => t.close(() => resolve())) : Promise.resolve();
-      t?.closeIdleConnections();
-      const tlsForce = setTimeout(() => t?.closeAllConnections(), 2000);
-      const s = server;
-      const closed = s ? new Promise<void>((resolve) => s.close(() => resolve())) : Promise.resolve();
+      const listening = [server, tlsServer].filter((x): x is Server | HttpsServer => x !== null);
+      const closed = Promise.all(listening.map((x) => new Promise<void>((resolve) => x.close(() => resolve()))));
       app.events.stop();
       // A backup in progress stops and removes its partial folder before the store closes.
       await backupRunner(app).cancel();
       stopMaintenance?.();
       stopDelivery?.();
       stopPresenceSaves?.();
-      s?.closeIdleConnections();
       // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they
       // become idle (in-flight requests finish), and after a moment drop the rest.
-      const sweep = setInterval(() => s?.closeIdleConnections(), 20);
-      const force = setTimeout(() => s?.closeAllConnections(), 2000);
+      const idle = () => listening.forEach((x) => x.closeIdleConnections());
+      idle();
+      const sweep = setInterval(idle, 20);
+      const force = setTimeout(() => listening.forEach((x) => x.closeAllConnections()), 2000);
       await closed;
-      await tlsClosed;
       clearInterval(sweep);
       clearTimeout(force);
-      clearTimeout(tlsForce);
       await app.store.settled();
       // Every request and write is done: the queues can be kept for the next start.
       if (storageHealth(app).failure === null) {

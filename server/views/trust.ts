@@ -8,6 +8,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
+import { escapeHtml } from '../lib/text.js';
 import { derOfCertificate, fingerprintOf } from '../tls/certificates.js';
 import { setSecurityHeaders } from './admin-static.js';
 
@@ -38,13 +39,12 @@ function uuidOf(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** GET /hearth/ca.mobileconfig: an Apple configuration profile that installs the authority as a root. */
 export function caProfile(req: ApiRequest): void {
   const ca = authority(req);
   const fp = fingerprintOf(ca).replace(/:/g, '');
-  const name = xml(subjectOf(ca));
+  const name = escapeHtml(subjectOf(ca));
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0">
@@ -62,7 +62,7 @@ export function caProfile(req: ApiRequest): void {
       <key>PayloadVersion</key><integer>1</integer>
     </dict>
   </array>
-  <key>PayloadDescription</key><string>Installs the certificate authority of the Hearth chat server (SHA-256 ${xml(fingerprintOf(ca))}).</string>
+  <key>PayloadDescription</key><string>Installs the certificate authority of the Hearth chat server (SHA-256 ${escapeHtml(fingerprintOf(ca))}).</string>
   <key>PayloadDisplayName</key><string>Hearth: trust this server</string>
   <key>PayloadIdentifier</key><string>org.hearth.chat.trust.${fp.slice(0, 16)}</string>
   <key>PayloadRemovalDisallowed</key><false/>
@@ -78,8 +78,6 @@ export function caProfile(req: ApiRequest): void {
   k.type = 'application/x-apple-aspen-config';
   k.body = body;
 }
-
-const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const STEPS: [string, string[]][] = [
   ['Windows', [
@@ -121,11 +119,11 @@ export function trustPage(req: ApiRequest): void {
   const body = ca
     ? `<p>Hearth encrypts its connections with a certificate authority of its own, made on this computer for this office only. Install it once on each device: browsers and apps then connect over HTTPS, with no warning, and nobody else on the network can read passwords or messages.</p>
 <section class="card" aria-labelledby="fp-title"><h2 id="fp-title">Check before you trust</h2>
-<p>This authority's SHA-256 fingerprint is</p><p><code class="fingerprint">${html(fingerprintOf(ca))}</code></p>
+<p>This authority's SHA-256 fingerprint is</p><p><code class="fingerprint">${escapeHtml(fingerprintOf(ca))}</code></p>
 <p>The server's admin window shows it on its <b>Status</b> page: compare the two before you install it.</p>
 <p class="actions"><a class="button" href="/hearth/ca.crt">Download the certificate (.crt)</a> <a class="button secondary" href="/hearth/ca.crt?format=der">For Windows and Android (.cer)</a> <a class="button secondary" href="/hearth/ca.mobileconfig">Profile for iPhone, iPad and Mac</a></p></section>
-${STEPS.map(([system, steps]) => `<section class="card"><h2>${html(system)}</h2><ol>${steps.map((s) => `<li>${s}</li>`).join('')}</ol></section>`).join('\n')}
-${secure ? `<p>Then open Hearth at <a href="${html(secure)}">${html(secure)}</a>.</p>` : ''}`
+${STEPS.map(([system, steps]) => `<section class="card"><h2>${escapeHtml(system)}</h2><ol>${steps.map((s) => `<li>${s}</li>`).join('')}</ol></section>`).join('\n')}
+${secure ? `<p>Then open Hearth at <a href="${escapeHtml(secure)}">${escapeHtml(secure)}</a>.</p>` : ''}`
     : '<p>HTTPS is off on this server, so there is nothing to install. Ask whoever runs it to start it with HTTPS.</p>';
   setSecurityHeaders(req);
   req.koa.set('Cache-Control', 'no-cache');
