@@ -142,6 +142,17 @@ function EditBox({ m }: { m: Message }) {
   );
 }
 
+/** Opens or closes the spoiler whose header `target` is in; false when it is in none. */
+function toggleSpoiler(target: EventTarget | null): boolean {
+  const header = (target as Element | null)?.closest?.('.spoiler-header');
+  if (!header) return false;
+  const block = header.parentElement!;
+  const open = block.classList.toggle('open');
+  header.setAttribute('aria-expanded', String(open));
+  block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!open));
+  return true;
+}
+
 function Body({ m }: { m: Message }) {
   if (act.editing.value === m.id) return <EditBox m={m} />;
   const words = store.alertWords.value;
@@ -150,10 +161,15 @@ function Body({ m }: { m: Message }) {
     <div
       class="content rendered"
       onClick={(e) => {
+        // A spoiler opens and closes by its header (Zulip's spoiler-block).
+        if (toggleSpoiler(e.target)) return;
         const a = imageLinkOf(e.target);
         if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
         e.preventDefault();
         act.open({ kind: 'lightbox', id: m.id, anchor: a, src: a.getAttribute('href')!, title: a.title || a.querySelector('img')?.alt || '' });
+      }}
+      onKeyDown={(e) => {
+        if ((e.key === 'Enter' || e.key === ' ') && toggleSpoiler(e.target)) e.preventDefault();
       }}
       dangerouslySetInnerHTML={{ __html: html }}
     />

@@ -12,6 +12,29 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+/**
+ * Zulip renders Unicode emoji as `<span class="emoji emoji-1f389">:tada:</span>`, which its web app
+ * draws from a sprite sheet; this client has none, so the span shows the emoji character itself
+ * (the name stays in its title and aria-label).
+ */
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  // A spoiler's header is a button for the keyboard and screen readers too (MessageItem.tsx opens it).
+  if (node.tagName === 'DIV' && node.classList.contains('spoiler-header')) {
+    node.setAttribute('role', 'button');
+    node.setAttribute('tabindex', '0');
+    node.setAttribute('aria-expanded', 'false');
+    return;
+  }
+  if (node.tagName !== 'SPAN' || !node.classList.contains('emoji')) return;
+  const code = [...node.classList].find((c) => /^emoji-[0-9a-f]+(?:-[0-9a-f]+)*$/.test(c));
+  if (!code) return;
+  try {
+    node.textContent = String.fromCodePoint(...code.slice(6).split('-').map((h) => parseInt(h, 16)));
+  } catch {
+    // Not a code point: the name stays.
+  }
+});
+
 const clean = new Map<string, string>();
 
 /** Sanitised HTML, remembered for the last few thousand distinct inputs (re-renders are frequent). */

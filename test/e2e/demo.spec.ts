@@ -86,6 +86,27 @@ test.describe('the demo organization in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  test('emoji show as characters; a spoiler opens by click or keyboard (the Welcome Bot’s #sandbox message)', async () => {
+    const { page } = t;
+    const sandbox = server.store.channels.data.channels.find((c) => c.name === 'sandbox')!;
+    await page.goto(`${server.url}/#narrow/channel/${sandbox.id}-sandbox/topic/experiments`);
+    const messages = page.getByRole('main').getByLabel('Messages', { exact: true });
+    const header = messages.getByRole('button', { name: 'Open me' });
+    await header.waitFor();
+    const surprise = messages.getByText('Surprise!');
+    assert.equal(await surprise.isVisible(), false, 'closed at first');
+    assert.equal(await header.getAttribute('aria-expanded'), 'false');
+    await header.click();
+    await surprise.waitFor();
+    assert.equal(await messages.getByRole('img', { name: 'tada' }).first().textContent(), '🎉');
+    await header.press('Enter');
+    await surprise.waitFor({ state: 'hidden' });
+    await header.focus();
+    await page.keyboard.press(' ');
+    await surprise.waitFor();
+    assert.equal(await header.getAttribute('aria-expanded'), 'true');
+  });
+
   test('the admin window says Demo too; no console errors', async () => {
     const { page } = t;
     await page.goto(`${server.url}/admin/#channels`);
