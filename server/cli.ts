@@ -10,6 +10,8 @@ import { silentLogger } from './log.js';
 import { startServer } from './start.js';
 import { DEFAULT_DEMO_PORT, DemoRefused, defaultDemoDir, runDemo } from './demo/command.js';
 import { Store } from './store/store.js';
+import { ExportRefused, runExportCommand } from './export/command.js';
+import { FixupRefused, runFixupCommand } from './export/fixup-command.js';
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
@@ -18,6 +20,8 @@ const USAGE = `Usage:
   hearth serve [--data-dir DIR] [--host H] [--port P] [--https-port P] [--rate-limit N] [--web-public-streams[=true|false]]
   hearth demo [--data-dir DIR] [--host H] [--port P] [--reset] [--live[=SECONDS]]
   hearth discover [--timeout SECONDS]
+  hearth export --format rocketchat --out DIR [--data-dir DIR]
+  hearth zulip-fixup --site URL --email EMAIL --api-key KEY --fixup FILE
 
 Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT, HEARTH_HTTPS_PORT override the defaults
 (data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT}, HTTPS port ${DEFAULT_HTTPS_PORT};
@@ -25,7 +29,9 @@ Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT, HEARTH_HTTPS_PORT overri
 HEARTH_WEB_PUBLIC_STREAMS=true allows web-public channels (off by default).
 The demo serves a made-up organization from its own data dir (${defaultDemoDir()} unless
 --data-dir says) on 127.0.0.1:${DEFAULT_DEMO_PORT} (--host 0.0.0.0 to show it on the LAN), and prints its
-accounts; --reset starts it over, --live makes a bot post every 30 s (or SECONDS).`;
+accounts; --reset starts it over, --live makes a bot post every 30 s (or SECONDS).
+'export' writes the organization for Zulip's importer (a data dir no server is using);
+'zulip-fixup' then restores on the Zulip server what the importer drops (README: Moving to Zulip).`;
 
 class UsageError extends Error {}
 
@@ -173,6 +179,37 @@ async function demo(args: string[]): Promise<number> {
   return 0;
 }
 
+async function exportData(args: string[]): Promise<number> {
+  const flags = parseFlags(args, ['format', 'out', 'data-dir']);
+  const format = flags.get('format') ?? 'rocketchat';
+  if (format !== 'rocketchat') throw new UsageError(`--format: only 'rocketchat' (what Zulip's importer reads), not '${format}'`);
+  const out = flags.get('out');
+  if (!out) throw new UsageError('missing --out (a new or empty folder)');
+  const dataDir = flags.get('data-dir') ?? process.env.HEARTH_DATA_DIR ?? defaultDataDir();
+  try {
+    await runExportCommand({ dataDir, out }, (line) => process.stderr.write(`${line}\n`));
+  } catch (err) {
+    if (err instanceof ExportRefused) throw new Error(err.message);
+    throw err;
+  }
+  return 0;
+}
+
+async function zulipFixup(args: string[]): Promise<number> {
+  const flags = parseFlags(args, ['site', 'email', 'api-key', 'fixup']);
+  for (const name of ['site', 'email', 'api-key', 'fixup']) if (!flags.get(name)) throw new UsageError(`missing --${name}`);
+  try {
+    const ok = await runFixupCommand(
+      { site: flags.get('site')!, email: flags.get('email')!, apiKey: flags.get('api-key')!, fixupFile: flags.get('fixup')! },
+      (line) => process.stdout.write(`${line}\n`),
+    );
+    return ok ? 0 : 1;
+  } catch (err) {
+    if (err instanceof FixupRefused) throw new Error(err.message);
+    throw err;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -180,6 +217,8 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'serve') return await serve(rest);
     if (command === 'demo') return await demo(rest);
     if (command === 'discover') return await discover(rest);
+    if (command === 'export') return await exportData(rest);
+    if (command === 'zulip-fixup') return await zulipFixup(rest);
     if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
       process.stdout.write(`${USAGE}\n`);
       return command === undefined ? 2 : 0;
