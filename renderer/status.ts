@@ -131,8 +131,6 @@ function backupSection(api: Api): HTMLElement {
   return form;
 }
 
-/** Export phases in the order the server goes through them (GET /hearth/export). */
-const EXPORT_PHASES = ['people and channels', 'messages', 'uploads', 'custom emoji', 'done'];
 const PHASE_LABELS: Record<string, string> = {
   'people and channels': 'People and channels',
   messages: 'Messages',
@@ -233,13 +231,9 @@ function exportSection(api: Api): HTMLElement {
     render((await api.get('/export/realm')).exports as Json[]);
   };
 
-  // The phases come in order; the server's last step (packing the .tar.gz) may report an earlier phase again.
-  let furthest = -1;
   let lastText = '';
   const show = (p: Json) => {
-    const at = EXPORT_PHASES.indexOf(String(p.phase));
-    const packing = at >= 0 && at < furthest && p.phase !== 'done';
-    furthest = Math.max(furthest, at);
+    const packing = p.phase === 'packing';
     const text = packing ? 'Packing the archive…' : exportProgressText({ phase: String(p.phase), done: Number(p.done), total: Number(p.total) });
     progress.hidden = false;
     progressText.hidden = false;
@@ -256,7 +250,6 @@ function exportSection(api: Api): HTMLElement {
     progress.hidden = true;
     progressText.hidden = true;
     progressText.textContent = lastText = '';
-    furthest = -1;
   };
   /** Polls GET /hearth/export until the export is done or failed (or the page is left). */
   const follow = async () => {

@@ -34,6 +34,7 @@ import { installRealmEmojiFilter } from './lib/realm-emoji-events.js';
 import { installRealmEmoji } from './lib/realm-emoji.js';
 import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
 import { backupRunner } from './lib/backup.js';
+import { RealmExports } from './export/realm-exports.js';
 import { restoreQueues, saveQueues } from './lib/queue-persistence.js';
 import { restorePresence, savePresence, schedulePresenceSaves } from './lib/presence-persistence.js';
 import { storageHealth } from './lib/storage-health.js';
@@ -112,6 +113,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     channels: { canAccess: (userId, streamId) => canAddressChannel(app, userId, streamId) },
     channelMessages: noMessages,
     messageAccess: { canRead: () => false },
+    exports: new RealmExports(),
   };
   installChannelFilters(app);
   installUserGroupFilter(app);
@@ -175,6 +177,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       app.events.stop();
       // A backup in progress stops and removes its partial folder before the store closes.
       await backupRunner(app).cancel();
+      await app.exports.cancel();
       stopMaintenance?.();
       stopDelivery?.();
       stopPresenceSaves?.();

@@ -1,3 +1,4 @@
+import type { RealmExports } from './export/realm-exports.js';
 import type { NetworkInterfaceInfo } from 'node:os';
 import type { ApiRateLimiter } from './auth/api-rate-limit.js';
 import type Koa from 'koa';
@@ -109,6 +110,8 @@ export interface App {
   channels: ChannelDirectory;
   channelMessages: ChannelMessageStats;
   messageAccess: MessageAccess;
+  /** Organization exports (POST /export/realm) and the one in progress. */
+  exports: RealmExports;
 }
 
 /** What a view receives. */

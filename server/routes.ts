@@ -1,7 +1,7 @@
 import type { Route } from './http/router.js';
 import { devAuthUnavailable, fetchApiKey } from './views/auth.js';
 import { getSession, login, logout } from './views/sessions.js';
-import { exportConsents, listExports, startExport } from './views/export.js';
+import { deleteExport, downloadExport, exportConsents, exportProgress, listExports, startExport } from './views/export.js';
 import { testWelcomeBotMessage } from './views/welcome-bot.js';
 import { markOnboardingStep } from './views/onboarding.js';
 import { createDrafts, deleteDraft, editDraft, listDrafts } from './views/drafts.js';
@@ -318,9 +318,12 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/mobile_push/register'), view: registerPushDevice, auth: 'required' },
   { method: 'POST', path: api('/mobile_push/test_notification'), view: testPushNotification, auth: 'required' },
   { method: 'POST', path: api('/mobile_push/e2ee/test_notification'), view: testE2eePushNotification, auth: 'required' },
-  // Not there yet (README: Differences from Zulip): organization export and the Welcome Bot.
+  // Organization exports: the shape Zulip's Rocket.Chat importer reads (server/export/).
   { method: 'GET', path: api('/export/realm'), view: listExports, auth: 'required' },
   { method: 'POST', path: api('/export/realm'), view: startExport, auth: 'required' },
+  { method: 'DELETE', path: api('/export/realm/:export_id'), view: deleteExport, auth: 'required' },
+  { method: 'GET', path: api('/hearth/export'), view: exportProgress, auth: 'required' },
+  { method: 'GET', path: '/hearth/exports/:id/:token/:name', view: downloadExport, auth: 'required' },
   { method: 'GET', path: api('/export/realm/consents'), view: exportConsents, auth: 'required' },
   { method: 'POST', path: api('/realm/test_welcome_bot_custom_message'), view: testWelcomeBotMessage, auth: 'required' },
   { method: 'POST', path: api('/users/me/onboarding_steps'), view: markOnboardingStep, auth: 'required' },

@@ -13,7 +13,7 @@ import { buildPlan, GRIDFS_CHUNK, type ExportScope, type RocketChatPlan } from '
 import type { Snapshot } from './snapshot.js';
 
 export interface ExportProgress {
-  phase: 'people and channels' | 'messages' | 'uploads' | 'custom emoji' | 'done';
+  phase: 'people and channels' | 'messages' | 'uploads' | 'custom emoji' | 'packing' | 'done';
   done: number;
   total: number;
 }
@@ -37,6 +37,8 @@ export interface ExportOptions {
   scope?: ExportScope;
   consenting?: Set<number>;
   onProgress?: (p: ExportProgress) => void;
+  /** Checked between steps: true stops the export with an error (the server is stopping). */
+  stopping?: () => boolean;
 }
 
 const README = `This folder is an export of a Hearth organization in the shape of a Rocket.Chat
@@ -79,7 +81,11 @@ export async function writeRocketChatExport(snap: Snapshot, outDir: string, opts
   await mkdir(outDir, { recursive: true, mode: 0o700 });
   if ((await readdir(outDir)).length) throw new Error(`${outDir} is not empty: choose an empty or new folder`);
   const plan: RocketChatPlan = buildPlan(snap, opts.scope ?? 'full', opts.consenting);
-  const progress = opts.onProgress ?? (() => undefined);
+  const onProgress = opts.onProgress ?? (() => undefined);
+  const progress = (p: ExportProgress) => {
+    if (opts.stopping?.()) throw new Error('Hearth stopped before the export was finished');
+    onProgress(p);
+  };
   const at = (name: string) => join(outDir, name);
   const topics = plan.rooms.filter((r) => typeof r.prid === 'string').length;
 

@@ -21,7 +21,7 @@ const INCOMPLETE = 'INCOMPLETE-BACKUP.txt';
 
 /**
  * Files in the data dir that are not data: the process lock, write temps, spooled uploads, a
- * backup's staging links; and `tls/`, whose authority key never leaves the data dir (a
+ * backup's staging links; organization exports (`exports/`, made again at will); and `tls/`, whose authority key never leaves the data dir (a
  * restored backup makes a new authority, which devices trust again).
  */
 function skipped(rel: string): boolean {
@@ -29,6 +29,7 @@ function skipped(rel: string): boolean {
   return (
     rel === 'hearth.lock' ||
     parts[0] === 'tls' ||
+    parts[0] === 'exports' ||
     rel === '.write-probe' ||
     rel.endsWith('.tmp') ||
     parts[0] === STAGING ||

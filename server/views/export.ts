@@ -1,25 +1,68 @@
 /**
- * Organization exports (Zulip's zerver/views/realm_export.py). Hearth cannot write an
- * export yet: the list is empty and a request says so. Administrators may read which
- * people allow their private data to be exported (`allow_private_data_export`).
+ * Organization exports (Zulip's zerver/views/realm_export.py): the export is the folder Zulip's
+ * Rocket.Chat converter reads, packed as .tar.gz (server/export/). Administrators list them and
+ * make public exports; a standard export (private data of people who allow it) takes an owner,
+ * as in Zulip. Administrators may read which people allow their private data to be exported.
  */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
+import { t } from '../http/params.js';
 import { activeUsers } from '../lib/people.js';
 import { userSetting } from '../lib/user-settings.js';
-import { requireAdmin } from './common.js';
+import { EXPORT_PUBLIC, EXPORT_STANDARD, formatExport } from '../export/realm-exports.js';
+import { ROLE } from '../store/records.js';
+import { baseUrl, requireAdmin } from './common.js';
 
 /** GET /export/realm */
-export function listExports(req: ApiRequest): ViewResult {
+export async function listExports(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);
-  return { exports: [] };
+  const origin = baseUrl(req);
+  return { exports: (await req.app.exports.list(req.app)).map((e) => formatExport(e, origin)) };
 }
 
 /** POST /export/realm */
-export function startExport(req: ApiRequest): ViewResult {
+export async function startExport(req: ApiRequest): Promise<ViewResult> {
+  const user = requireAdmin(req);
+  const exportType = req.params.get('export_type', t.int, EXPORT_PUBLIC);
+  if (exportType !== EXPORT_PUBLIC && exportType !== EXPORT_STANDARD) throw errors.invalidVar('export_type');
+  if (exportType === EXPORT_STANDARD && user.role !== ROLE.OWNER) throw errors.ownerRequired();
+  const id = await req.app.exports.start(req.app, user.id, exportType, baseUrl(req));
+  return { id };
+}
+
+/** DELETE /export/realm/{export_id} */
+export async function deleteExport(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);
-  req.params.accept('export_type');
-  throw errors.badRequest('This server cannot export the organization yet.');
+  const id = Number(req.path.export_id);
+  const removed = Number.isSafeInteger(id) ? await req.app.exports.remove(req.app, id, baseUrl(req)) : null;
+  if (!removed) throw errors.badRequest('Invalid data export ID');
+  return {};
+}
+
+/** GET /hearth/export (administrators): how far the export being written has got. */
+export function exportProgress(req: ApiRequest): ViewResult {
+  requireAdmin(req);
+  const run = req.app.exports.current;
+  if (!run) return { export: null };
+  return { export: { id: run.id, phase: run.progress.phase, done: run.progress.done, total: run.progress.total, error: run.error } };
+}
+
+/** GET /hearth/exports/{id}/{token}/{name}: the file (administrators, signed in). */
+export async function downloadExport(req: ApiRequest): Promise<void> {
+  requireAdmin(req);
+  const { id, token, name } = req.path;
+  const record = (await req.app.exports.list(req.app)).find((e) => e.file === `${id}/${token}/${name}`);
+  const path = record ? req.app.exports.pathOf(req.app, record) : null;
+  const size = path ? await stat(path).then((s) => s.size).catch(() => null) : null;
+  if (!record || !path || size === null) throw errors.notFound('No such export (it may have been deleted)');
+  const ctx = req.koa;
+  ctx.type = 'application/gzip';
+  ctx.length = size;
+  ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+  ctx.set('Cache-Control', 'private, no-store');
+  ctx.body = createReadStream(path);
 }
 
 /** GET /export/realm/consents: every active person (not bots) and their consent. */
