@@ -3,8 +3,8 @@
  * an export, puts right over Zulip's REST API what its Rocket.Chat converter dropped or changed
  * (hearth-fixup.json, fixup-file.ts): the organization's name and description, custom profile
  * fields and their values, roles (the converter makes administrators owners and moderators
- * members), people deactivated in Hearth, channel folders, descriptions and archived channels,
- * user groups, and each topic's exact name. Every step looks before it changes anything, so a
+ * members), people deactivated in Hearth, channel folders and descriptions, user groups, each topic's exact name, and
+ * archived channels. Every step looks before it changes anything, so a
  * second run changes nothing and an interrupted run resumes. Needs an owner's API key.
  */
 import { readFile } from 'node:fs/promises';
@@ -130,7 +130,16 @@ const channels: Step = async (t, f, tally) => {
     const folderId = c.folder === null ? null : (folders.get(c.folder) ?? null);
     if (c.folder !== null && folderId !== null && s.folder_id !== folderId) changes.folder_id = folderId;
     if (Object.keys(changes).length && !s.is_archived) await attempt(tally, `channel #${c.name}`, () => t.api.call('PATCH', `/streams/${String(s.stream_id)}`, changes));
-    if (c.is_archived && !s.is_archived) await attempt(tally, `archiving #${c.name}`, () => t.api.call('DELETE', `/streams/${String(s.stream_id)}`));
+  }
+};
+
+/** Last: an archived channel's topics can no longer be renamed. */
+const archived: Step = async (t, f, tally) => {
+  const { streams } = (await t.api.call('GET', '/streams', { include_all: true, exclude_archived: false })) as { streams: Json[] };
+  const byName = new Map(streams.map((s) => [String(s.name), s]));
+  for (const c of f.channels) {
+    const s = byName.get(c.name);
+    if (s && c.is_archived && !s.is_archived) await attempt(tally, `archiving #${c.name}`, () => t.api.call('DELETE', `/streams/${String(s.stream_id)}`));
   }
 };
 
@@ -192,9 +201,10 @@ const STEPS: [string, Step][] = [
   ['Organization name and description', organization],
   ['Custom profile fields and values', profileFields],
   ['Roles and deactivated people', people],
-  ['Channel folders, descriptions, archived channels', channels],
+  ['Channel folders and descriptions', channels],
   ['User groups', groups],
   ['Topic names', topics],
+  ['Archived channels', archived],
 ];
 
 export function parseFixupFile(text: string): FixupFile {
