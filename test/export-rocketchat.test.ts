@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importedTopicName } from '../server/export/rocketchat-model.js';
 import { isPrefixFree } from '../server/export/usernames.js';
+import { systemBots } from '../server/lib/system-bots.js';
 import { buildOrganization, everyoneConsents, exportThroughApi, LONG_TOPIC, type Org } from './helpers/export-org.js';
 import { sendStream } from './helpers/messages.js';
 import { convert, decodeAll, type Converted } from './helpers/rocketchat-converter.js';
@@ -54,7 +55,7 @@ describe('export for Zulip (Rocket.Chat format)', () => {
 
   it("people: roles as the converter maps them, bots inactive, usernames prefix-free, emails as Hearth's", () => {
     const byEmail = new Map(converted.users.map((u) => [u.email, u]));
-    assert.equal(converted.users.length, org.ts.store.users.all().length);
+    assert.equal(converted.users.length, org.ts.store.users.all().length + systemBots(org.ts.app).length);
     assert.equal(byEmail.get('owner@example.com')?.role, 'owner');
     assert.equal(byEmail.get('ada@office.example')?.role, 'owner', 'administrators become owners (the fix-up sets them back)');
     assert.equal(byEmail.get('mo@office.example')?.role, 'member', 'moderators become members (the fix-up sets them back)');

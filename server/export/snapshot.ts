@@ -6,6 +6,7 @@
  * images) are read later from disk: they are written once and never changed.
  */
 import type { App } from '../context.js';
+import { systemBots } from '../lib/system-bots.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord, UserGroupRecord } from '../store/channel-records.js';
 import type { MessageRecord, ReactionRecord } from '../store/message-records.js';
@@ -67,7 +68,8 @@ export function takeSnapshot(app: App): Snapshot {
   return {
     taken: app.clock.now(),
     realm: copy(realm),
-    users: copy(store.users.all()),
+    // The system bots (Notification Bot, Welcome Bot) are not stored among the users but send messages.
+    users: copy([...store.users.all(), ...systemBots(app)]),
     channels: copy(store.channels.data.channels),
     subscriptions: copy(store.subscriptions.data.subscriptions),
     groups: copy(store.groups.data.groups),
