@@ -134,8 +134,9 @@ function Preferences() {
         </div>
       </section>
       <section class="card" aria-labelledby="privacy-title">
-        <h2 id="privacy-title">Availability</h2>
+        <h2 id="privacy-title">Privacy</h2>
         <Check name="presence_enabled" fallback label="Let others see when I am online" />
+        <Check name="allow_private_data_export" label="Let administrators export my private data (direct messages and private channels, when the organization moves to Zulip)" />
       </section>
     </>
   );

@@ -172,6 +172,16 @@ test.describe('people, profile cards and settings in Chromium', () => {
     await eventually(async () => (await ts.ownerClient.get('/settings')).body.user_settings.twenty_four_hour_time === false);
   });
 
+  test('allowing administrators to export my private data (for moving to Zulip) is stored on the server', async () => {
+    await a.page.goto(`${ts.url}/#settings/preferences`);
+    const consent = a.page.getByRole('region', { name: 'Privacy' }).getByLabel(/Let administrators export my private data/);
+    assert.equal(await consent.isChecked(), false);
+    await consent.check();
+    await eventually(async () => (await ts.ownerClient.get('/settings')).body.user_settings.allow_private_data_export === true);
+    await consent.uncheck();
+    await eventually(async () => (await ts.ownerClient.get('/settings')).body.user_settings.allow_private_data_export === false);
+  });
+
   test('muting someone from their card lists them in Settings and on the server; unmuting clears both', async () => {
     const mutedOnServer = async () => (await ts.ownerClient.post('/register', { fetch_event_types: ['muted_users'] })).body.muted_users.map((m: { id: number }) => m.id);
     await a.page.goto(`${ts.url}/#people`);
