@@ -16,6 +16,7 @@ import { commit } from '../actions/commit.js';
 import { errors } from '../errors.js';
 import { ROLE } from '../store/records.js';
 import { DurableJSONFile } from '../store/durable-file.js';
+import { stamp } from '../lib/backup.js';
 import { userSetting } from '../lib/user-settings.js';
 import { writeRocketChatExport, type ExportProgress } from './rocketchat-export.js';
 import { takeSnapshot } from './snapshot.js';
@@ -136,8 +137,7 @@ export class RealmExports {
       throw err;
     }
     const token = randomBytes(12).toString('base64url');
-    const stamp = new Date(snap.taken).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-    const name = `hearth-export-${stamp}`;
+    const name = `hearth-export-${stamp(snap.taken)}`;
     const work = join(this.dir(app), `${record.id}.tmp`);
     this.running = (async () => {
       try {

@@ -79,7 +79,8 @@ export async function directorySize(dir: string): Promise<number> {
   return (await listDataFiles(dir)).reduce((sum, f) => sum + f.size, 0);
 }
 
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+/** `20261125-083412`: a time for folder and file names (backups, exports). */
+export const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 
 /** Why a destination cannot take a backup, or null when it can. */
 export async function destinationProblem(dataDir: string, destination: string): Promise<string | null> {
