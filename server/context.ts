@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { EventQueues } from './events/queues.js';
 import type { StateRegistry } from './events/state.js';
-import type { Params } from './http/params.js';
+import type { Params } from './params/params.js';
 import type { LoginLimits } from './auth/rate-limit.js';
 import type { Logger } from './log.js';
 import type { Store } from './store/store.js';
@@ -57,7 +57,7 @@ export interface ServerConfig {
 }
 
 /**
- * Channel lookups other areas need (server/lib/channels.ts implements them):
+ * Channel lookups other areas need (server/lib/channels/access.ts implements them):
  * canAccess is Zulip's access_stream_by_id, an active channel with content access.
  */
 export interface ChannelDirectory {

@@ -1,10 +1,10 @@
 import { createApp, type HearthServer } from './app.js';
 import type { ServerConfig } from './context.js';
 import { consoleLogger, type Logger } from './log.js';
-import { newSetupToken } from './lib/setup-token.js';
+import { newSetupToken } from './lib/runtime/setup-token.js';
 import { Store } from './store/store.js';
 import { ensureTls } from './tls/files.js';
-import { startDiscovery } from './lib/discovery.js';
+import { startDiscovery } from './lib/network/discovery.js';
 import { namesOf } from './tls/certificates.js';
 import { hostname } from 'node:os';
 
@@ -82,7 +82,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         stopTls();
         await stopDiscovery();
         await server.close();
-        // app.store, not `store`: a rollback after a failed write replaces it (lib/storage-health.ts).
+        // app.store, not `store`: a rollback after a failed write replaces it (lib/runtime/storage-health.ts).
         await server.app.store.close();
       })();
       return stopping;

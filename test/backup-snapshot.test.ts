@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { backupRunner } from '../server/lib/backup.js';
+import { backupRunner } from '../server/lib/runtime/backup.js';
 import { Store } from '../server/store/store.js';
 import { createChannel } from './helpers/channels.js';
 import { sendStream } from './helpers/messages.js';

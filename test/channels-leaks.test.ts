@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CHANNEL_SETTING_NAMES } from '../server/lib/channel-settings.js';
+import { CHANNEL_SETTING_NAMES } from '../server/lib/channels/settings.js';
 import { createChannel, groupId, makeCast, watch, type Cast } from './helpers/channels.js';
 import { startTestServer, type Account, type TestServer } from './helpers/server.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChannelRecord } from '../server/store/channel-records.js';
-import { CHANNEL_SETTING_NAMES } from '../server/lib/channel-settings.js';
+import { CHANNEL_SETTING_NAMES } from '../server/lib/channels/settings.js';
 import { createChannel, groupId, makeCast, stored, type Cast } from './helpers/channels.js';
 import { startTestServer, type Account, type TestServer } from './helpers/server.js';
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createApp } from '../server/app.js';
 import { doCreateRealm } from '../server/actions/users.js';
 import { silentLogger } from '../server/log.js';
-import { lanUrls } from '../server/lib/lan-urls.js';
+import { lanUrls } from '../server/lib/network/lan-urls.js';
 import { Store } from '../server/store/store.js';
 import { runCli, startServe, type CliResult, type ServeProcess } from './helpers/cli.js';
 import { Client } from './helpers/server.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../server/auth/secrets.js';
-import { backupRunner, listDataFiles } from '../server/lib/backup.js';
+import { backupRunner, listDataFiles } from '../server/lib/runtime/backup.js';
 import { Store } from '../server/store/store.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../server/version.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

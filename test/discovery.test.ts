@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { doCreateRealm } from '../server/actions/users.js';
-import { discoverServers } from '../server/lib/discovery.js';
+import { discoverServers } from '../server/lib/network/discovery.js';
 import { silentLogger } from '../server/log.js';
 import { startServer } from '../server/start.js';
 import { runCli } from './helpers/cli.js';

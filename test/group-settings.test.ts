@@ -15,7 +15,7 @@ import {
   systemGroupId,
   validateGroupSettingValue,
   type SystemGroupName,
-} from '../server/lib/groups.js';
+} from '../server/lib/groups/groups.js';
 import { silentLogger } from '../server/log.js';
 import { DEFAULT_REALM_SETTINGS } from '../server/store/records.js';
 import type { UserGroupRecord, UserGroupsDoc } from '../server/store/channel-records.js';
@@ -39,7 +39,7 @@ function throwsMsg(fn: () => unknown, msg: string) {
   assert.throws(fn, (err: unknown) => err instanceof HearthError && err.message === msg && err.code === 'BAD_REQUEST');
 }
 
-describe('group-setting values (server/lib/groups.ts)', () => {
+describe('group-setting values (server/lib/groups/groups.ts)', () => {
   let ts: TestServer;
   let guest: Account, member: Account, admin: Account;
   before(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { renderContextFor } from '../server/lib/render-context.js';
+import { renderContextFor } from '../server/lib/messages/render-context.js';
 import { renderMessage } from '../server/markdown/index.js';
 import { createChannel, makeCast, type Cast } from './helpers/channels.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

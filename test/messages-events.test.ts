@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderMessage } from '../server/markdown/index.js';
-import { renderContextFor } from '../server/lib/render-context.js';
+import { renderContextFor } from '../server/lib/messages/render-context.js';
 import { FLAG } from '../server/store/message-records.js';
 import { createChannel, makeCast, type Cast } from './helpers/channels.js';
 import { sendDirect, sendStream } from './helpers/messages.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Store } from '../server/store/store.js';
 import { FLAG } from '../server/store/message-records.js';
-import { setCustomEmojiSource, type CustomEmoji } from '../server/lib/reaction-emoji.js';
+import { setCustomEmojiSource, type CustomEmoji } from '../server/lib/emoji/reaction.js';
 import { createChannel } from './helpers/channels.js';
 import { sendDirect, sendStream } from './helpers/messages.js';
 import { castOf, type Cast, type Caller } from './helpers/roles.js';

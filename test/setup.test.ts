@@ -4,7 +4,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { isLoopbackAddress, isOwnAddress, isOwnHost, lanUrls, listeningLines } from '../server/lib/lan-urls.js';
+import { isLoopbackAddress, isOwnAddress, isOwnHost, lanUrls, listeningLines } from '../server/lib/network/lan-urls.js';
 import { silentLogger } from '../server/log.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { startServe } from './helpers/cli.js';

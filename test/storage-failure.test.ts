@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { storageHealth } from '../server/lib/storage-health.js';
+import { storageHealth } from '../server/lib/runtime/storage-health.js';
 import { createChannel } from './helpers/channels.js';
 import { sendStream } from './helpers/messages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as x509 from '@peculiar/x509';
 import { doCreateRealm } from '../server/actions/users.js';
-import { backupRunner } from '../server/lib/backup.js';
+import { backupRunner } from '../server/lib/runtime/backup.js';
 import { silentLogger } from '../server/log.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { SERVER_DAYS, namesOf } from '../server/tls/certificates.js';

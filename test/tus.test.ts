@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { doDeactivateUser } from '../server/actions/users-activation.js';
-import { pathIdFromReference } from '../server/lib/upload-names.js';
+import { pathIdFromReference } from '../server/lib/uploads/names.js';
 import { startTestServer, type Client, type TestServer } from './helpers/server.js';
 import { fetchFile, restart } from './helpers/uploads.js';
 import { verifyAction } from './helpers/verify-action.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { doDeactivateUser } from '../server/actions/users-activation.js';
-import { pathIdFromReference } from '../server/lib/upload-names.js';
+import { pathIdFromReference } from '../server/lib/uploads/names.js';
 import { createChannel } from './helpers/channels.js';
 import { sendDirect, sendStream } from './helpers/messages.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';

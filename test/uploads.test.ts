@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { storageHealth } from '../server/lib/storage-health.js';
-import { displayName, pathIdFromReference, safeName } from '../server/lib/upload-names.js';
+import { storageHealth } from '../server/lib/runtime/storage-health.js';
+import { displayName, pathIdFromReference, safeName } from '../server/lib/uploads/names.js';
 import type { AttachmentsDoc } from '../server/store/attachment-records.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { fetchFile, restart, uploadFiles, uploadOne } from './helpers/uploads.js';
@@ -191,7 +191,7 @@ describe('an upload whose record the disk refuses', () => {
       } finally {
         table.save = realSave;
       }
-      // The store is rolled back to the disk (server/lib/storage-health.ts); writes resume after it.
+      // The store is rolled back to the disk (server/lib/runtime/storage-health.ts); writes resume after it.
       await storageHealth(ts.app).recovered;
       assert.equal(ts.store.attachments.totalSize(), 0);
       assert.deepEqual(ts.store.attachments.ownedBy(ts.owner.id), []);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { USER_SETTINGS } from '../server/lib/user-settings.js';
+import { USER_SETTINGS } from '../server/lib/people/settings.js';
 import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
 import { drain, verifyAction } from './helpers/verify-action.js';
 

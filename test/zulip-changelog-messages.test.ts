@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pathIdFromReference } from '../server/lib/upload-names.js';
+import { pathIdFromReference } from '../server/lib/uploads/names.js';
 import { createChannel } from './helpers/channels.js';
 import { fetchMessages, sendStream } from './helpers/messages.js';
 import { startTestServer, type Client, type Person, type TestServer } from './helpers/server.js';

@@ -1,13 +1,13 @@
 /**
  * The third step of `npm run build`: bundles the chat web client (renderer/chat/) into
  * `dist/web/` as content-hashed files plus `manifest.json`, which the packaged server
- * serves instead of bundling at run time (server/lib/web-bundle.ts).
+ * serves instead of bundling at run time (server/lib/runtime/web-bundle.ts).
  * Usage: build-web.ts [OUT_DIR] (default dist/web).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWebBundle } from '../../server/lib/web-bundle.ts';
+import { buildWebBundle } from '../../server/lib/runtime/web-bundle.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -1,5 +1,5 @@
 import { DEFAULT_HTTPS_PORT } from '../../server/config.js';
-import { isLoopbackHost, lanUrls } from '../../server/lib/lan-urls.js';
+import { isLoopbackHost, lanUrls } from '../../server/lib/network/lan-urls.js';
 import type { Logger } from '../../server/log.js';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start.js';
 import { listenWithFallback } from './ports.js';

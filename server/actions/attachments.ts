@@ -1,13 +1,13 @@
 /**
  * Upload records: a new file (already durably in place under the data dir)
  * becomes an attachment; an owner deletes one. Links between files and
- * messages are in server/lib/attachment-links.ts (called inside message transactions).
+ * messages are in server/lib/uploads/attachment-links.ts (called inside message transactions).
  */
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { App } from '../context.js';
-import { emitAttachmentEvent } from '../lib/attachments.js';
-import { contentTypeFor, displayName, newUploadPath } from '../lib/upload-names.js';
+import { emitAttachmentEvent } from '../lib/uploads/attachments.js';
+import { contentTypeFor, displayName, newUploadPath } from '../lib/uploads/names.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import { commit } from './commit.js';
 

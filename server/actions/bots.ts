@@ -5,8 +5,8 @@
  */
 import { newApiKey } from '../auth/secrets.js';
 import type { App } from '../context.js';
-import { botAdminIds, botServices, formatBot, settingsOf } from '../lib/bots.js';
-import { channelById } from '../lib/channels.js';
+import { botAdminIds, botServices, formatBot, settingsOf } from '../lib/people/bots.js';
+import { channelById } from '../lib/channels/access.js';
 import type { BotSettings, Role, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { changeFullName, changeRole } from './users-update.js';

@@ -1,8 +1,8 @@
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
-import { formatFolder } from '../lib/channel-format.js';
-import { activeUserIds } from '../lib/channels.js';
-import { renderChannelDescription } from '../lib/channel-description.js';
+import { formatFolder } from '../lib/channels/format.js';
+import { activeUserIds } from '../lib/channels/access.js';
+import { renderChannelDescription } from '../lib/channels/description.js';
 import type { ChannelFolderRecord } from '../store/channel-records.js';
 import { commit } from './commit.js';
 

@@ -6,12 +6,12 @@ import {
   emitChannelDelete,
   emitDefaultStreams,
   streamUpdate,
-} from '../lib/channel-events.js';
-import { formatChannel, formatSubscription } from '../lib/channel-format.js';
-import { SETTINGS_GRANTING_METADATA_ACCESS } from '../lib/channel-settings.js';
-import { metadataAccessUserIds, subscriberIds, subscriptionOf } from '../lib/channels.js';
-import { groupSettingForApi } from '../lib/groups.js';
-import { renderChannelDescription } from '../lib/channel-description.js';
+} from '../lib/channels/events.js';
+import { formatChannel, formatSubscription } from '../lib/channels/format.js';
+import { SETTINGS_GRANTING_METADATA_ACCESS } from '../lib/channels/settings.js';
+import { metadataAccessUserIds, subscriberIds, subscriptionOf } from '../lib/channels/access.js';
+import { groupSettingForApi } from '../lib/groups/groups.js';
+import { renderChannelDescription } from '../lib/channels/description.js';
 import type { ChannelRecord, GroupSettingValue, TopicsPolicy } from '../store/channel-records.js';
 import { commit, type Transaction } from './commit.js';
 

@@ -1,7 +1,7 @@
 import type { App } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import type { ClientEvent } from '../events/queue.js';
-import { assertWritable, reportWriteFailure } from '../lib/storage-health.js';
+import { assertWritable, reportWriteFailure } from '../lib/runtime/storage-health.js';
 
 /** Something whose in-memory state an action changed and that must land on disk. */
 export interface Durable {
@@ -40,7 +40,7 @@ export async function commit<R>(app: App, mutate: (tx: Transaction) => R): Promi
     await Promise.all([...saves].map((s) => (typeof s === 'function' ? s() : s.save())));
   } catch (err) {
     // Disk full, read-only or failing: the client hears it plainly (503), nothing is announced as
-    // done, and the in-memory change is rolled back to what is on disk (lib/storage-health.ts).
+    // done, and the in-memory change is rolled back to what is on disk (lib/runtime/storage-health.ts).
     app.events.abandon(ticket);
     if (err instanceof HearthError) throw err;
     const e = err as NodeJS.ErrnoException;

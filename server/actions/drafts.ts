@@ -1,5 +1,5 @@
 import type { App } from '../context.js';
-import { formatDraft, type DraftInput } from '../lib/drafts.js';
+import { formatDraft, type DraftInput } from '../lib/messages/drafts.js';
 import type { DraftRecord } from '../store/records.js';
 import { commit } from './commit.js';
 

@@ -6,9 +6,9 @@
  * update), so a later reactivation does not silently give the permission back.
  */
 import type { App } from '../context.js';
-import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
-import { groupSettingForApi } from '../lib/groups.js';
-import { activeUsers } from '../lib/people.js';
+import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { groupSettingForApi } from '../lib/groups/groups.js';
+import { activeUsers } from '../lib/people/people.js';
 import type { GroupSettingValue } from '../store/channel-records.js';
 import type { Transaction } from './commit.js';
 

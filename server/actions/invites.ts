@@ -5,8 +5,8 @@
  * invite says so). `invites_changed` tells administrators and the creator to refetch.
  */
 import type { App } from '../context.js';
-import { channelById } from '../lib/channels.js';
-import { inviteAudience, newInviteKey, nowSeconds } from '../lib/invites.js';
+import { channelById } from '../lib/channels/access.js';
+import { inviteAudience, newInviteKey, nowSeconds } from '../lib/realm/invites.js';
 import type { InviteRecord, Role, UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 import { doAddSubscriptions } from './subscriptions.js';

@@ -6,7 +6,7 @@
  * rendering, as in Zulip.
  */
 import type { App } from '../context.js';
-import { linkifiersForApi } from '../lib/linkifiers.js';
+import { linkifiersForApi } from '../lib/realm/linkifiers.js';
 import type { LinkifierRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 

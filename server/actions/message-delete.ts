@@ -9,9 +9,9 @@
  * read, and not at all when they can read none of them.
  */
 import type { App } from '../context.js';
-import { releaseAttachments } from '../lib/attachment-links.js';
-import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
-import { channelById } from '../lib/channels.js';
+import { releaseAttachments } from '../lib/uploads/attachment-links.js';
+import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { channelById } from '../lib/channels/access.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { actionRecipients } from '../lib/messages/action-recipients.js';
 import { emitMessagesDeleted } from '../lib/messages/delete-events.js';

@@ -9,11 +9,11 @@
  * (server/actions/move-notices.ts).
  */
 import type { App } from '../context.js';
-import { relinkAttachments } from '../lib/attachment-links.js';
-import { containsAlertWord } from '../lib/alert-words.js';
-import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
-import { channelById, hasContentAccess, subscriberIds } from '../lib/channels.js';
-import { groupMemberIds } from '../lib/groups.js';
+import { relinkAttachments } from '../lib/uploads/attachment-links.js';
+import { containsAlertWord } from '../lib/people/alert-words.js';
+import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { channelById, hasContentAccess, subscriberIds } from '../lib/channels/access.js';
+import { groupMemberIds } from '../lib/groups/groups.js';
 import { emitMessagesDeleted } from '../lib/messages/delete-events.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
@@ -29,7 +29,7 @@ import {
 } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { policyChangesForMove } from '../lib/messages/move-topic-policies.js';
-import { compiledLinkifiers, topicLinks } from '../lib/linkifiers.js';
+import { compiledLinkifiers, topicLinks } from '../lib/realm/linkifiers.js';
 import { commit } from './commit.js';
 import { doSendMoveNotices } from './move-notices.js';
 import { setTopicPolicyIn } from './user-topics.js';

@@ -6,7 +6,7 @@
  * rebuild their unread counts.
  */
 import type { App } from '../context.js';
-import { isMutedFor } from '../lib/user-topics.js';
+import { isMutedFor } from '../lib/topics/visibility.js';
 import { FLAG, WILDCARD_MENTION_BITS, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';

@@ -5,23 +5,23 @@
  * recipients (shaped per queue by server/lib/messages/events.ts).
  */
 import type { App } from '../context.js';
-import { claimAttachments } from '../lib/attachment-links.js';
-import { emitStreamPropertyUpdate } from '../lib/channel-events.js';
-import { subscriberIds } from '../lib/channels.js';
-import { groupMemberIds } from '../lib/groups.js';
+import { claimAttachments } from '../lib/uploads/attachment-links.js';
+import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { subscriberIds } from '../lib/channels/access.js';
+import { groupMemberIds } from '../lib/groups/groups.js';
 import type { Addressee } from '../lib/messages/addressee.js';
 import { messageEvent } from '../lib/messages/events.js';
 import { checkGroupMentions, checkWildcardMentions } from '../lib/messages/mention-permissions.js';
-import { containsAlertWord } from '../lib/alert-words.js';
+import { containsAlertWord } from '../lib/people/alert-words.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
-import { mentionFollowers, sendPolicy } from '../lib/topic-participation.js';
-import { VISIBILITY } from '../lib/user-topics.js';
+import { mentionFollowers, sendPolicy } from '../lib/topics/participation.js';
+import { VISIBILITY } from '../lib/topics/visibility.js';
 import { commit, type Transaction } from './commit.js';
 import { setTopicPolicyIn } from './user-topics.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
-import { systemBot } from '../lib/system-bots.js';
+import { systemBot } from '../lib/people/system-bots.js';
 
 export interface SendInput {
   addressee: Addressee;

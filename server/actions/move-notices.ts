@@ -14,10 +14,10 @@
 import type { App } from '../context.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { isResolveChange, RESOLVED_PREFIX } from '../lib/messages/edit-permissions.js';
-import { topicPolicy, VISIBILITY } from '../lib/user-topics.js';
-import { userSetting } from '../lib/user-settings.js';
-import { subscriberIds } from '../lib/channels.js';
-import { silentMention } from '../lib/markdown-syntax.js';
+import { topicPolicy, VISIBILITY } from '../lib/topics/visibility.js';
+import { userSetting } from '../lib/people/settings.js';
+import { subscriberIds } from '../lib/channels/access.js';
+import { silentMention } from '../lib/messages/markdown-syntax.js';
 import { topicNarrow } from '../markdown/urls.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import { MSG_BIT, type MessageRecord } from '../store/message-records.js';

@@ -1,11 +1,11 @@
 /**
  * Posting as a system bot (Zulip's internal_send_* with the NOTIFICATION_BOT or
  * WELCOME_BOT sender): the bot gets its user ID if it has none yet
- * (server/lib/system-bots.ts), then the message goes through the normal send
+ * (server/lib/people/system-bots.ts), then the message goes through the normal send
  * action with no permission checks and the read rules of the notice.
  */
 import type { App } from '../context.js';
-import { notificationBotId, systemBotOf, welcomeBotId, type SystemBotKind } from '../lib/system-bots.js';
+import { notificationBotId, systemBotOf, welcomeBotId, type SystemBotKind } from '../lib/people/system-bots.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';

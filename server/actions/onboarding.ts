@@ -8,9 +8,9 @@
  * invite links (the test helpers create accounts without it, as Zulip's test fixtures do).
  */
 import type { App } from '../context.js';
-import { defaultChannelSettings } from '../lib/channel-settings.js';
-import { channelByName } from '../lib/channels.js';
-import { REALM_SETTINGS } from '../lib/realm-settings.js';
+import { defaultChannelSettings } from '../lib/channels/settings.js';
+import { channelByName } from '../lib/channels/access.js';
+import { REALM_SETTINGS } from '../lib/realm/settings.js';
 import type { UserRecord } from '../store/records.js';
 import { doSendSystemChannelMessage, doSendSystemDirect } from './notification-bot.js';
 import { doUpdateRealmSettings } from './realm.js';

@@ -1,6 +1,6 @@
 /** Code playground changes (Zulip's check_add_realm_playground, do_remove_realm_playground): `realm_playgrounds` to everyone. */
 import type { App } from '../context.js';
-import { playgroundsForApi } from '../lib/playgrounds.js';
+import { playgroundsForApi } from '../lib/realm/playgrounds.js';
 import type { PlaygroundRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 

@@ -5,9 +5,9 @@
  * one path.
  */
 import type { App } from '../context.js';
-import { OFFLINE_THRESHOLD_SECONDS, presenceBook } from '../lib/presence.js';
-import { usersWhoCanAccess } from '../lib/people.js';
-import { userSetting } from '../lib/user-settings.js';
+import { OFFLINE_THRESHOLD_SECONDS, presenceBook } from '../lib/people/presence.js';
+import { usersWhoCanAccess } from '../lib/people/people.js';
+import { userSetting } from '../lib/people/settings.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 

@@ -3,8 +3,8 @@
  * Each change sends `custom_profile_fields` with the whole list to everyone.
  */
 import type { App } from '../context.js';
-import { activeUsers } from '../lib/people.js';
-import { listProfileFields, selectChoices } from '../lib/profile-fields.js';
+import { activeUsers } from '../lib/people/people.js';
+import { listProfileFields, selectChoices } from '../lib/people/profile-fields.js';
 import { PROFILE_FIELD_TYPE, type ProfileFieldRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';

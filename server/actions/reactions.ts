@@ -4,12 +4,12 @@
  * message and has it (Zulip's event_recipient_ids_for_action_on_messages).
  */
 import type { App } from '../context.js';
-import type { ResolvedEmoji } from '../lib/reaction-emoji.js';
+import type { ResolvedEmoji } from '../lib/emoji/reaction.js';
 import { actionRecipients } from '../lib/messages/action-recipients.js';
-import { apiEmail } from '../lib/people.js';
+import { apiEmail } from '../lib/people/people.js';
 import { FLAG, type MessageRecord, type ReactionRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
-import { participationPolicy } from '../lib/topic-participation.js';
+import { participationPolicy } from '../lib/topics/participation.js';
 import { commit } from './commit.js';
 import { setTopicPolicyIn } from './user-topics.js';
 

@@ -4,8 +4,8 @@
  * the record lands on disk before everyone hears of it.
  */
 import type { App } from '../context.js';
-import type { InternalEmojiEvent } from '../lib/realm-emoji-events.js';
-import { emojiForApi, realmEmojiDict } from '../lib/realm-emoji.js';
+import type { InternalEmojiEvent } from '../lib/emoji/custom-events.js';
+import { emojiForApi, realmEmojiDict } from '../lib/emoji/custom.js';
 import type { RealmEmojiRecord, UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 

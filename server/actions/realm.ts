@@ -1,9 +1,9 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../context.js';
-import { canSeeEmail, fakeEmail } from '../lib/people.js';
-import { currentSetting, settingForApi, writeSetting, type RealmSetting } from '../lib/realm-settings.js';
-import { realmIconFields } from '../lib/realm-icon.js';
+import { canSeeEmail, fakeEmail } from '../lib/people/people.js';
+import { currentSetting, settingForApi, writeSetting, type RealmSetting } from '../lib/realm/settings.js';
+import { realmIconFields } from '../lib/realm/icon.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';

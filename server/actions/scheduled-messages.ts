@@ -12,7 +12,7 @@ import type { App } from '../context.js';
 import { HearthError } from '../errors.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import { canReadMessage } from '../lib/messages/access.js';
-import { formatReminder, formatScheduled, reminderContent, scheduledAddressee } from '../lib/scheduled-messages.js';
+import { formatReminder, formatScheduled, reminderContent, scheduledAddressee } from '../lib/messages/scheduled.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
@@ -178,7 +178,7 @@ async function deliver(app: App, m: ScheduledMessageRecord): Promise<void> {
     });
   } catch (err) {
     if (!(err instanceof HearthError) || err.status >= 500) {
-      // The store refused the write (server/lib/storage-health.ts): leave it scheduled for the next tick.
+      // The store refused the write (server/lib/runtime/storage-health.ts): leave it scheduled for the next tick.
       if (err instanceof HearthError) return;
       app.log.error('scheduled message delivery failed', { id: m.id, error: String(err) });
     }

@@ -4,7 +4,7 @@
  */
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
-import { newCsrfToken, newSessionToken, SESSION_LIFETIME_SECONDS, sessionIdOf } from '../lib/sessions.js';
+import { newCsrfToken, newSessionToken, SESSION_LIFETIME_SECONDS, sessionIdOf } from '../auth/sessions.js';
 import type { UserRecord } from '../store/records.js';
 import type { SessionRecord } from '../store/sessions.js';
 import { commit, type Transaction } from './commit.js';

@@ -6,8 +6,8 @@
  * the request created are left out, as in Zulip. Bots are never told.
  */
 import type { App } from '../context.js';
-import { silentMention } from '../lib/markdown-syntax.js';
-import { settingChannel } from '../lib/realm-settings.js';
+import { silentMention } from '../lib/messages/markdown-syntax.js';
+import { settingChannel } from '../lib/realm/settings.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { doSendDirectNotice, doSendNotice } from './notification-bot.js';

@@ -8,7 +8,7 @@
  */
 import type { App } from '../context.js';
 import { canReadChannelHistory } from '../lib/messages/access.js';
-import { VISIBILITY } from '../lib/user-topics.js';
+import { VISIBILITY } from '../lib/topics/visibility.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';

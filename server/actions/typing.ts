@@ -1,7 +1,7 @@
 /** Sends `typing` events (no state changes; through commit so events follow the one path). */
 import type { App } from '../context.js';
-import { apiEmail } from '../lib/people.js';
-import { editTypingAudience, receivesTyping } from '../lib/typing.js';
+import { apiEmail } from '../lib/people/people.js';
+import { editTypingAudience, receivesTyping } from '../lib/people/typing.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';

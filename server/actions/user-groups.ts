@@ -1,14 +1,14 @@
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
-import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channel-access-diff.js';
+import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channels/access-diff.js';
 import {
   ensureSystemGroups,
   groupMemberIds,
   groupSettingForApi,
   SYSTEM_GROUP_NAMES,
   type UserGroupSettingName,
-} from '../lib/groups.js';
-import { formatUserGroup, groupEventRecipients } from '../lib/user-group-format.js';
+} from '../lib/groups/groups.js';
+import { formatUserGroup, groupEventRecipients } from '../lib/groups/format.js';
 import type { GroupSettingValue, UserGroupRecord } from '../store/channel-records.js';
 import { commit, type Transaction } from './commit.js';
 

@@ -1,6 +1,6 @@
 /** Zulip's do_update_user_status: stored on the user; `user_status` event to everyone who may see them. */
 import type { App } from '../context.js';
-import { usersWhoCanAccess } from '../lib/people.js';
+import { usersWhoCanAccess } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 

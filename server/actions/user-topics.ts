@@ -1,6 +1,6 @@
 /** Zulip's do_set_user_topic_visibility_policy: stored on the user; `user_topic` and the legacy `muted_topics` events. */
 import type { App } from '../context.js';
-import { legacyMutedTopics, VISIBILITY } from '../lib/user-topics.js';
+import { legacyMutedTopics, VISIBILITY } from '../lib/topics/visibility.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 

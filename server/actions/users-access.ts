@@ -15,7 +15,7 @@
  * organization has no such restriction.
  */
 import type { App } from '../context.js';
-import { accessFilter, formatUser, inaccessibleUser, isGuest } from '../lib/people.js';
+import { accessFilter, formatUser, inaccessibleUser, isGuest } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 import type { Transaction } from './commit.js';
 

@@ -3,9 +3,9 @@
  * do_reactivate_user, feature level 222+ event shapes).
  */
 import type { App } from '../context.js';
-import { channelById, metadataAccessUserIds } from '../lib/channels.js';
-import { roleGroupIds } from '../lib/groups.js';
-import { activeUsers, isAdmin } from '../lib/people.js';
+import { channelById, metadataAccessUserIds } from '../lib/channels/access.js';
+import { roleGroupIds } from '../lib/groups/groups.js';
+import { activeUsers, isAdmin } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';

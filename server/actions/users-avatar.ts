@@ -1,7 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../context.js';
-import { avatarSource, avatarUrl, avatarUrlMedium } from '../lib/people.js';
+import { avatarSource, avatarUrl, avatarUrlMedium } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
 import { botAudience } from './users-activation.js';

@@ -3,10 +3,10 @@
  * access consequences), full name, email, custom profile data.
  */
 import type { App } from '../context.js';
-import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channel-access-diff.js';
-import { roleGroupIds } from '../lib/groups.js';
-import { activeUsers, canSeeEmail } from '../lib/people.js';
-import { profileFieldEventValue } from '../lib/profile-field-values.js';
+import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channels/access-diff.js';
+import { roleGroupIds } from '../lib/groups/groups.js';
+import { activeUsers, canSeeEmail } from '../lib/people/people.js';
+import { profileFieldEventValue } from '../lib/people/profile-field-values.js';
 import type { ProfileFieldRecord, Role, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';

@@ -3,8 +3,8 @@ import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import type { ClientEvent } from '../events/queue.js';
-import { ensureSystemGroups, roleGroupIds } from '../lib/groups.js';
-import { activeUsers, canAccessUser, formatUser, inaccessibleUser, usersWhoCanAccess } from '../lib/people.js';
+import { ensureSystemGroups, roleGroupIds } from '../lib/groups/groups.js';
+import { activeUsers, canAccessUser, formatUser, inaccessibleUser, usersWhoCanAccess } from '../lib/people/people.js';
 import { DEFAULT_REALM_SETTINGS, type Role, type UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { allocateSystemBots } from './notification-bot.js';
@@ -116,7 +116,7 @@ export async function doCreateRealm(app: App, realmName: string, owner: Omit<New
     ensureSystemGroups(app, tx);
     const user = app.store.users.add(fields);
     tx.touch(app.store.users.collection);
-    // Zulip's cross-realm Notification Bot and Welcome Bot exist from the start (server/lib/system-bots.ts).
+    // Zulip's cross-realm Notification Bot and Welcome Bot exist from the start (server/lib/people/system-bots.ts).
     allocateSystemBots(app, tx);
     return user;
   });

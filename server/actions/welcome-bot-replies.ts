@@ -5,7 +5,7 @@
  * Hearth's own words; anything else gets the list of those words.
  */
 import type { App } from '../context.js';
-import { welcomeBotId } from '../lib/system-bots.js';
+import { welcomeBotId } from '../lib/people/system-bots.js';
 import type { UserRecord } from '../store/records.js';
 import { doSendWelcomeDirect } from './onboarding.js';
 

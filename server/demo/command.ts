@@ -12,7 +12,7 @@ import { readFile, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultDataDir } from '../config.js';
-import { listeningLines } from '../lib/lan-urls.js';
+import { listeningLines } from '../lib/network/lan-urls.js';
 import { startServer, type RunningServer } from '../start.js';
 import { buildDemo } from './build.js';
 import { startLiveBot } from './live.js';

@@ -5,7 +5,7 @@
  */
 import { doSendMessage } from '../actions/messages.js';
 import type { App } from '../context.js';
-import { channelByName } from '../lib/channels.js';
+import { channelByName } from '../lib/channels/access.js';
 import { LIVE_LINES } from './roster.js';
 
 /** Starts posting every `everyMs`; returns the way to stop. */

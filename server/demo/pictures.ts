@@ -4,7 +4,7 @@
  * and a mockup to upload into conversations, and two custom emoji. PNGs through the
  * avatar module's encoder; deterministic.
  */
-import { encodePng } from '../lib/avatar.js';
+import { encodePng } from '../lib/people/avatar.js';
 
 type Rgb = [number, number, number];
 

@@ -6,7 +6,7 @@
  * images) are read later from disk: they are written once and never changed.
  */
 import type { App } from '../context.js';
-import { systemBots } from '../lib/system-bots.js';
+import { systemBots } from '../lib/people/system-bots.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord, UserGroupRecord } from '../store/channel-records.js';
 import type { MessageRecord, ReactionRecord } from '../store/message-records.js';

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import { safeEqual } from '../auth/secrets.js';
-import { fakeEmail } from '../lib/people.js';
+import { fakeEmail } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 import { authenticateSession } from './session-auth.js';
 

@@ -5,7 +5,7 @@ import { errors } from '../errors.js';
 import { authenticateSync, type AuthPolicy, type AuthScheme } from './auth.js';
 import { bodyParser } from './body.js';
 import { methodNotAllowed, notFound } from './envelope.js';
-import { Params } from './params.js';
+import { Params } from '../params/params.js';
 import { withSessionChallenge } from './session-auth.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

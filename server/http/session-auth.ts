@@ -15,8 +15,8 @@ import {
   sessionIdForToken,
   sessionTokenFrom,
   sessionUser,
-} from '../lib/sessions.js';
-import { storageHealth } from '../lib/storage-health.js';
+} from '../auth/sessions.js';
+import { storageHealth } from '../lib/runtime/storage-health.js';
 import type { AuthPolicy } from './auth.js';
 
 /** Methods that change nothing, so need no CSRF token. */

@@ -7,7 +7,7 @@
  * as the text, as in Zulip); the HTML is Zulip's.
  */
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
-import { emojiByName } from '../lib/emoji.js';
+import { emojiByName } from '../lib/emoji/unicode.js';
 import { escapeHtml } from './html.js';
 import { nextStart, stateOf, type RenderState } from './state.js';
 import { resolveTimestamp } from './timestamp.js';

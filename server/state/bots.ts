@@ -1,6 +1,6 @@
 import type { StateSection } from '../events/state.js';
-import { botDomain, botsAdministeredBy, formatBot } from '../lib/bots.js';
-import { systemGroupId } from '../lib/groups.js';
+import { botDomain, botsAdministeredBy, formatBot } from '../lib/people/bots.js';
+import { systemGroupId } from '../lib/groups/groups.js';
 
 /**
  * `realm_bots`: the bots the requester administers (every bot for administrators,

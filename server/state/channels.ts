@@ -1,13 +1,13 @@
-import { canCreateInviteLinks } from '../lib/invites.js';
+import { canCreateInviteLinks } from '../lib/realm/invites.js';
 import type { SnapshotContext, StateSection } from '../events/state.js';
-import { defaultChannelIds } from '../lib/channel-events.js';
-import { foldersInOrder, formatChannel, formatFolder, withLegacyNotificationSettings } from '../lib/channel-format.js';
+import { defaultChannelIds } from '../lib/channels/events.js';
+import { foldersInOrder, formatChannel, formatFolder, withLegacyNotificationSettings } from '../lib/channels/format.js';
 import {
   spectatorSubscriptions,
   streamsForUser,
   subscriptionLists,
   webPublicChannels,
-} from '../lib/channel-queries.js';
+} from '../lib/channels/queries.js';
 import {
   REALM_CHANNEL_SETTING_DEFAULTS,
   hasRealmPermission,
@@ -16,9 +16,9 @@ import {
   realmTopicsPolicy,
   webPublicChannelsEnabled,
   type RealmChannelSetting,
-} from '../lib/channel-settings.js';
-import { groupSettingForApi } from '../lib/groups.js';
-import { isGuest } from '../lib/people.js';
+} from '../lib/channels/settings.js';
+import { groupSettingForApi } from '../lib/groups/groups.js';
+import { isGuest } from '../lib/people/people.js';
 
 const archivedCapable = (ctx: SnapshotContext) => ctx.queue.clientCapabilities.archived_channels === true;
 

@@ -1,5 +1,5 @@
 import type { StateSection } from '../events/state.js';
-import { draftsOf, formatDraft } from '../lib/drafts.js';
+import { draftsOf, formatDraft } from '../lib/messages/drafts.js';
 
 export const draftsSection: StateSection = {
   wants: ['drafts'],

@@ -1,12 +1,12 @@
 import type { StateSection } from '../events/state.js';
-import { accessFilter, formatUser, inaccessibleUser, ownUserFields } from '../lib/people.js';
-import { FIELD_TYPES, listProfileFields } from '../lib/profile-fields.js';
-import { systemBots } from '../lib/system-bots.js';
+import { accessFilter, formatUser, inaccessibleUser, ownUserFields } from '../lib/people/people.js';
+import { FIELD_TYPES, listProfileFields } from '../lib/people/profile-fields.js';
+import { systemBots } from '../lib/people/system-bots.js';
 
 /**
  * `realm_user`: the requester's own fields, `realm_users` (active),
  * `realm_non_active_users` and `cross_realm_bots` (the Notification Bot once it
- * has posted: server/lib/system-bots.ts). A guest limited by can_access_all_users_group gets only the
+ * has posted: server/lib/people/system-bots.ts). A guest limited by can_access_all_users_group gets only the
  * users they may access; without `user_list_incomplete` the others appear as
  * Zulip's "Unknown user" placeholders. `avatar_url` is always sent (Hearth's
  * avatars are never third-party, so `client_gravatar` and

@@ -1,10 +1,10 @@
 import type { StateSection } from '../events/state.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
-import { systemGroupId } from '../lib/groups.js';
-import { MAX_AVATAR_BYTES } from '../lib/avatar.js';
-import { REPORT_REASONS } from '../lib/message-reports.js';
-import { DEFAULT_ICON_URL, MAX_ICON_BYTES } from '../lib/realm-icon.js';
-import { MAX_REMINDER_NOTE_LENGTH } from '../lib/scheduled-messages.js';
+import { systemGroupId } from '../lib/groups/groups.js';
+import { MAX_AVATAR_BYTES } from '../lib/people/avatar.js';
+import { REPORT_REASONS } from '../lib/messages/reports.js';
+import { DEFAULT_ICON_URL, MAX_ICON_BYTES } from '../lib/realm/icon.js';
+import { MAX_REMINDER_NOTE_LENGTH } from '../lib/messages/scheduled.js';
 
 const MiB = 1024 * 1024;
 

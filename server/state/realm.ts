@@ -1,7 +1,7 @@
 import type { StateSection } from '../events/state.js';
-import { groupSettingForApi, realmGroupSetting } from '../lib/groups.js';
-import { realmIconFields } from '../lib/realm-icon.js';
-import { realmRegisterFields, userDefaultsRegisterFields, VIDEO_CHAT_PROVIDERS } from '../lib/realm-settings.js';
+import { groupSettingForApi, realmGroupSetting } from '../lib/groups/groups.js';
+import { realmIconFields } from '../lib/realm/icon.js';
+import { realmRegisterFields, userDefaultsRegisterFields, VIDEO_CHAT_PROVIDERS } from '../lib/realm/settings.js';
 import { LIMITS } from '../version.js';
 
 /** `realm`: organization settings and the limits clients enforce. */

@@ -1,5 +1,5 @@
 import type { StateSection } from '../events/state.js';
-import { realmUserGroups } from '../lib/user-group-format.js';
+import { realmUserGroups } from '../lib/groups/format.js';
 
 /**
  * `realm_user_groups` (event type `user_group`): every group, system groups

@@ -1,5 +1,5 @@
 import type { StateSection } from '../events/state.js';
-import { userSettingsObject } from '../lib/user-settings.js';
+import { userSettingsObject } from '../lib/people/settings.js';
 
 /**
  * `user_settings`: one object for every client, spectators included (Zulip's defaults).

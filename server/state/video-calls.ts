@@ -1,5 +1,5 @@
 import type { StateSection } from '../events/state.js';
-import { jitsiServerUrl, SERVER_JITSI_SERVER_URL } from '../lib/video-calls.js';
+import { jitsiServerUrl, SERVER_JITSI_SERVER_URL } from '../lib/realm/video-calls.js';
 
 /**
  * The `realm` section's server-level call fields (`realm_video_chat_provider` and

@@ -17,7 +17,7 @@ export interface RealmSettings {
   fake_email_domain: string;
   /**
    * Channel permissions (group-setting values). Absent means Zulip's default system group
-   * (see REALM_CHANNEL_SETTING_DEFAULTS in server/lib/channel-settings.ts).
+   * (see REALM_CHANNEL_SETTING_DEFAULTS in server/lib/channels/settings.ts).
    */
   can_create_public_channel_group?: GroupSettingValue;
   can_create_private_channel_group?: GroupSettingValue;
@@ -58,7 +58,7 @@ export interface RealmSettings {
   can_add_custom_emoji_group?: GroupSettingValue;
   /** Who may create invite links; absent means role:administrators. */
   create_multiuse_invite_group?: GroupSettingValue;
-  /** Who may create user groups; absent means role:members (server/lib/groups.ts REALM_GROUP_SETTING_DEFAULTS). */
+  /** Who may create user groups; absent means role:members (server/lib/groups/groups.ts REALM_GROUP_SETTING_DEFAULTS). */
   can_create_groups?: GroupSettingValue;
   /** Who may manage every user group; absent means role:administrators. */
   can_manage_all_groups?: GroupSettingValue;
@@ -68,7 +68,7 @@ export interface RealmSettings {
   moderation_request_channel_id?: number;
   /** Whether members may see who read a message (Zulip's enable_read_receipts); absent means on, as Zulip for non-community organizations. */
   enable_read_receipts?: boolean;
-  /** Zulip's video_chat_provider id (server/lib/realm-settings.ts); absent means Jitsi Meet (1). */
+  /** Zulip's video_chat_provider id (server/lib/realm/settings.ts); absent means Jitsi Meet (1). */
   video_chat_provider?: number;
   /** Who sees every user (Zulip's can_access_all_users_group); absent means role:everyone. */
   can_access_all_users_group?: GroupSettingValue;
@@ -79,7 +79,7 @@ export interface RealmSettings {
   can_mention_many_users_group?: GroupSettingValue;
   /** Zulip's realm jitsi_server_url: a custom Jitsi Meet server; absent or null: the server default. */
   jitsi_server_url?: string | null;
-  /** BigBlueButton (server/lib/video-calls.ts): the API base URL (`.../bigbluebutton/`) and its shared secret. */
+  /** BigBlueButton (server/lib/realm/video-calls.ts): the API base URL (`.../bigbluebutton/`) and its shared secret. */
   bigbluebutton_url?: string | null;
   bigbluebutton_secret?: string | null;
   /** The uploaded organization icon (file name under `realm/` in the data dir), absent for the default. */
@@ -104,7 +104,7 @@ export interface RealmRecord {
   settings: RealmSettings;
   /** Made by `hearth demo` (server/demo/): pages say it is a demo organization. */
   demo?: boolean;
-  /** Linkifiers in matching order (server/lib/linkifiers.ts); replaced, never changed in place. */
+  /** Linkifiers in matching order (server/lib/realm/linkifiers.ts); replaced, never changed in place. */
   linkifiers?: LinkifierRecord[];
   /** Last linkifier ID handed out (IDs are never reused). */
   linkifier_last_id?: number;
@@ -166,9 +166,9 @@ export interface UserRecord {
   can_change_user_emails?: boolean;
   /** Created through the API (`POST /users`) and not logged in yet: `date_joined` moves to the first login. */
   awaiting_first_login?: boolean;
-  /** Bots only (the bots area, server/lib/bots.ts): default channels, services and configuration. */
+  /** Bots only (the bots area, server/lib/people/bots.ts): default channels, services and configuration. */
   bot_settings?: BotSettings;
-  /** Personal settings the user changed (server/lib/user-settings.ts has the rest's defaults). */
+  /** Personal settings the user changed (server/lib/people/settings.ts has the rest's defaults). */
   user_settings?: Record<string, unknown>;
   /** Alert words as entered (matched case-insensitively). */
   alert_words?: string[];
@@ -233,7 +233,7 @@ export interface UsersDoc {
   users: UserRecord[];
   /**
    * IDs taken from `nextId` for Zulip's cross-realm system bots, which are not accounts here
-   * (server/lib/system-bots.ts): the Notification Bot and the Welcome Bot, allocated with the
+   * (server/lib/people/system-bots.ts): the Notification Bot and the Welcome Bot, allocated with the
    * organization (or at the first start of older data).
    */
   system_bots?: { notification?: number; welcome?: number };

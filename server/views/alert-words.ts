@@ -2,8 +2,8 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doSetAlertWords } from '../actions/alert-words.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { t } from '../params/params.js';
+import { v } from '../params/validate.js';
 import { requireUser } from './common.js';
 
 const MAX_LENGTH = 100;

@@ -2,7 +2,7 @@
 import { doDeleteAttachment } from '../actions/attachments.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { formatAttachment } from '../lib/attachments.js';
+import { formatAttachment } from '../lib/uploads/attachments.js';
 import { requireUser } from './common.js';
 
 /** The caller's own uploads, and the organization's total upload size in bytes. */

@@ -1,7 +1,7 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { verifyPassword } from '../auth/secrets.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { userByApiEmail } from '../http/auth.js';
 import { doRecordFirstLogin } from '../actions/users.js';
 import type { UserRecord } from '../store/records.js';

@@ -14,13 +14,13 @@ import { randomBytes } from 'node:crypto';
 import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } from '../lib/avatar.js';
-import { avatarUrl, canAccessUser } from '../lib/people.js';
+import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } from '../lib/people/avatar.js';
+import { avatarUrl, canAccessUser } from '../lib/people/people.js';
 import { placeImage, singleImage } from './image-upload.js';
 import { requireUser } from './common.js';
-import { accessUserByEmail } from '../lib/people-access.js';
+import { accessUserByEmail } from '../lib/people/access.js';
 import type { UserRecord } from '../store/records.js';
-import { systemBot, userOrSystemBot } from '../lib/system-bots.js';
+import { systemBot, userOrSystemBot } from '../lib/people/system-bots.js';
 
 
 /**

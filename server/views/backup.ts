@@ -1,7 +1,7 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { backupRunner, destinationProblem } from '../lib/backup.js';
+import { t } from '../params/params.js';
+import { backupRunner, destinationProblem } from '../lib/runtime/backup.js';
 import { requireAdmin } from './common.js';
 
 /** POST /hearth/backup (administrators): starts copying the data dir into `destination` (a folder on this machine). */

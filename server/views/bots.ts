@@ -1,14 +1,14 @@
 /** `/bots` endpoints (Zulip's add_bot_backend, get_bots_backend, patch_bot_backend, ...). */
 import { randomBytes } from 'node:crypto';
 import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
-import { MAX_AVATAR_BYTES } from '../lib/avatar.js';
+import { MAX_AVATAR_BYTES } from '../lib/people/avatar.js';
 import { checkImage, placeImage, type UploadedImage } from './image-upload.js';
 import { doDeactivateUser } from '../actions/users-activation.js';
 import { doCreateBot, doRegenerateBotApiKey, doUpdateBot, type BotChanges } from '../actions/bots.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { decodeJson, t, type ParamType } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { decodeJson, t, type ParamType } from '../params/params.js';
+import { v } from '../params/validate.js';
 import {
   accessBotById,
   BOT_TYPE,
@@ -22,10 +22,10 @@ import {
   INTERFACE_TYPES,
   requireMemberOrAdmin,
   settingsOf,
-} from '../lib/bots.js';
-import { channelById } from '../lib/channels.js';
-import { avatarUrl, isAdmin, isOwner, ROLES } from '../lib/people.js';
-import { checkFullName } from '../lib/people-access.js';
+} from '../lib/people/bots.js';
+import { channelById } from '../lib/channels/access.js';
+import { avatarUrl, isAdmin, isOwner, ROLES } from '../lib/people/people.js';
+import { checkFullName } from '../lib/people/access.js';
 import { newApiKey } from '../auth/secrets.js';
 import type { BotSettings, Role, UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';

@@ -1,16 +1,16 @@
 import { doAddSubscriptions, type NewChannel } from '../actions/subscriptions.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t, type ParamType } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { t, type ParamType } from '../params/params.js';
+import { v } from '../params/validate.js';
 import {
   CHANNEL_SETTING_NAMES,
   canSetTopicsPolicy,
   defaultChannelSettings,
   hasRealmPermission,
   webPublicChannelsEnabled,
-} from '../lib/channel-settings.js';
-import { channelByName } from '../lib/channels.js';
+} from '../lib/channels/settings.js';
+import { channelByName } from '../lib/channels/access.js';
 import {
   channelSettingValue,
   checkChannelDescription,
@@ -19,8 +19,8 @@ import {
   parseRetentionDays,
   rawOrJson,
   topicsPolicyParam,
-} from '../lib/channel-validate.js';
-import { isAdmin, isGuest, isOwner } from '../lib/people.js';
+} from '../lib/channels/validate.js';
+import { isAdmin, isGuest, isOwner } from '../lib/people/people.js';
 import type { TopicsPolicy } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';

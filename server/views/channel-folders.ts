@@ -1,10 +1,10 @@
 import { doCreateChannelFolder, doReorderChannelFolders, doUpdateChannelFolder } from '../actions/channel-folders.js';
 import type { App, ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t, type ParamType } from '../http/params.js';
-import { v } from '../http/validate.js';
-import { foldersInOrder, formatFolder } from '../lib/channel-format.js';
-import { unprintablePosition } from '../lib/channel-validate.js';
+import { t, type ParamType } from '../params/params.js';
+import { v } from '../params/validate.js';
+import { foldersInOrder, formatFolder } from '../lib/channels/format.js';
+import { unprintablePosition } from '../lib/channels/validate.js';
 import type { ChannelFolderRecord } from '../store/channel-records.js';
 import { LIMITS } from '../version.js';
 import { pathInt, requireAdmin, requireUser } from './common.js';

@@ -1,16 +1,16 @@
 import { doUpdateChannel, type ChannelChanges } from '../actions/channels.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t, type ParamType } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { t, type ParamType } from '../params/params.js';
+import { v } from '../params/validate.js';
 import {
   CHANNEL_SETTING_NAMES,
   SETTINGS_REQUIRING_CONTENT_ACCESS,
   canSetTopicsPolicy,
   hasRealmPermission,
   webPublicChannelsEnabled,
-} from '../lib/channel-settings.js';
-import { canAdminister, channelById, hasContentAccess, subscriberIds } from '../lib/channels.js';
+} from '../lib/channels/settings.js';
+import { canAdminister, channelById, hasContentAccess, subscriberIds } from '../lib/channels/access.js';
 import {
   channelSettingValue,
   checkChannelDescription,
@@ -20,9 +20,9 @@ import {
   parseRetentionDays,
   rawOrJson,
   topicsPolicyParam,
-} from '../lib/channel-validate.js';
-import { sameGroupSetting } from '../lib/groups.js';
-import { isAdmin, isOwner } from '../lib/people.js';
+} from '../lib/channels/validate.js';
+import { sameGroupSetting } from '../lib/groups/groups.js';
+import { isAdmin, isOwner } from '../lib/people/people.js';
 import type { ChannelRecord, GroupSettingValue } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { LIMITS } from '../version.js';

@@ -1,9 +1,9 @@
 import { doArchiveChannel, doSetDefaultChannel } from '../actions/channels.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { formatChannel } from '../lib/channel-format.js';
-import { streamsForUser } from '../lib/channel-queries.js';
+import { t } from '../params/params.js';
+import { formatChannel } from '../lib/channels/format.js';
+import { streamsForUser } from '../lib/channels/queries.js';
 import {
   canSeeSubscribers,
   channelById,
@@ -12,9 +12,9 @@ import {
   hasMetadataAccess,
   isSubscribed,
   subscriberIds,
-} from '../lib/channels.js';
-import { accessUserById } from '../lib/people-access.js';
-import { isGuest } from '../lib/people.js';
+} from '../lib/channels/access.js';
+import { accessUserById } from '../lib/people/access.js';
+import { isGuest } from '../lib/people/people.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { channelToAdminister } from './channel-update.js';

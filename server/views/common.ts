@@ -1,6 +1,6 @@
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
-import { isAdmin } from '../lib/people.js';
+import { isAdmin } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 
 /** The authenticated user (routes with `auth: 'required'` always have one). */

@@ -6,7 +6,7 @@
 import { doAddPushToken, doRegisterDevice, doRemoveDevice, doRemovePushToken } from '../actions/devices.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors, HearthError } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import type { PushTokenRecord, UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';
 

@@ -1,10 +1,10 @@
 import { doCreateDrafts, doDeleteDraft, doEditDraft } from '../actions/drafts.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { draftsOf, draftValidator, formatDraft, validateDraft, type RawDraft } from '../lib/drafts.js';
-import { t } from '../http/params.js';
-import { v } from '../http/validate.js';
-import { userSetting } from '../lib/user-settings.js';
+import { draftsOf, draftValidator, formatDraft, validateDraft, type RawDraft } from '../lib/messages/drafts.js';
+import { t } from '../params/params.js';
+import { v } from '../params/validate.js';
+import { userSetting } from '../lib/people/settings.js';
 import type { UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
 import { normaliseContent } from './messages-send.js';

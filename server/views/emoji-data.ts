@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApiRequest } from '../context.js';
-import { codeToNames } from '../lib/emoji.js';
+import { codeToNames } from '../lib/emoji/unicode.js';
 
 /** The serialised data, built once per server instance (it never changes while the server runs). */
 const built = new WeakMap<object, { body: string; etag: string }>();

@@ -1,7 +1,7 @@
 import { eventsJson } from '../events/serialize.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import type { EventQueue } from '../events/queue.js';
 import { requireUser } from './common.js';
 

@@ -8,7 +8,7 @@ import { mkdir, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
-import { sniffImage } from '../lib/realm-icon.js';
+import { sniffImage } from '../lib/realm/icon.js';
 import { requestFiles, type SpooledFile } from '../http/body.js';
 
 export interface UploadedImage {

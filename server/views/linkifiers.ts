@@ -11,9 +11,9 @@ import {
   doUpdateLinkifier,
 } from '../actions/linkifiers.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { v } from '../http/validate.js';
-import { checkLinkifier, linkifiersForApi } from '../lib/linkifiers.js';
+import { t } from '../params/params.js';
+import { v } from '../params/validate.js';
+import { checkLinkifier, linkifiersForApi } from '../lib/realm/linkifiers.js';
 import type { LinkifierRecord } from '../store/records.js';
 import { pathInt, requireAdmin, requireUser } from './common.js';
 

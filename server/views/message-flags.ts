@@ -11,11 +11,11 @@ import {
   type FlagOp,
 } from '../actions/message-flags.js';
 import { errors } from '../errors.js';
-import { t, type ParamType } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { t, type ParamType } from '../params/params.js';
+import { v } from '../params/validate.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { MAX_MESSAGES_PER_FETCH, selectRange } from '../lib/messages/fetch.js';
-import { channelById, hasContentAccess, isSubscribed } from '../lib/channels.js';
+import { channelById, hasContentAccess, isSubscribed } from '../lib/channels/access.js';
 import { topicKey } from '../store/messages.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';

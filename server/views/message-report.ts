@@ -2,10 +2,10 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doSendNotice } from '../actions/notification-bot.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { settingChannel } from '../lib/realm-settings.js';
+import { t } from '../params/params.js';
+import { settingChannel } from '../lib/realm/settings.js';
 import { effectiveTopicsPolicy } from '../lib/messages/addressee.js';
-import { MAX_REPORT_DESCRIPTION, REPORT_REASONS, reportContent } from '../lib/message-reports.js';
+import { MAX_REPORT_DESCRIPTION, REPORT_REASONS, reportContent } from '../lib/messages/reports.js';
 import { requireUser } from './common.js';
 import { accessMessage } from './messages.js';
 

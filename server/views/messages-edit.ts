@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doEditMessage, type PropagateMode } from '../actions/message-edit.js';
 import { errors, HearthError } from '../errors.js';
-import { t, type ParamType } from '../http/params.js';
+import { t, type ParamType } from '../params/params.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { checkChannelSend, normaliseTopic } from '../lib/messages/addressee.js';
-import { formatAttachment } from '../lib/attachments.js';
+import { formatAttachment } from '../lib/uploads/attachments.js';
 import {
   checkCanChangeChannel,
   checkCanChangeTopic,
@@ -18,7 +18,7 @@ import {
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/messages/format.js';
 import { checkGroupMentions } from '../lib/messages/mention-permissions.js';
 import { renderForStorage } from '../lib/messages/render.js';
-import { channelById } from '../lib/channels.js';
+import { channelById } from '../lib/channels/access.js';
 import { topicKey } from '../store/messages.js';
 import type { MessageRecord } from '../store/message-records.js';
 import { requireUser } from './common.js';

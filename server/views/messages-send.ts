@@ -1,7 +1,7 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doWelcomeBotReply, isToWelcomeBot } from '../actions/welcome-bot-replies.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { LIMITS } from '../version.js';
 import { doSendMessage } from '../actions/messages.js';
 import {

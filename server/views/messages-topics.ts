@@ -1,9 +1,9 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { canReadChannelHistory } from '../lib/messages/access.js';
 import { displayTopic } from '../lib/messages/format.js';
-import { channelById, hasContentAccess } from '../lib/channels.js';
+import { channelById, hasContentAccess } from '../lib/channels/access.js';
 import { topicKey } from '../store/messages.js';
 import { pathInt, requireUser } from './common.js';
 

@@ -1,8 +1,8 @@
 /** Reading messages: GET /messages, /messages/{id}, /messages/{id}/history, /messages/matches_narrow. */
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t, type ParamType } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { t, type ParamType } from '../params/params.js';
+import { v } from '../params/validate.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import {
   LARGER_THAN_MAX_MESSAGE_ID,
@@ -15,7 +15,7 @@ import {
 import { formatForViewer, type FormatOptions } from '../lib/messages/format.js';
 import { messageHistory } from '../lib/messages/history.js';
 import { checkSpectatorNarrow, parseNarrow, type NarrowTerm } from '../lib/messages/narrow.js';
-import { webPublicChannelsEnabled } from '../lib/channel-settings.js';
+import { webPublicChannelsEnabled } from '../lib/channels/settings.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';

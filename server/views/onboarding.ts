@@ -4,7 +4,7 @@
  */
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { requireUser } from './common.js';
 
 export function markOnboardingStep(req: ApiRequest): ViewResult {

@@ -2,9 +2,9 @@ import { doSetPassword } from '../actions/passwords.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { isOwner } from '../lib/people.js';
-import { requestSession } from '../lib/sessions.js';
+import { t } from '../params/params.js';
+import { isOwner } from '../lib/people/people.js';
+import { requestSession } from '../auth/sessions.js';
 import { pathInt, requireAdmin } from './common.js';
 
 /** Longest password accepted (scrypt hashes anything, but megabyte passwords only cost CPU). */

@@ -2,8 +2,8 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doAddPlayground, doRemovePlayground } from '../actions/playgrounds.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { checkPlayground } from '../lib/playgrounds.js';
+import { t } from '../params/params.js';
+import { checkPlayground } from '../lib/realm/playgrounds.js';
 import { pathInt, requireAdmin } from './common.js';
 
 export async function addPlayground(req: ApiRequest): Promise<ViewResult> {

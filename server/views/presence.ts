@@ -2,11 +2,11 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doUpdatePresence } from '../actions/presence.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { userByApiEmail } from '../lib/messages/addressee.js';
-import { canAccessUser } from '../lib/people.js';
-import { legacyEntry, legacyPresences, modernPresences, presenceBook } from '../lib/presence.js';
-import { userSetting } from '../lib/user-settings.js';
+import { canAccessUser } from '../lib/people/people.js';
+import { legacyEntry, legacyPresences, modernPresences, presenceBook } from '../lib/people/presence.js';
+import { userSetting } from '../lib/people/settings.js';
 import { requireUser } from './common.js';
 
 export async function updatePresence(req: ApiRequest): Promise<ViewResult> {

@@ -12,10 +12,10 @@ import {
 import { doUpdateProfileData } from '../actions/users-update.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { v, type Validator } from '../http/validate.js';
-import { isAdmin } from '../lib/people.js';
-import { resolveProfileChanges } from '../lib/profile-field-values.js';
+import { t } from '../params/params.js';
+import { v, type Validator } from '../params/validate.js';
+import { isAdmin } from '../lib/people/people.js';
+import { resolveProfileChanges } from '../lib/people/profile-field-values.js';
 import {
   DEFAULT_EXTERNAL_ACCOUNTS,
   fieldById,
@@ -24,7 +24,7 @@ import {
   storedFieldData,
   validateDefinition,
   type FieldData,
-} from '../lib/profile-fields.js';
+} from '../lib/people/profile-fields.js';
 import type { UserRecord } from '../store/records.js';
 import { pathInt, requireAdmin, requireUser } from './common.js';
 

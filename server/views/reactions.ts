@@ -2,9 +2,9 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doAddReaction, doRemoveReaction, findAnyReaction, findReaction } from '../actions/reactions.js';
 import { errors, HearthError } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
-import { checkEmojiRequest, customEmojiOf, emojiData, requestedEmoji, type ReactionType } from '../lib/reaction-emoji.js';
+import { checkEmojiRequest, customEmojiOf, emojiData, requestedEmoji, type ReactionType } from '../lib/emoji/reaction.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';

@@ -1,7 +1,7 @@
 /** GET /messages/{message_id}/read_receipts (Zulip 6.0, feature level 137). */
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { userSetting } from '../lib/user-settings.js';
+import { userSetting } from '../lib/people/settings.js';
 import { FLAG } from '../store/message-records.js';
 import { accessMessage } from './messages.js';
 import { requireUser } from './common.js';

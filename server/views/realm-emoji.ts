@@ -16,7 +16,7 @@ import {
   MAX_EMOJI_BYTES,
   normaliseEmojiName,
   realmEmojiDict,
-} from '../lib/realm-emoji.js';
+} from '../lib/emoji/custom.js';
 import { requireUser } from './common.js';
 import { placeImage, singleImage } from './image-upload.js';
 

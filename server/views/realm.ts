@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { doSetRealmIcon, doUpdateRealmSettings, type SettingChange } from '../actions/realm.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { isOwner } from '../lib/people.js';
-import { MAX_ICON_BYTES, realmIconFields } from '../lib/realm-icon.js';
+import { isOwner } from '../lib/people/people.js';
+import { MAX_ICON_BYTES, realmIconFields } from '../lib/realm/icon.js';
 import { placeImage, singleImage } from './image-upload.js';
-import { currentSetting, settingForApi, settingsOf } from '../lib/realm-settings.js';
+import { currentSetting, settingForApi, settingsOf } from '../lib/realm/settings.js';
 import { requireAdmin } from './common.js';
 
 /** Reads, validates and permission-checks every setting of one endpoint that the request sends. */

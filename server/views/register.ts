@@ -1,13 +1,13 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { decodeJson, t, type ParamType } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { decodeJson, t, type ParamType } from '../params/params.js';
+import { v } from '../params/validate.js';
 import { LIMITS, versionFields } from '../version.js';
 import { baseUrl } from './common.js';
 import { wantFrom } from '../events/state.js';
-import { channelById } from '../lib/channels.js';
-import { webPublicChannels } from '../lib/channel-queries.js';
-import { isGuest } from '../lib/people.js';
+import { channelById } from '../lib/channels/access.js';
+import { webPublicChannels } from '../lib/channels/queries.js';
+import { isGuest } from '../lib/people/people.js';
 
 export const IDLE_TIMEOUT = { DEFAULT: 600, MAX: 7 * 24 * 3600, MOBILE: 12 * 3600 } as const;
 

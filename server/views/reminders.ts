@@ -2,9 +2,9 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doDeleteScheduledMessage, doScheduleReminder } from '../actions/scheduled-messages.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { canReadMessage } from '../lib/messages/access.js';
-import { MAX_REMINDER_NOTE_LENGTH, accessReminder, formatReminder, remindersOf } from '../lib/scheduled-messages.js';
+import { MAX_REMINDER_NOTE_LENGTH, accessReminder, formatReminder, remindersOf } from '../lib/messages/scheduled.js';
 import { pathInt, requireUser } from './common.js';
 
 export function listReminders(req: ApiRequest): ViewResult {

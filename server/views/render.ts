@@ -5,8 +5,8 @@
  */
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { renderContextFor } from '../lib/render-context.js';
+import { t } from '../params/params.js';
+import { renderContextFor } from '../lib/messages/render-context.js';
 import { renderMessage } from '../markdown/index.js';
 import { LIMITS } from '../version.js';
 import { requireUser } from './common.js';

@@ -9,7 +9,7 @@ import {
   doUpdateSnippet,
 } from '../actions/saved-items.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { pathInt, requireUser } from './common.js';
 
 const MAX_TITLE = 60;

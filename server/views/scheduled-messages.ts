@@ -9,9 +9,9 @@ import {
   doScheduleMessage,
 } from '../actions/scheduled-messages.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
+import { t } from '../params/params.js';
 import { normaliseTopic } from '../lib/messages/addressee.js';
-import { accessScheduled, formatScheduled, parseScheduledTo, scheduledAddressee, scheduledOf } from '../lib/scheduled-messages.js';
+import { accessScheduled, formatScheduled, parseScheduledTo, scheduledAddressee, scheduledOf } from '../lib/messages/scheduled.js';
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
 import { normaliseContent, topicParam } from './messages-send.js';

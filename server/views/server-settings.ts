@@ -2,8 +2,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { versionFields } from '../version.js';
 import { baseUrl } from './common.js';
 import { renderPlainDescription } from '../lib/text.js';
-import { DEFAULT_ICON_URL, realmIconFields } from '../lib/realm-icon.js';
-import { webPublicChannels } from '../lib/channel-queries.js';
+import { DEFAULT_ICON_URL, realmIconFields } from '../lib/realm/icon.js';
+import { webPublicChannels } from '../lib/channels/queries.js';
 
 /** GET /server_settings: unauthenticated; answers whatever Authorization header is sent. */
 export function serverSettings(req: ApiRequest): ViewResult {

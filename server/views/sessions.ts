@@ -5,7 +5,7 @@
 import { doCreateSession, doEndSession } from '../actions/sessions.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { clearedSessionCookie, requestSession, sessionCookie, sessionIdForToken, sessionTokenFrom } from '../lib/sessions.js';
+import { clearedSessionCookie, requestSession, sessionCookie, sessionIdForToken, sessionTokenFrom } from '../auth/sessions.js';
 import type { UserRecord } from '../store/records.js';
 import type { SessionRecord } from '../store/sessions.js';
 import { passwordLogin } from './auth.js';

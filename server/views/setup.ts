@@ -3,10 +3,10 @@ import { doCreateRealm } from '../actions/users.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { App, ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { isOwnAddress, isOwnHost } from '../lib/lan-urls.js';
-import { isValidEmail } from '../lib/people.js';
-import { setupTokenMatches } from '../lib/setup-token.js';
+import { t } from '../params/params.js';
+import { isOwnAddress, isOwnHost } from '../lib/network/lan-urls.js';
+import { isValidEmail } from '../lib/people/people.js';
+import { setupTokenMatches } from '../lib/runtime/setup-token.js';
 import { serverLanUrls } from './status.js';
 
 /** Zulip's Realm.MAX_REALM_NAME_LENGTH and UserProfile.MAX_NAME_LENGTH. */

@@ -1,8 +1,8 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { fingerprintOf } from '../tls/certificates.js';
-import { lanUrls } from '../lib/lan-urls.js';
-import { directorySize } from '../lib/backup.js';
-import { storageHealth } from '../lib/storage-health.js';
+import { lanUrls } from '../lib/network/lan-urls.js';
+import { directorySize } from '../lib/runtime/backup.js';
+import { storageHealth } from '../lib/runtime/storage-health.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../version.js';
 import { requireAdmin } from './common.js';
 
@@ -36,7 +36,7 @@ export async function getStatus(req: ApiRequest): Promise<ViewResult> {
     // HTTPS with this installation's authority: its port and the fingerprint people compare.
     https_port: app.config.tlsAddress?.port ?? null,
     ca_fingerprint_sha256: app.config.caCertificate ? fingerprintOf(app.config.caCertificate) : null,
-    // Hearth's server switches (server/lib/server-settings.ts), as in effect.
+    // Hearth's server switches (server/lib/realm/server-settings.ts), as in effect.
     plain_http: app.store.realm.data.realm?.settings.hearth_plain_http !== false,
     discovery: app.store.realm.data.realm?.settings.hearth_discovery !== false,
     api_rate_limit: app.store.realm.data.realm?.settings.hearth_api_rate_limit ?? app.config.apiRateLimitPerMinute,

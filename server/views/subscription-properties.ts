@@ -1,10 +1,10 @@
 import { doChangeSubscriptionProperties, type PropertyChange } from '../actions/subscriptions.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { v } from '../http/validate.js';
-import { NOTIFICATION_SETTINGS } from '../lib/channel-format.js';
-import { channelById, hasContentAccess, subscriptionOf } from '../lib/channels.js';
+import { t } from '../params/params.js';
+import { v } from '../params/validate.js';
+import { NOTIFICATION_SETTINGS } from '../lib/channels/format.js';
+import { channelById, hasContentAccess, subscriptionOf } from '../lib/channels/access.js';
 import { checkColor } from './subscriptions.js';
 import { requireUser } from './common.js';
 

@@ -2,8 +2,8 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doDeleteTopic } from '../actions/topic-delete.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { channelById, hasContentAccess } from '../lib/channels.js';
+import { t } from '../params/params.js';
+import { channelById, hasContentAccess } from '../lib/channels/access.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/messages/format.js';
 import { pathInt, requireAdmin } from './common.js';
 

@@ -22,8 +22,8 @@ import { doStoreUpload } from '../actions/attachments.js';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import { authenticateSync } from '../http/auth.js';
-import { maxUploadBytes, maxUploadMib } from '../lib/upload-limits.js';
-import { uploadUrl } from '../lib/upload-names.js';
+import { maxUploadBytes, maxUploadMib } from '../lib/uploads/limits.js';
+import { uploadUrl } from '../lib/uploads/names.js';
 import type { UserRecord } from '../store/records.js';
 
 export const TUS_PATH = '/api/v1/tus';

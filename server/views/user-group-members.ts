@@ -1,9 +1,9 @@
 import { doUpdateGroupMembership, type MembershipChanges } from '../actions/user-groups.js';
 import type { ApiRequest, App, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { directMemberIds, groupMemberIds, isUserInGroup, recursiveSubgroupIds } from '../lib/groups.js';
-import { accessGroup, accessGroupForSelf, accessGroupForUpdate, requireMemberOrAdmin } from '../lib/user-group-access.js';
+import { t } from '../params/params.js';
+import { directMemberIds, groupMemberIds, isUserInGroup, recursiveSubgroupIds } from '../lib/groups/groups.js';
+import { accessGroup, accessGroupForSelf, accessGroupForUpdate, requireMemberOrAdmin } from '../lib/groups/access.js';
 import type { UserGroupRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';

@@ -1,8 +1,8 @@
 import { doCreateUserGroup, doDeactivateUserGroup, doUpdateUserGroup, type UserGroupChanges } from '../actions/user-groups.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { v } from '../http/validate.js';
+import { t } from '../params/params.js';
+import { v } from '../params/validate.js';
 import {
   groupById,
   parseGroupSettingUpdate,
@@ -11,7 +11,7 @@ import {
   USER_GROUP_SETTING_NAMES,
   validateGroupSettingValue,
   type UserGroupSettingName,
-} from '../lib/groups.js';
+} from '../lib/groups/groups.js';
 import {
   accessGroupForUpdate,
   canCreateGroups,
@@ -21,8 +21,8 @@ import {
   defaultGroupSettings,
   GROUP_SETTING_CONFIG,
   requireMemberOrAdmin,
-} from '../lib/user-group-access.js';
-import { realmUserGroups } from '../lib/user-group-format.js';
+} from '../lib/groups/access.js';
+import { realmUserGroups } from '../lib/groups/format.js';
 import type { GroupSettingValue } from '../store/channel-records.js';
 import type { App } from '../context.js';
 import { pathInt, requireUser } from './common.js';

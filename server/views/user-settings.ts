@@ -3,10 +3,10 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { doChangeSettings } from '../actions/user-settings.js';
 import { MIN_PASSWORD_LENGTH, verifyPassword } from '../auth/secrets.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { checkFullName } from '../lib/people-access.js';
-import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/user-settings.js';
-import { requestSession } from '../lib/sessions.js';
+import { t } from '../params/params.js';
+import { checkFullName } from '../lib/people/access.js';
+import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/people/settings.js';
+import { requestSession } from '../auth/sessions.js';
 import { requireUser } from './common.js';
 
 /**

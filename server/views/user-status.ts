@@ -3,11 +3,11 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { doUpdateStatus, type StatusChange } from '../actions/user-status.js';
 import { doChangeSettings } from '../actions/user-settings.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { canAccessUser, isAdmin } from '../lib/people.js';
+import { t } from '../params/params.js';
+import { canAccessUser, isAdmin } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
-import { customEmojiOf, resolveReactionEmoji } from '../lib/reaction-emoji.js';
-import { MAX_STATUS_TEXT } from '../lib/user-status.js';
+import { customEmojiOf, resolveReactionEmoji } from '../lib/emoji/reaction.js';
+import { MAX_STATUS_TEXT } from '../lib/people/status.js';
 import { pathInt, requireUser } from './common.js';
 
 /**

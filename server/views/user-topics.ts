@@ -2,10 +2,10 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doSetTopicPolicy } from '../actions/user-topics.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { channelById, channelByName, hasContentAccess } from '../lib/channels.js';
+import { t } from '../params/params.js';
+import { channelById, channelByName, hasContentAccess } from '../lib/channels/access.js';
 import { normaliseTopic } from '../lib/messages/addressee.js';
-import { topicPolicy, VISIBILITY } from '../lib/user-topics.js';
+import { topicPolicy, VISIBILITY } from '../lib/topics/visibility.js';
 import type { UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';
 

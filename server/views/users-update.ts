@@ -6,11 +6,11 @@ import { doDeactivateUser, doReactivateUser } from '../actions/users-activation.
 import { doUpdateUser, type UserChanges } from '../actions/users-update.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { v } from '../http/validate.js';
-import { isOwner, isValidEmail, ROLES } from '../lib/people.js';
-import { accessUserById, accessUserByPath, checkFullName, isLastOwner } from '../lib/people-access.js';
-import { resolveProfileChanges } from '../lib/profile-field-values.js';
+import { t } from '../params/params.js';
+import { v } from '../params/validate.js';
+import { isOwner, isValidEmail, ROLES } from '../lib/people/people.js';
+import { accessUserById, accessUserByPath, checkFullName, isLastOwner } from '../lib/people/access.js';
+import { resolveProfileChanges } from '../lib/people/profile-field-values.js';
 import { ROLE, type Role, type UserRecord } from '../store/records.js';
 import { pathInt, requireAdmin, requireUser } from './common.js';
 

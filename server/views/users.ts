@@ -3,14 +3,14 @@ import { doCreateUser } from '../actions/users.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { v } from '../http/validate.js';
-import { webPublicChannels } from '../lib/channel-queries.js';
-import { accessFilter, formatUser, isValidEmail } from '../lib/people.js';
-import { accessUserByPath, checkFullName } from '../lib/people-access.js';
+import { t } from '../params/params.js';
+import { v } from '../params/validate.js';
+import { webPublicChannels } from '../lib/channels/queries.js';
+import { accessFilter, formatUser, isValidEmail } from '../lib/people/people.js';
+import { accessUserByPath, checkFullName } from '../lib/people/access.js';
 import type { UserRecord } from '../store/records.js';
 import { requireAdmin, requireUser } from './common.js';
-import { systemBot } from '../lib/system-bots.js';
+import { systemBot } from '../lib/people/system-bots.js';
 import { doWelcomeNewUser } from '../actions/onboarding.js';
 
 /** The newest message the user received (-1 when none): `max_message_id` of GET /users/me. */

@@ -4,8 +4,8 @@
  */
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { bbbConfig, bbbJoin, bbbJoinLink, bbbNotConfigured, jitsiLink, PROVIDER, readJoinLink } from '../lib/video-calls.js';
+import { t } from '../params/params.js';
+import { bbbConfig, bbbJoin, bbbJoinLink, bbbNotConfigured, jitsiLink, PROVIDER, readJoinLink } from '../lib/realm/video-calls.js';
 import { requireUser } from './common.js';
 
 /** Zulip's default Realm.video_chat_provider: Jitsi Meet. */

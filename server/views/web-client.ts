@@ -1,12 +1,12 @@
 /**
- * The chat web client at `/` (renderer/chat/, bundled by server/lib/web-bundle.ts): a small
+ * The chat web client at `/` (renderer/chat/, bundled by server/lib/runtime/web-bundle.ts): a small
  * HTML page naming the hashed script and style, served with the admin pages' strict
  * Content-Security-Policy; the hashed files are cached for a year. Before an organization
  * exists, `/` goes to the admin pages' first-run setup.
  */
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
-import { webBundle } from '../lib/web-bundle.js';
+import { webBundle } from '../lib/runtime/web-bundle.js';
 import { setSecurityHeaders } from './admin-static.js';
 
 const HASHED = /^chat-[0-9a-f]{12}\.(js|css)$/;

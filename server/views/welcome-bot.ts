@@ -6,8 +6,8 @@
 import { customWelcomeMessage, doSendWelcomeDirect } from '../actions/onboarding.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { t } from '../http/params.js';
-import { MAX_WELCOME_TEXT_LENGTH } from '../lib/realm-settings.js';
+import { t } from '../params/params.js';
+import { MAX_WELCOME_TEXT_LENGTH } from '../lib/realm/settings.js';
 import { requireAdmin } from './common.js';
 
 export async function testWelcomeBotMessage(req: ApiRequest): Promise<ViewResult> {

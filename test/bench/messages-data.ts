@@ -15,7 +15,7 @@ import { doAddSubscriptions } from '../../server/actions/subscriptions.js';
 import { commit } from '../../server/actions/commit.js';
 import { randomBytes } from 'node:crypto';
 import { silentLogger } from '../../server/log.js';
-import { defaultChannelSettings } from '../../server/lib/channel-settings.js';
+import { defaultChannelSettings } from '../../server/lib/channels/settings.js';
 import { FLAG, type MessageRecord } from '../../server/store/message-records.js';
 import { Store } from '../../server/store/store.js';
 

@@ -12,7 +12,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildWebBundle } from '../../server/lib/web-bundle.js';
+import { buildWebBundle } from '../../server/lib/runtime/web-bundle.js';
 import { DEFAULT_DATA_SET, generateDataSet, type DataSetInfo, type DataSetOptions } from './messages-data.js';
 import { ChildProc, environment, fmtInt, fmtKB, fmtMs, goal, heading, median, removeTempDir, sleep, stopAllChildren, summarize, table, tempDir } from './lib.js';
 

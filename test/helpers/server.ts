@@ -130,7 +130,7 @@ export async function startTestServer(
     url,
     app: server.app,
     server,
-    // The live store: a rollback after a failed write replaces app.store (server/lib/storage-health.ts).
+    // The live store: a rollback after a failed write replaces app.store (server/lib/runtime/storage-health.ts).
     get store() {
       return server.app.store;
     },

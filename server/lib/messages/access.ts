@@ -13,8 +13,8 @@ import type { App } from '../../context.js';
 import type { ChannelRecord } from '../../store/channel-records.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
-import { channelById, hasContentAccess } from '../channels.js';
-import { webPublicChannelsEnabled } from '../channel-settings.js';
+import { channelById, hasContentAccess } from '../channels/access.js';
+import { webPublicChannelsEnabled } from '../channels/settings.js';
 
 /** Whether the user may read the whole history of the channel (channel narrows include it). */
 export function canReadChannelHistory(app: App, user: UserRecord | null, channel: ChannelRecord): boolean {

@@ -8,7 +8,7 @@
  */
 import type { App } from '../../context.js';
 import type { MessageRecord } from '../../store/message-records.js';
-import { channelById, subscriberIds } from '../channels.js';
+import { channelById, subscriberIds } from '../channels/access.js';
 import { canReadMessage } from './access.js';
 
 export function actionRecipients(app: App, messages: MessageRecord[]): Set<number> {

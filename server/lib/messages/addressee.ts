@@ -8,11 +8,11 @@ import { errors, HearthError } from '../../errors.js';
 import type { ChannelRecord } from '../../store/channel-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { LIMITS } from '../../version.js';
-import { channelById, channelByName, hasContentAccess } from '../channels.js';
-import { realmTopicsPolicy } from '../channel-settings.js';
-import { isUserInGroupSetting } from '../groups.js';
+import { channelById, channelByName, hasContentAccess } from '../channels/access.js';
+import { realmTopicsPolicy } from '../channels/settings.js';
+import { isUserInGroupSetting } from '../groups/groups.js';
 import { LEGACY_EMPTY_TOPIC } from './format.js';
-import { systemBotByEmail, userOrSystemBot } from '../system-bots.js';
+import { systemBotByEmail, userOrSystemBot } from '../people/system-bots.js';
 
 export type Addressee =
   | { kind: 'stream'; channel: ChannelRecord; topic: string }

@@ -9,8 +9,8 @@ import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
 import { conversationKey } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
-import { groupSettingMemberIds, isUserInGroupSetting, realmGroupSetting } from '../groups.js';
-import { userOrSystemBot } from '../system-bots.js';
+import { groupSettingMemberIds, isUserInGroupSetting, realmGroupSetting } from '../groups/groups.js';
+import { userOrSystemBot } from '../people/system-bots.js';
 
 /** `userIds`: the conversation, sender included, ascending (as resolveDirectRecipients answers). */
 export function checkDirectMessagePermission(app: App, sender: UserRecord, userIds: number[]): void {

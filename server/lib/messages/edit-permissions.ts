@@ -8,9 +8,9 @@ import { errors, HearthError } from '../../errors.js';
 import type { ChannelRecord } from '../../store/channel-records.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import type { RealmSettings, UserRecord } from '../../store/records.js';
-import { channelById, inChannelSetting } from '../channels.js';
-import { isUserInGroupSetting, realmGroupSetting, type RealmGroupSetting } from '../groups.js';
-import { REALM_SETTINGS, readSetting } from '../realm-settings.js';
+import { channelById, inChannelSetting } from '../channels/access.js';
+import { isUserInGroupSetting, realmGroupSetting, type RealmGroupSetting } from '../groups/groups.js';
+import { REALM_SETTINGS, readSetting } from '../realm/settings.js';
 
 /** An organization setting's current value (stored, or Zulip's default). */
 export function realmValue<K extends keyof RealmSettings>(app: App, name: K): RealmSettings[K] {

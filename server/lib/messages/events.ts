@@ -11,7 +11,7 @@ import type { App } from '../../context.js';
 import type { ClientEvent, EventQueue } from '../../events/queue.js';
 import { flagNames, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
-import { canSeeEmail, isGuest } from '../people.js';
+import { canSeeEmail, isGuest } from '../people/people.js';
 import { formatMessage } from './format.js';
 import { compileNarrow, termsFromPairs, type CompiledNarrow } from './narrow.js';
 

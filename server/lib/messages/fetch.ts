@@ -13,7 +13,7 @@ import { compileNarrow, withConversation, type CompiledNarrow, type NarrowTerm }
 import { highlightHtml, highlightText, wordsRegex } from './search.js';
 import { messageTopic } from './format.js';
 import { escapeHtml } from '../text.js';
-import { unmutedInView } from '../user-topics.js';
+import { unmutedInView } from '../topics/visibility.js';
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;

@@ -6,11 +6,11 @@
 import type { App } from '../../context.js';
 import { flagNames, MSG_BIT, renderedOf, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
-import { channelById } from '../channels.js';
-import { apiEmail, avatarUrl } from '../people.js';
+import { channelById } from '../channels/access.js';
+import { apiEmail, avatarUrl } from '../people/people.js';
 import { escapeHtml } from '../text.js';
-import { userOrSystemBot } from '../system-bots.js';
-import { compiledLinkifiers, topicLinks } from '../linkifiers.js';
+import { userOrSystemBot } from '../people/system-bots.js';
+import { compiledLinkifiers, topicLinks } from '../realm/linkifiers.js';
 
 /** Zulip's default `realm_empty_topic_display_name`. */
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';

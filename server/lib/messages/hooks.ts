@@ -1,6 +1,6 @@
 /** The hooks other areas call (server/context.ts): channel message statistics and message read access. */
 import type { App, ChannelMessageStats, MessageAccess } from '../../context.js';
-import { channelById } from '../channels.js';
+import { channelById } from '../channels/access.js';
 import { canReadById } from './access.js';
 
 const DAY = 86_400;

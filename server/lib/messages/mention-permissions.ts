@@ -7,8 +7,8 @@ import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
 import type { UserRecord } from '../../store/records.js';
 import { HearthError } from '../../errors.js';
-import { isUserInGroupSetting, realmGroupSetting } from '../groups.js';
-import { holdsGroupSetting } from '../user-group-access.js';
+import { isUserInGroupSetting, realmGroupSetting } from '../groups/groups.js';
+import { holdsGroupSetting } from '../groups/access.js';
 
 /** Zulip's WILDCARD_MENTION_THRESHOLD: wildcards reaching more people need can_mention_many_users_group. */
 export const WILDCARD_MENTION_THRESHOLD = 15;

@@ -15,10 +15,10 @@ import type { App } from '../../context.js';
 import type { ChannelRecord } from '../../store/channel-records.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
-import { subscriptionOf } from '../channels.js';
-import { AUTO } from '../topic-participation.js';
-import { userSetting } from '../user-settings.js';
-import { topicPolicy, VISIBILITY } from '../user-topics.js';
+import { subscriptionOf } from '../channels/access.js';
+import { AUTO } from '../topics/participation.js';
+import { userSetting } from '../people/settings.js';
+import { topicPolicy, VISIBILITY } from '../topics/visibility.js';
 import { canReadMessage } from './access.js';
 
 export interface PolicyChange {

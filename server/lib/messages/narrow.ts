@@ -9,13 +9,13 @@ import { errors } from '../../errors.js';
 import type { IdList } from '../../store/message-ids.js';
 import { FLAG, MSG_BIT, WILDCARD_MENTION_BITS, conversationKey, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
-import { channelById, channelByName, subscriptionOf } from '../channels.js';
-import { isGuest } from '../people.js';
+import { channelById, channelByName, subscriptionOf } from '../channels/access.js';
+import { isGuest } from '../people/people.js';
 import { canReadChannelHistory } from './access.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, LEGACY_EMPTY_TOPIC } from './format.js';
 import { searchWords, wordMatcher } from './search.js';
-import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../user-topics.js';
-import { systemBotByEmail, userOrSystemBot } from '../system-bots.js';
+import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../topics/visibility.js';
+import { systemBotByEmail, userOrSystemBot } from '../people/system-bots.js';
 
 export interface NarrowTerm {
   operator: string;

@@ -1,12 +1,12 @@
 /**
  * Rendering a message for storage: the Markdown renderer with the author's
- * render context (server/lib/render-context.ts), plus the message bits the
+ * render context (server/lib/messages/render-context.ts), plus the message bits the
  * store keeps (has link / image / attachment, /me).
  */
 import type { App } from '../../context.js';
 import { renderMessage, type RenderResult } from '../../markdown/index.js';
 import { MSG_BIT } from '../../store/message-records.js';
-import { renderContextFor } from '../render-context.js';
+import { renderContextFor } from './render-context.js';
 
 export function renderForStorage(app: App, userId: number, content: string): RenderResult & { bits: number } {
   const result = renderMessage(content, renderContextFor(app, userId));

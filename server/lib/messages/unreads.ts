@@ -7,7 +7,7 @@ import type { App } from '../../context.js';
 import { FLAG, WILDCARD_MENTION_BITS } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { displayTopic } from './format.js';
-import { topicPolicy, VISIBILITY } from '../user-topics.js';
+import { topicPolicy, VISIBILITY } from '../topics/visibility.js';
 
 export const MAX_UNREAD_MESSAGES = 50_000;
 export const MAX_RECENT_DIRECT = 1000;

@@ -1,0 +1,73 @@
+/**
+ * User groups as clients see them (the OpenAPI UserGroup object), the
+ * `realm_user_groups` list, and the per-queue shaping of `user_group` events
+ * by the `include_deactivated_groups` capability.
+ */
+import type { App } from '../../context.js';
+import type { ClientEvent } from '../../events/queue.js';
+import type { UserGroupRecord } from '../../store/channel-records.js';
+import { directMemberIds, groupSettingForApi, systemGroupId, USER_GROUP_SETTING_NAMES } from './groups.js';
+
+export function formatUserGroup(app: App, g: UserGroupRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: g.id,
+    name: g.name,
+    creator_id: g.creator_id,
+    date_created: g.date_created,
+    description: g.description,
+    members: directMemberIds(app, g),
+    direct_subgroup_ids: [...new Set(g.subgroups)].sort((a, b) => a - b),
+    is_system_group: g.is_system_group,
+  };
+  for (const name of USER_GROUP_SETTING_NAMES) {
+    out[name] = groupSettingForApi(g.settings[name] ?? systemGroupId(app, 'role:nobody'), app);
+  }
+  out.deactivated = g.deactivated;
+  return out;
+}
+
+/** Every group (system groups included), by ID; deactivated ones only when asked for. */
+export function realmUserGroups(app: App, includeDeactivated: boolean): Record<string, unknown>[] {
+  return app.store.groups.data.groups
+    .filter((g) => includeDeactivated || !g.deactivated)
+    .sort((a, b) => a.id - b.id)
+    .map((g) => formatUserGroup(app, g));
+}
+
+/** Who hears about group changes: every active user (Zulip's active_user_ids). */
+export const groupEventRecipients = (app: App): number[] =>
+  app.store.users
+    .all()
+    .filter((u) => u.is_active)
+    .map((u) => u.id);
+
+/**
+ * Internal keys the actions put on `user_group` events for this filter; they
+ * never reach clients: `for_reactivation` (an `add` standing in for a
+ * reactivation) and `group_deactivated` (a rename of a deactivated group).
+ */
+export function shapeUserGroupEvent(includeDeactivatedGroups: boolean, event: ClientEvent): ClientEvent | null {
+  const { for_reactivation, group_deactivated, ...out } = event;
+  const cap = includeDeactivatedGroups;
+  switch (event.op) {
+    case 'remove':
+      // Deactivation reaches capable clients as an update instead.
+      return cap ? null : out;
+    case 'add':
+      return for_reactivation === true && cap ? null : out;
+    case 'update': {
+      const data = event.data as Record<string, unknown>;
+      if ('deactivated' in data) return cap ? out : null;
+      return group_deactivated === true && !cap ? null : out;
+    }
+    default:
+      return out;
+  }
+}
+
+/** Registers the `user_group` queue filter (called once by createApp). */
+export function installUserGroupFilter(app: App): void {
+  app.events.addFilter('user_group', (queue, event) =>
+    shapeUserGroupEvent(queue.capability('include_deactivated_groups'), event),
+  );
+}

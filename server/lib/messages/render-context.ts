@@ -1,0 +1,54 @@
+/**
+ * The Markdown renderer's view of the organization for one author: users
+ * and user groups (mentions; deactivated ones are mentioned silently, as in
+ * Zulip), and the channels the author can see (channel links). Lookups are lazy: the user-name index is built on
+ * the first name lookup of a render, so plain messages cost nothing.
+ */
+import type { App } from '../../context.js';
+import type { RenderContext, RenderUser } from '../../markdown/types.js';
+import { channelByName, hasContentAccess } from '../channels/access.js';
+import { activeEmojiByName, emojiImagePath } from '../emoji/custom.js';
+import { compiledLinkifiers, linkifyText } from '../realm/linkifiers.js';
+
+export function renderContextFor(app: App, userId: number): RenderContext {
+  const names: { index?: Map<string, RenderUser[]> } = {};
+  const nameIndex = (): Map<string, RenderUser[]> => {
+    if (names.index) return names.index;
+    const index = new Map<string, RenderUser[]>();
+    for (const u of app.store.users.all()) {
+      const key = u.full_name.toLowerCase();
+      const list = index.get(key);
+      if (list) list.push(u);
+      else index.set(key, [u]);
+    }
+    names.index = index;
+    return index;
+  };
+  const linkifiers = compiledLinkifiers(app);
+  return {
+    ...(linkifiers.length
+      ? {
+          linkify: (text: string) => {
+            const pieces = linkifyText(text, linkifiers);
+            return pieces.length > 1 || pieces[0]?.url ? pieces : null;
+          },
+        }
+      : {}),
+    usersByName: (name) => nameIndex().get(name.toLowerCase()) ?? [],
+    userById: (id) => app.store.users.get(id),
+    groupByName: (name) => {
+      const key = name.toLowerCase();
+      const groups = app.store.groups.data.groups.filter((g) => g.name.toLowerCase() === key);
+      return groups.find((g) => !g.deactivated) ?? groups[0];
+    },
+    channelByName: (name) => {
+      const channel = channelByName(app, name);
+      const viewer = app.store.users.get(userId);
+      return channel && !channel.is_archived && viewer && hasContentAccess(app, viewer, channel) ? channel : undefined;
+    },
+    realmEmoji: (name) => {
+      const e = activeEmojiByName(app, name);
+      return e && { id: String(e.id), name: e.name, source_url: emojiImagePath(app, e.file) };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The chat web client (renderer/chat/) as the server hands it out: one JavaScript and one
+ * CSS file, named by a hash of their content so browsers may cache them for a year.
+ *
+ * A packaged app ships them prebuilt (`npm run build` writes `dist/web/` with a
+ * `manifest.json`); from a source checkout the server bundles them with esbuild on the
+ * first request (a development dependency, present after `npm ci`) and keeps them in memory.
+ * No CDN: everything, Preact and DOMPurify included, is in the bundle.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { App } from '../../context.js';
+
+export interface WebAsset {
+  body: Buffer;
+  type: string;
+}
+
+export interface WebBundle {
+  /** The hashed file names, as the page links them. */
+  script: string;
+  style: string;
+  assets: Map<string, WebAsset>;
+}
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const CHAT_ENTRY = join(ROOT, 'renderer', 'chat', 'main.tsx');
+/** Where `npm run build` puts the prebuilt bundle: beside dist/app (packaged), or inside a test's build dir. */
+const PREBUILT = [join(ROOT, '..', 'web'), join(ROOT, 'web')];
+
+const hashOf = (body: Uint8Array) => createHash('sha256').update(body).digest('hex').slice(0, 12);
+
+/** Bundles the chat client with esbuild (minified, ES2020, one file each for JS and CSS). */
+export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<WebBundle> {
+  const esbuild = await import('esbuild');
+  const out = await esbuild.build({
+    entryPoints: [CHAT_ENTRY],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2020',
+    minify: opts.minify ?? true,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    outdir: 'out',
+    entryNames: 'chat',
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const assets = new Map<string, WebAsset>();
+  let script = '';
+  let style = '';
+  for (const file of out.outputFiles) {
+    const body = Buffer.from(file.contents);
+    if (file.path.endsWith('.js')) {
+      script = `chat-${hashOf(body)}.js`;
+      assets.set(script, { body, type: 'text/javascript; charset=utf-8' });
+    } else if (file.path.endsWith('.css')) {
+      style = `chat-${hashOf(body)}.css`;
+      assets.set(style, { body, type: 'text/css; charset=utf-8' });
+    }
+  }
+  return { script, style, assets };
+}
+
+/** The prebuilt bundle of a packaged app, if there is one. */
+function prebuilt(): WebBundle | null {
+  for (const dir of PREBUILT) {
+    const manifest = join(dir, 'manifest.json');
+    if (!existsSync(manifest)) continue;
+    const { script, style } = JSON.parse(readFileSync(manifest, 'utf8')) as { script: string; style: string };
+    const assets = new Map<string, WebAsset>([
+      [script, { body: readFileSync(join(dir, script)), type: 'text/javascript; charset=utf-8' }],
+      [style, { body: readFileSync(join(dir, style)), type: 'text/css; charset=utf-8' }],
+    ]);
+    return { script, style, assets };
+  }
+  return null;
+}
+
+const bundles = new WeakMap<App, Promise<WebBundle>>();
+
+/** The bundle this server hands out (built once per server; HEARTH_DEV_RENDERER=1 rebuilds each time). */
+export function webBundle(app: App): Promise<WebBundle> {
+  if (process.env.HEARTH_DEV_RENDERER === '1') return buildWebBundle({ minify: false });
+  let b = bundles.get(app);
+  if (!b) {
+    const ready = prebuilt();
+    b = ready ? Promise.resolve(ready) : buildWebBundle();
+    b.catch((err: unknown) => {
+      app.log.error('chat client failed to build', { error: String(err) });
+      bundles.delete(app);
+    });
+    bundles.set(app, b);
+  }
+  return b;
+}
