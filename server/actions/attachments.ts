@@ -3,39 +3,17 @@
  * becomes an attachment; an owner deletes one. Links between files and
  * messages are in server/lib/uploads/attachment-links.ts (called inside message transactions).
  */
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { App } from '../context.js';
 import { emitAttachmentEvent } from '../lib/uploads/attachments.js';
 import { contentTypeFor, displayName, newUploadPath } from '../lib/uploads/names.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import { commit } from './commit.js';
+import { placeFile } from './files.js';
 
 export const filesDir = (app: App) => join(app.config.dataDir, 'uploads', 'files');
 export const storagePath = (app: App, a: Pick<AttachmentRecord, 'storage'>) => join(filesDir(app), a.storage);
-
-async function fsyncPath(path: string): Promise<void> {
-  const h = await open(path, 'r');
-  try {
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-}
-
-/**
- * Moves a finished file (spooled multipart file or completed tus upload, on the
- * same file system) to its storage place and makes it durable: the file, its
- * directory and the parent directory are fsynced before this resolves.
- */
-export async function placeUploadedFile(app: App, from: string, storage: string): Promise<void> {
-  const to = join(filesDir(app), storage);
-  await mkdir(dirname(to), { recursive: true, mode: 0o700 });
-  await rename(from, to);
-  await fsyncPath(to);
-  await fsyncPath(dirname(to));
-  await fsyncPath(filesDir(app));
-}
 
 export interface NewAttachment {
   ownerId: number;
@@ -90,7 +68,7 @@ export async function doStoreUpload(
   const realmId = app.store.realm.data.realm!.id;
   const fileName = displayName(f.name);
   const { pathId, storage } = newUploadPath(realmId, fileName);
-  await placeUploadedFile(app, f.from, storage);
+  await placeFile(app, f.from, join(filesDir(app), storage));
   try {
     return await doCreateAttachment(app, {
       ownerId,

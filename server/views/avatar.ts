@@ -16,7 +16,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } from '../lib/people/avatar.js';
 import { avatarUrl, canAccessUser } from '../lib/people/people.js';
-import { placeImage, singleImage } from './image-upload.js';
+import { singleImage } from './image-upload.js';
+import { placeFile } from '../actions/files.js';
 import { requireUser } from './common.js';
 import { accessUserByEmail } from '../lib/people/access.js';
 import type { UserRecord } from '../store/records.js';
@@ -72,7 +73,7 @@ export async function uploadAvatar(req: ApiRequest): Promise<ViewResult> {
   const user = requireUser(req);
   const image = await singleImage(req, MAX_AVATAR_BYTES, 'avatar');
   const name = `${user.id}-${randomBytes(8).toString('hex')}.${image.ext}`;
-  await placeImage(image, avatarDir(req.app), name);
+  await placeFile(req.app, image.filepath, join(avatarDir(req.app), name));
   await doSetAvatar(req.app, user, { file: name, content_type: image.type });
   return { avatar_url: avatarUrl(user) };
 }

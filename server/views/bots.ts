@@ -1,8 +1,10 @@
 /** `/bots` endpoints (Zulip's add_bot_backend, get_bots_backend, patch_bot_backend, ...). */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
 import { MAX_AVATAR_BYTES } from '../lib/people/avatar.js';
-import { checkImage, placeImage, type UploadedImage } from './image-upload.js';
+import { checkImage, type UploadedImage } from './image-upload.js';
+import { placeFile } from '../actions/files.js';
 import { doDeactivateUser } from '../actions/users-activation.js';
 import { doCreateBot, doRegenerateBotApiKey, doUpdateBot, type BotChanges } from '../actions/bots.js';
 import type { ApiRequest, ViewResult } from '../context.js';
@@ -56,7 +58,7 @@ async function avatarUpload(req: ApiRequest): Promise<UploadedImage | null> {
 /** Moves a checked upload into the avatars folder (durably) and makes it the bot's avatar. */
 async function setBotAvatar(req: ApiRequest, bot: UserRecord, upload: UploadedImage) {
   const name = `${bot.id}-${randomBytes(8).toString('hex')}.${upload.ext}`;
-  await placeImage(upload, avatarDir(req.app), name);
+  await placeFile(req.app, upload.filepath, join(avatarDir(req.app), name));
   await doSetAvatar(req.app, bot, { file: name, content_type: upload.type });
 }
 

@@ -1,11 +1,10 @@
 /**
  * The one image a multipart request carries (avatars, the organization icon,
  * custom emoji): exactly one file, within a size limit, recognised as PNG,
- * JPEG, GIF or WebP by its first bytes; then moved into place under the data
- * dir and fsynced before the record pointing at it is written.
+ * JPEG, GIF or WebP by its first bytes. The checked file is then placed by
+ * the action in server/actions/files.ts (durably, before the record pointing at it).
  */
-import { mkdir, open, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open } from 'node:fs/promises';
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
 import { sniffImage } from '../lib/realm/icon.js';
@@ -39,16 +38,4 @@ export async function checkImage(file: SpooledFile, maxBytes: number): Promise<U
   const kind = sniffImage(head);
   if (!kind) throw errors.badRequest('Invalid image format: use a PNG, JPEG, GIF or WebP file');
   return { filepath: file.filepath, ...kind };
-}
-
-/** Moves the spooled upload (same file system: the data dir) to `dir/name` and fsyncs it. */
-export async function placeImage(image: UploadedImage, dir: string, name: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await rename(image.filepath, join(dir, name));
-  const placed = await open(join(dir, name), 'r');
-  try {
-    await placed.sync();
-  } finally {
-    await placed.close();
-  }
 }

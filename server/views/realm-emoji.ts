@@ -18,7 +18,8 @@ import {
   realmEmojiDict,
 } from '../lib/emoji/custom.js';
 import { requireUser } from './common.js';
-import { placeImage, singleImage } from './image-upload.js';
+import { singleImage } from './image-upload.js';
+import { placeFile } from '../actions/files.js';
 
 const emojiDir = (req: ApiRequest) => join(req.app.config.dataDir, 'emoji');
 
@@ -33,7 +34,7 @@ export async function uploadRealmEmoji(req: ApiRequest): Promise<ViewResult> {
   checkCanAddEmoji(req.app, user, name);
   const image = await singleImage(req, MAX_EMOJI_BYTES, 'file');
   const file = `${randomBytes(8).toString('hex')}.${image.ext}`;
-  await placeImage(image, emojiDir(req), file);
+  await placeFile(req.app, image.filepath, join(emojiDir(req), file));
   // The name may have been taken while the file was placed: check again before the write.
   checkCanAddEmoji(req.app, user, name);
   await doAddRealmEmoji(req.app, user, { name, file, content_type: image.type });

@@ -5,7 +5,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { isOwner } from '../lib/people/people.js';
 import { MAX_ICON_BYTES, realmIconFields } from '../lib/realm/icon.js';
-import { placeImage, singleImage } from './image-upload.js';
+import { singleImage } from './image-upload.js';
+import { placeFile } from '../actions/files.js';
 import { currentSetting, settingForApi, settingsOf } from '../lib/realm/settings.js';
 import { requireAdmin } from './common.js';
 
@@ -43,7 +44,7 @@ export async function uploadRealmIcon(req: ApiRequest): Promise<ViewResult> {
   const realm = app.store.realm.data.realm!;
   const version = Math.max(realm.settings.icon_version ?? 1, realm.settings.icon?.version ?? 1) + 1;
   const name = `icon-${version}.${image.ext}`;
-  await placeImage(image, join(app.config.dataDir, 'realm'), name);
+  await placeFile(app, image.filepath, join(app.config.dataDir, 'realm', name));
   await doSetRealmIcon(app, { file: name, content_type: image.type, version });
   return { icon_url: realmIconFields(realm).icon_url };
 }
