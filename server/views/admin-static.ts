@@ -13,18 +13,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App, ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
+import type { StaticAsset } from '../lib/runtime/static-files.js';
+import { setPageHeaders } from '../http/page-headers.js';
 
-export const ADMIN_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
 
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -47,28 +38,13 @@ const VENDOR: Record<string, () => string> = {
   'uqr.mjs': () => join(dirname(require.resolve('uqr')), 'index.mjs'),
 };
 
-interface Asset {
-  body: Buffer;
-  type: string;
-}
+type Asset = StaticAsset;
 
-/** Per server: the renderer's file names and what was already read or compiled. */
-interface Cache {
-  names: Promise<Set<string>>;
-  assets: Map<string, Promise<Asset>>;
-}
-const caches = new WeakMap<App, Cache>();
-
-function cacheOf(app: App): Cache {
-  let cache = caches.get(app);
-  if (!cache) {
-    cache = {
-      names: readdir(RENDERER_DIR).then((list) => new Set(list), () => new Set<string>()),
-      assets: new Map(),
-    };
-    caches.set(app, cache);
-  }
-  return cache;
+/** The server's record of the renderer's file names and what was already read or compiled. */
+function cacheOf(app: App) {
+  const files = app.staticFiles;
+  files.adminNames ??= readdir(RENDERER_DIR).then((list) => new Set(list), () => new Set<string>());
+  return { names: files.adminNames, assets: files.adminAssets };
 }
 
 /** Whether files are re-read on each request (while developing the UI: HEARTH_DEV_RENDERER=1). */
@@ -120,11 +96,7 @@ async function loadAsset(app: App, key: string): Promise<Asset | null> {
 
 /** The headers every page and file of the web pages (admin and chat) carry. */
 export function setSecurityHeaders(req: ApiRequest): void {
-  const k = req.koa;
-  k.set('Content-Security-Policy', ADMIN_CSP);
-  k.set('X-Content-Type-Options', 'nosniff');
-  k.set('X-Frame-Options', 'DENY');
-  k.set('Referrer-Policy', 'no-referrer');
+  setPageHeaders(req.koa);
 }
 
 async function serve(req: ApiRequest, key: string): Promise<void> {
