@@ -9,6 +9,7 @@ import { botAdminIds, botServices, formatBot, settingsOf } from '../lib/people/b
 import { channelById } from '../lib/channels/access.js';
 import type { BotSettings, Role, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
+import { emitBotUpdate } from './bot-events.js';
 import { changeFullName, changeRole } from './users-update.js';
 import { doCreateUser, emitUserUpdate } from './users.js';
 
@@ -23,10 +24,6 @@ export interface NewBot {
 /** `realm_bot` add for a bot, to the users who administer it. */
 const emitBotAdd = (app: App, tx: Transaction, bot: UserRecord, to: number[]) =>
   tx.emit({ type: 'realm_bot', op: 'add', bot: formatBot(app, bot) }, to);
-
-/** `realm_bot` update of some fields, to the users who administer the bot. */
-export const emitBotUpdate = (app: App, tx: Transaction, bot: UserRecord, fields: Record<string, unknown>) =>
-  tx.emit({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...fields } }, botAdminIds(app, bot));
 
 /**
  * Creates a bot: the user account (`realm_user` add to everyone, role-group

@@ -11,7 +11,7 @@ import type { ProfileFieldRecord, Role, UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { emitUserUpdate } from './users.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
-import { emitBotUpdate } from './bots.js';
+import { emitBotUpdate } from './bot-events.js';
 
 /**
  * Zulip's do_change_user_role: `realm_user` update with `role` to everyone who

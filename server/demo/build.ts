@@ -13,7 +13,7 @@ import { doCreateRealm } from '../actions/users.js';
 import { silentLogger } from '../log.js';
 import { Store } from '../store/store.js';
 import { DemoClient, type DemoAccount } from './client.js';
-import { writeConversations, type Cast } from './conversations.js';
+import { writeConversations, type Cast, type Progress, type SettableClock } from './conversations.js';
 import { chartPng, juniperEmojiPng, mockupPng, portraitPng, shipitEmojiPng } from './pictures.js';
 import {
   CHANNELS,
@@ -28,14 +28,6 @@ import {
 
 export const DEMO_DAYS = 42;
 const DAY = 86_400_000;
-
-export type Progress = (line: string) => void;
-
-/** A clock the builder sets (messages get the time of day it says). */
-export interface SettableClock {
-  t: number;
-  now(): number;
-}
 
 async function apiKeyOf(base: string, email: string): Promise<string> {
   const res = await fetch(`${base}/api/v1/fetch_api_key`, {

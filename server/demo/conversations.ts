@@ -8,8 +8,15 @@
 import { ONBOARDING_CHANNELS } from '../actions/onboarding.js';
 import { seededRandom } from '../lib/seeded-random.js';
 import type { DemoClient } from './client.js';
-import type { Progress, SettableClock } from './build.js';
 import { CHANNELS, DAYS, PEOPLE, TALK, type DemoChannel } from './roster.js';
+
+export type Progress = (line: string) => void;
+
+/** A clock the builder sets (messages get the time of day it says). */
+export interface SettableClock {
+  t: number;
+  now(): number;
+}
 
 export interface Cast {
   clock: SettableClock;

@@ -4,15 +4,8 @@ import { errors } from '../errors.js';
 import { safeEqual } from '../auth/secrets.js';
 import { fakeEmail } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
+import type { AuthPolicy } from './auth-policy.js';
 import { authenticateSession } from './session-auth.js';
-
-/**
- * `required`: valid credentials needed (Basic, or the session cookie where the
- * route's AuthScheme takes it). `optional`: anonymous allowed, but credentials
- * that are sent must be valid. `none`: the endpoint ignores any Authorization
- * header and session cookie (server_settings, fetch_api_key, /json/login).
- */
-export type AuthPolicy = 'required' | 'optional' | 'none';
 
 const DUMMY_EMAIL = /^user(\d+)@/i;
 

@@ -17,7 +17,7 @@ import {
   sessionUser,
 } from '../auth/sessions.js';
 import { storageHealth } from '../lib/runtime/storage-health.js';
-import type { AuthPolicy } from './auth.js';
+import type { AuthPolicy } from './auth-policy.js';
 
 /** Methods that change nothing, so need no CSRF token. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

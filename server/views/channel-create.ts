@@ -24,7 +24,7 @@ import { isAdmin, isGuest, isOwner } from '../lib/people/people.js';
 import type { TopicsPolicy } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';
-import { resolvePrincipals } from './subscriptions.js';
+import { resolvePrincipals } from './principals.js';
 
 const anyJson = t.json((x: unknown) => x);
 

@@ -1,7 +1,6 @@
 import { doAddSubscriptions, doRemoveSubscriptions, type Pair } from '../actions/subscriptions.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { userByApiEmail } from '../http/auth.js';
 import { t, type ParamType } from '../params/params.js';
 import { v, type Validator } from '../params/validate.js';
 import { subscriptionLists, type IncludeSubscribers } from '../lib/channels/queries.js';
@@ -13,6 +12,7 @@ import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { newChannelSpecs } from './channel-create.js';
 import { requireUser } from './common.js';
+import { resolvePrincipals } from './principals.js';
 import { doAnnounceNewChannels, doSendSubscriptionNotices } from '../actions/subscription-notices.js';
 
 /** Principals: all user IDs or all API emails. */
@@ -21,18 +21,6 @@ const principalsValidator: Validator<(number | string)[]> = (x, p) => {
   if (x.every((e) => typeof e === 'string')) return x as string[];
   return v.list(v.int)(x, p);
 };
-
-/** Zulip's bulk_principals_to_user_profiles: active users (bots included) of this organization. */
-export function resolvePrincipals(req: ApiRequest, principals: (number | string)[]): UserRecord[] {
-  const out = new Map<number, UserRecord>();
-  for (const p of principals) {
-    const u = typeof p === 'number' ? req.app.store.users.get(p) : userByApiEmail(req.app, p.trim());
-    if (!u) throw errors.badRequest('No such user');
-    if (!u.is_active) throw errors.badRequest('User is deactivated');
-    out.set(u.id, u);
-  }
-  return [...out.values()];
-}
 
 /** `#rgb` or `#rrggbb`, stored as lowercase `#rrggbb`. */
 export function checkColor(raw: string, name: string): string {

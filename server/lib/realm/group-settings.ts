@@ -12,7 +12,7 @@ import { decodeJson } from '../../params/params.js';
 import type { RealmSettings } from '../../store/records.js';
 import type { GroupSettingValue } from '../../store/channel-records.js';
 import type { App } from '../../context.js';
-import type { RealmSetting } from './settings.js';
+import type { RealmSetting } from './setting-definition.js';
 
 /** Settings only an owner may change (Zulip: the group-management permissions). */
 const OWNER_ONLY = new Set(['can_create_groups', 'can_manage_all_groups']);

@@ -6,7 +6,7 @@
  */
 import { errors } from '../../errors.js';
 import { t } from '../../params/params.js';
-import type { RealmSetting } from './settings.js';
+import type { RealmSetting } from './setting-definition.js';
 
 export const SERVER_SETTINGS: RealmSetting[] = [
   {

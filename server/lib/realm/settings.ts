@@ -13,36 +13,9 @@ import { EMAIL_VISIBILITY } from '../people/people.js';
 import { REALM_GROUP_SETTINGS } from './group-settings.js';
 import { checkBbbSecret, checkBbbUrl, checkJitsiUrl } from './video-calls.js';
 import { SERVER_SETTINGS } from './server-settings.js';
+import { define, type RealmSetting } from './setting-definition.js';
 
-export interface RealmSetting<T = unknown> {
-  /** Parameter name; also the event `property` (register key: `realm_` + name, unless `registerKey`). */
-  name: string;
-  /** Which endpoint changes it: `PATCH /realm` (default) or `PATCH /realm/user_settings_defaults`. */
-  endpoint?: 'realm' | 'user_settings_defaults';
-  /** How the raw parameter is read (strings raw, the rest JSON), as Zulip's typed parameters. */
-  type: ParamType<T>;
-  /** Checks (and normalises) a new value against the current one; throws a HearthError for bad input. */
-  validate?: (value: T, app: App, current: T) => T;
-  /** The current value when it is not simply the stored one or `fallback` (defaults computed at run time). */
-  current?: (app: App) => T;
-  /** How clients see a value (events and the response), when not as stored. */
-  forApi?: (value: T, app: App) => unknown;
-  /** Who may change it (Zulip: administrators, a few settings owners only). */
-  who: 'admin' | 'owner';
-  /** Where it lives: a field of the realm record, or of `realm.settings`. */
-  stored: { in: 'record'; key: 'name' | 'description' } | { in: 'settings'; key: keyof RealmSettings & string };
-  /** The value when `settings` has none stored. */
-  fallback: T;
-  /** The change event: `realm` `update` (default) or `update_dict` with `property: "default"`. */
-  event?: 'update' | 'update_dict';
-  /**
-   * Register key (default `realm_` + name; user defaults live in `realm_user_settings_defaults`);
-   * null: not in this area's register section (another section shows it, or it is secret).
-   */
-  registerKey?: string | null;
-  /** Never sent to clients (no event, no register field): secrets such as a video-call API secret. */
-  secret?: boolean;
-}
+export type { RealmSetting } from './setting-definition.js';
 
 /** Zulip's Realm.MAX_REALM_NAME_LENGTH and MAX_REALM_DESCRIPTION_LENGTH. */
 export const MAX_REALM_NAME_LENGTH = 40;
@@ -78,8 +51,6 @@ function checkLanguage(value: string): string {
   return value;
 }
 
-/** Types one entry against its own value type, then keeps it in the mixed table. */
-export const define = <T>(s: RealmSetting<T>): RealmSetting => s as unknown as RealmSetting;
 
 /**
  * A time limit in seconds (Zulip's message edit / delete / move limits): a positive integer,
