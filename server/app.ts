@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { RateLimiter } from './auth/rate-limit.js';
 import { ApiRateLimiter } from './auth/api-rate-limit.js';
 import { systemClock, type Clock } from './clock.js';
-import type { App, ChannelMessageStats, ServerConfig } from './context.js';
+import type { App, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
 import { answerClientErrorsWithJson } from './http/client-errors.js';
 import { envelope } from './http/envelope.js';
@@ -29,15 +29,16 @@ import { scheduleChannelActivity } from './actions/channel-activity.js';
 import { installTypingFilter } from './lib/people/typing.js';
 import { installLinkifiersFilter } from './lib/realm/extras.js';
 import { installDeleteMessageFilter } from './lib/messages/delete-events.js';
-import { installPresenceFilter } from './lib/people/presence.js';
+import { installPresenceFilter, newPresenceBook } from './lib/people/presence.js';
 import { installRealmEmojiFilter } from './lib/emoji/custom-events.js';
-import { installRealmEmoji } from './lib/emoji/custom.js';
+import { customEmojiSource } from './lib/emoji/custom.js';
 import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
-import { backupRunner } from './lib/runtime/backup.js';
-import { RealmExports } from './export/realm-exports.js';
+import { BackupRunner } from './lib/runtime/backup.js';
+import { RealmExports } from './export/export-state.js';
 import { restoreQueues, saveQueues } from './lib/runtime/queue-persistence.js';
 import { restorePresence, savePresence, schedulePresenceSaves } from './lib/runtime/presence-persistence.js';
-import { storageHealth } from './lib/runtime/storage-health.js';
+import { newStorageHealth } from './lib/runtime/storage-health.js';
+import { newStaticFiles } from './lib/runtime/static-files.js';
 import { doEnsureNotificationBot } from './actions/notification-bot.js';
 
 export interface CreateAppOptions {
@@ -59,9 +60,6 @@ export interface HearthServer {
   /** Stops accepting, finishes parked polls and in-flight writes. Leaves the store open. */
   close(): Promise<void>;
 }
-
-/** Until the messages issue lands: no channel has messages. */
-const noMessages: ChannelMessageStats = { hasNamedTopics: () => false, weeklyTraffic: () => null };
 
 /** Starts an HTTP(S) server listening, with the envelope for refused requests and long keep-alives; resolves with the port. */
 function bind(s: Server | HttpsServer, port: number, host: string): Promise<number> {
@@ -111,9 +109,16 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       byUsername: new RateLimiter(clock, 10, 10 * 60_000),
     },
     channels: { canAccess: (userId, streamId) => canAddressChannel(app, userId, streamId) },
-    channelMessages: noMessages,
-    messageAccess: { canRead: () => false },
+    channelMessages: channelMessageStats(() => app),
+    messageAccess: messageAccess(() => app),
+    customEmoji: customEmojiSource(() => app),
     exports: new RealmExports(),
+    backups: new BackupRunner(),
+    storageHealth: newStorageHealth(),
+    presence: newPresenceBook(),
+    scheduledDelivery: { running: false },
+    setupInProgress: false,
+    staticFiles: newStaticFiles(),
   };
   installChannelFilters(app);
   installUserGroupFilter(app);
@@ -124,9 +129,6 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   installDeleteMessageFilter(app);
   installPresenceFilter(app);
   installRealmEmojiFilter(app);
-  installRealmEmoji(app);
-  app.channelMessages = channelMessageStats(app);
-  app.messageAccess = messageAccess(app);
 
   const koa = new Koa({ proxy: false });
   koa.silent = true;
@@ -176,7 +178,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const closed = Promise.all(listening.map((x) => new Promise<void>((resolve) => x.close(() => resolve()))));
       app.events.stop();
       // A backup in progress stops and removes its partial folder before the store closes.
-      await backupRunner(app).cancel();
+      await app.backups.cancel();
       await app.exports.cancel();
       stopMaintenance?.();
       stopDelivery?.();
@@ -192,7 +194,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       clearTimeout(force);
       await app.store.settled();
       // Every request and write is done: the queues can be kept for the next start.
-      if (storageHealth(app).failure === null) {
+      if (app.storageHealth.failure === null) {
         await saveQueues(app).catch((err: unknown) => app.log.warn('event queues not saved', { error: String(err) }));
         if (app.store.realm.data.realm) await savePresence(app).catch((err: unknown) => app.log.warn('presence not saved', { error: String(err) }));
       }

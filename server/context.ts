@@ -1,10 +1,16 @@
-import type { RealmExports } from './export/realm-exports.js';
+import type { RealmExports } from './export/export-state.js';
+import type { CustomEmojiSource } from './lib/emoji/reaction.js';
+import type { PresenceBook } from './lib/people/presence.js';
+import type { BackupRunner } from './lib/runtime/backup.js';
+import type { StaticFiles } from './lib/runtime/static-files.js';
+import type { StorageHealth } from './lib/runtime/storage-health.js';
 import type { NetworkInterfaceInfo } from 'node:os';
 import type { ApiRateLimiter } from './auth/api-rate-limit.js';
 import type Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { EventQueues } from './events/queues.js';
-import type { StateRegistry } from './events/state.js';
+import type { QueueOptions } from './events/queue.js';
+import type { Want } from './events/want.js';
 import type { Params } from './params/params.js';
 import type { LoginLimits } from './auth/rate-limit.js';
 import type { Logger } from './log.js';
@@ -66,8 +72,7 @@ export interface ChannelDirectory {
 }
 
 /**
- * What the channels area needs from the messages area. Until messages exist a
- * channel has no history; the messages issue replaces the default.
+ * What the channels area needs from the messages area (server/lib/messages/hooks.ts implements it).
  */
 export interface ChannelMessageStats {
   /** Whether any message of the channel is in a named (non-empty) topic; blocks `empty_topic_only`. */
@@ -88,8 +93,8 @@ export interface ChannelMessageStats {
 }
 
 /**
- * What the uploads area needs from the messages area (default: no messages, so
- * nobody but the uploader reads a file). The messages issue replaces it.
+ * What the uploads area needs from the messages area (server/lib/messages/hooks.ts implements it):
+ * who may read the message a file is attached to.
  */
 export interface MessageAccess {
   /** Whether `userId` (null: a spectator) may read message `messageId`. */
@@ -101,7 +106,8 @@ export interface App {
   store: Store;
   clock: Clock;
   events: EventQueues;
-  state: StateRegistry;
+  /** The register snapshot's sections (server/events/state.ts's StateRegistry, filled by server/state/). */
+  state: RegisterState;
   config: ServerConfig;
   log: Logger;
   rateLimits: LoginLimits;
@@ -110,8 +116,44 @@ export interface App {
   channels: ChannelDirectory;
   channelMessages: ChannelMessageStats;
   messageAccess: MessageAccess;
+  /** The organization's custom emoji as reactions and statuses resolve them (server/lib/emoji/custom.ts). */
+  customEmoji: CustomEmojiSource;
   /** Organization exports (POST /export/realm) and the one in progress. */
   exports: RealmExports;
+  /** Backups of the data dir (POST /hearth/backup) and the last one's status. */
+  backups: BackupRunner;
+  /** Whether writes are refused after a failed one, and the rollback (server/lib/runtime/storage-health.ts). */
+  storageHealth: StorageHealth;
+  /** Presence rows, in memory, saved to presence.json (server/lib/people/presence.ts). */
+  presence: PresenceBook;
+  /** Delivery of due scheduled messages: `running` while a run is sending (one run at a time). */
+  scheduledDelivery: { running: boolean };
+  /** True while POST /hearth/setup creates the organization (two racing requests must not both win). */
+  setupInProgress: boolean;
+  /** What was read or built once to hand out: admin UI files, the chat bundle, the emoji data. */
+  staticFiles: StaticFiles;
+}
+
+/** What a state section sees when `POST /register` takes its snapshot. */
+export interface SnapshotContext {
+  app: App;
+  /** null for a spectator (unauthenticated register). */
+  user: UserRecord | null;
+  queue: QueueOptions;
+  includeSubscribers: 'true' | 'false' | 'partial';
+  presenceHistoryLimitDays: number;
+  /** `presence_last_update_id`: only presence changed after it. */
+  presenceSinceUpdateId?: number;
+  /** Base URL of the request (`http://host:port`), for URLs in the state. */
+  baseUrl: string;
+}
+
+/** What `POST /register` asks of `app.state` (server/events/state.ts implements it). */
+export interface RegisterState {
+  /** Every want-name some section answers. */
+  wantNames(): Set<string>;
+  /** The sections `want` asks for, fetched in one synchronous step. */
+  snapshot(ctx: SnapshotContext, want: Want): Record<string, unknown>;
 }
 
 /** What a view receives. */

@@ -3,7 +3,6 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { backupRunner } from '../server/lib/runtime/backup.js';
 import { Store } from '../server/store/store.js';
 import { createChannel } from './helpers/channels.js';
 import { sendStream } from './helpers/messages.js';
@@ -20,7 +19,7 @@ describe('backup snapshot', () => {
       for (let i = 0; i < 3; i++) sent.push(await sendStream(c, 'before', 't', `m${i}`));
       const maxBefore = ts.store.messages.maxId;
       let later: number[] = [];
-      backupRunner(ts.app).afterSnapshot = async () => {
+      ts.app.backups.afterSnapshot = async () => {
         // Written after the snapshot, before a byte is copied: the segment file on disk now holds
         // messages of a channel the backup's channels.json does not have.
         await createChannel(ts, c, 'after', {});
@@ -30,7 +29,7 @@ describe('backup snapshot', () => {
       };
       const started = await c.post('/hearth/backup', { destination: root });
       assert.equal(started.status, 200, JSON.stringify(started.body));
-      await backupRunner(ts.app).finished();
+      await ts.app.backups.finished();
       const done = (await c.get('/hearth/backup')).body;
       assert.equal(done.state, 'done', JSON.stringify(done));
       assert.equal(later.length, 2);
@@ -67,16 +66,16 @@ describe('backup snapshot', () => {
     try {
       let target = '';
       let closing: Promise<void> | null = null;
-      backupRunner(ts.app).afterSnapshot = async () => {
-        target = backupRunner(ts.app).current.destination!;
+      ts.app.backups.afterSnapshot = async () => {
+        target = ts.app.backups.current.destination!;
         // Quit while the copy is about to start (the desktop app's tray Quit calls the same close()).
         closing = ts.server.close();
       };
       const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
       assert.equal(started.status, 200, JSON.stringify(started.body));
-      await backupRunner(ts.app).finished();
+      await ts.app.backups.finished();
       await closing;
-      const status = backupRunner(ts.app).current;
+      const status = ts.app.backups.current;
       assert.equal(status.state, 'failed');
       assert.equal(status.error, 'Hearth stopped before the backup finished; the partial copy was removed.');
       assert.equal(status.copied_bytes, 0);
@@ -93,8 +92,8 @@ describe('backup snapshot', () => {
     const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
     try {
       let target = '';
-      backupRunner(ts.app).afterSnapshot = async () => {
-        target = backupRunner(ts.app).current.destination!;
+      ts.app.backups.afterSnapshot = async () => {
+        target = ts.app.backups.current.destination!;
         assert.ok((await readdir(target)).includes('INCOMPLETE-BACKUP.txt'), 'marked incomplete while it runs');
         // The destination turns into something no folder can be made in (a disk pulled out, say).
         await rm(target, { recursive: true });
@@ -102,7 +101,7 @@ describe('backup snapshot', () => {
       };
       const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
       assert.equal(started.status, 200);
-      await backupRunner(ts.app).finished();
+      await ts.app.backups.finished();
       const done = (await ts.ownerClient.get('/hearth/backup')).body;
       assert.equal(done.state, 'failed');
       assert.ok(done.error);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../server/auth/secrets.js';
-import { backupRunner, listDataFiles } from '../server/lib/runtime/backup.js';
+import { listDataFiles } from '../server/lib/runtime/backup.js';
 import { Store } from '../server/store/store.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../server/version.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -83,7 +83,7 @@ describe('desktop admin API: status, backup, password reset', () => {
     assert.ok(started.body.destination.startsWith(join(backupRoot, 'hearth-backup-')));
     const busy = await ts.ownerClient.post('/hearth/backup', { destination: backupRoot });
     assert.equal(busy.status, 400);
-    await backupRunner(ts.app).finished();
+    await ts.app.backups.finished();
 
     const done = await ts.ownerClient.get('/hearth/backup');
     assert.equal(done.body.state, 'done', JSON.stringify(done.body));
@@ -152,7 +152,7 @@ describe('backup consistency and failure', () => {
       await writes(0);
       const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
       assert.equal(started.status, 200, JSON.stringify(started.body));
-      await Promise.all([writes(1), writes(2), backupRunner(ts.app).finished()]);
+      await Promise.all([writes(1), writes(2), ts.app.backups.finished()]);
       const done = (await ts.ownerClient.get('/hearth/backup')).body;
       assert.equal(done.state, 'done', JSON.stringify(done));
 
@@ -180,10 +180,10 @@ describe('backup consistency and failure', () => {
       await writeFile(join(root, 'hearth-backup-20260102-030405'), 'something else, left alone');
       const first = await ts.ownerClient.post('/hearth/backup', { destination: root });
       assert.equal(first.body.destination, join(root, 'hearth-backup-20260102-030405-2'));
-      await backupRunner(ts.app).finished();
+      await ts.app.backups.finished();
       const second = await ts.ownerClient.post('/hearth/backup', { destination: root });
       assert.equal(second.body.destination, join(root, 'hearth-backup-20260102-030405-3'));
-      await backupRunner(ts.app).finished();
+      await ts.app.backups.finished();
       assert.equal((await ts.ownerClient.get('/hearth/backup')).body.state, 'done');
       assert.equal(await readFile(join(root, 'hearth-backup-20260102-030405'), 'utf8'), 'something else, left alone');
     } finally {
@@ -198,7 +198,7 @@ describe('backup consistency and failure', () => {
       // /proc is a folder nobody (not even root) can create folders in.
       const res = await ts.ownerClient.post('/hearth/backup', { destination: '/proc' });
       assert.equal(res.status, 200);
-      await backupRunner(ts.app).finished();
+      await ts.app.backups.finished();
       const failed = (await ts.ownerClient.get('/hearth/backup')).body;
       assert.equal(failed.state, 'failed');
       assert.match(failed.error, /ENOENT|EACCES|EPERM/);
@@ -206,7 +206,7 @@ describe('backup consistency and failure', () => {
       const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
       try {
         assert.equal((await ts.ownerClient.post('/hearth/backup', { destination: root })).status, 200);
-        await backupRunner(ts.app).finished();
+        await ts.app.backups.finished();
         assert.equal((await ts.ownerClient.get('/hearth/backup')).body.state, 'done');
       } finally {
         await rm(root, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Store } from '../server/store/store.js';
 import { FLAG } from '../server/store/message-records.js';
-import { setCustomEmojiSource, type CustomEmoji } from '../server/lib/emoji/reaction.js';
+import type { CustomEmoji } from '../server/lib/emoji/reaction.js';
 import { createChannel } from './helpers/channels.js';
 import { sendDirect, sendStream } from './helpers/messages.js';
 import { castOf, type Cast, type Caller } from './helpers/roles.js';
@@ -250,10 +250,10 @@ describe('reactions: who may react, who hears, Zulip\'s corner cases', () => {
       { id: '7', name: 'hearth', deactivated: false },
       { id: '8', name: 'old_logo', deactivated: true },
     ];
-    setCustomEmojiSource(ts.app, {
+    ts.app.customEmoji = {
       activeByName: (name) => emoji.find((e) => e.name === name && !e.deactivated),
       byId: (id) => emoji.find((e) => e.id === id),
-    });
+    };
     const id = await sendStream(cast.client('member'), 'yard', 'custom', 'x');
     const bad: [Record<string, string>, string][] = [
       [{ emoji_name: 'hearth', emoji_code: '99', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],

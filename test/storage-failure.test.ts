@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { storageHealth } from '../server/lib/runtime/storage-health.js';
 import { createChannel } from './helpers/channels.js';
 import { sendStream } from './helpers/messages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -13,7 +12,7 @@ describe('a write the disk refuses', () => {
   let ts: TestServer;
   before(async () => {
     ts = await startTestServer();
-    storageHealth(ts.app).retryMs = 20;
+    ts.app.storageHealth.retryMs = 20;
   });
   after(() => ts.stop());
 
@@ -34,7 +33,7 @@ describe('a write the disk refuses', () => {
     assert.equal(res.body.result, 'error');
     assert.equal(res.body.code, 'STORAGE_FAILED');
     assert.match(res.body.msg, /could not save.*ENOSPC/);
-    await storageHealth(ts.app).recovered;
+    await ts.app.storageHealth.recovered;
 
     assert.notEqual(ts.store.drafts, drafts, 'the store was reopened from disk');
     assert.deepEqual(await draftContents(), [], 'the refused change is gone from memory too');
@@ -63,7 +62,7 @@ describe('a write the disk refuses', () => {
     const res = await c.post('/messages', { type: 'stream', to: 'disk', topic: 't', content: 'during' });
     assert.equal(res.status, 503, JSON.stringify(res.body));
     assert.equal(res.body.code, 'STORAGE_FAILED');
-    await storageHealth(ts.app).recovered;
+    await ts.app.storageHealth.recovered;
     const retry = await sendStream(c, 'disk', 't', 'during');
     const got = await c.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify([['channel', 'disk']]) });
     assert.equal(got.status, 200);
@@ -76,7 +75,7 @@ describe('a write the disk refuses', () => {
 
   it('refuses changes before they touch memory until the disk takes a write again', async () => {
     const c = ts.ownerClient;
-    const health = storageHealth(ts.app);
+    const health = ts.app.storageHealth;
     let diskFull = true;
     health.probe = async () => !diskFull;
     ts.store.drafts.save = enospc;

@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as x509 from '@peculiar/x509';
 import { doCreateRealm } from '../server/actions/users.js';
-import { backupRunner } from '../server/lib/runtime/backup.js';
 import { silentLogger } from '../server/log.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { SERVER_DAYS, namesOf } from '../server/tls/certificates.js';
@@ -208,7 +207,7 @@ describe('hearth over HTTPS', () => {
     const root = await mkdtemp(join(tmpdir(), 'hearth-tls-backup-'));
     try {
       assert.equal((await owner.post('/hearth/backup', { destination: root })).status, 200);
-      await backupRunner(server.server.app).finished();
+      await server.server.app.backups.finished();
       const done = (await owner.get('/hearth/backup')).body;
       assert.equal(done.state, 'done', JSON.stringify(done));
       assert.ok(existsSync(join(done.destination, 'realm.json')), 'the data is there');

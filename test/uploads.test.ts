@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { storageHealth } from '../server/lib/runtime/storage-health.js';
 import { displayName, pathIdFromReference, safeName } from '../server/lib/uploads/names.js';
 import type { AttachmentsDoc } from '../server/store/attachment-records.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -192,7 +191,7 @@ describe('an upload whose record the disk refuses', () => {
         table.save = realSave;
       }
       // The store is rolled back to the disk (server/lib/runtime/storage-health.ts); writes resume after it.
-      await storageHealth(ts.app).recovered;
+      await ts.app.storageHealth.recovered;
       assert.equal(ts.store.attachments.totalSize(), 0);
       assert.deepEqual(ts.store.attachments.ownedBy(ts.owner.id), []);
       assert.deepEqual(await filesOnDisk(join(ts.dataDir, 'uploads', 'files')), []);

@@ -5,7 +5,7 @@
  * one path.
  */
 import type { App } from '../context.js';
-import { OFFLINE_THRESHOLD_SECONDS, presenceBook } from '../lib/people/presence.js';
+import { OFFLINE_THRESHOLD_SECONDS } from '../lib/people/presence.js';
 import { usersWhoCanAccess } from '../lib/people/people.js';
 import { userSetting } from '../lib/people/settings.js';
 import type { UserRecord } from '../store/records.js';
@@ -13,7 +13,7 @@ import { commit } from './commit.js';
 
 export async function doUpdatePresence(app: App, user: UserRecord, status: 'active' | 'idle'): Promise<void> {
   await commit(app, (tx) => {
-    const book = presenceBook(app);
+    const book = app.presence;
     const now = Math.floor(app.clock.now() / 1000);
     const old = book.rows.get(user.id);
     const wasOnline = old !== undefined && now - old.idle_timestamp <= OFFLINE_THRESHOLD_SECONDS;

@@ -186,12 +186,10 @@ async function deliver(app: App, m: ScheduledMessageRecord): Promise<void> {
   }
 }
 
-const running = new WeakSet<App>();
-
-/** Sends every scheduled message that is due, oldest first; one run at a time. */
+/** Sends every scheduled message that is due, oldest first; one run at a time (`app.scheduledDelivery`). */
 export async function deliverDueScheduledMessages(app: App): Promise<number> {
-  if (running.has(app)) return 0;
-  running.add(app);
+  if (app.scheduledDelivery.running) return 0;
+  app.scheduledDelivery.running = true;
   try {
     let sent = 0;
     for (;;) {
@@ -205,7 +203,7 @@ export async function deliverDueScheduledMessages(app: App): Promise<number> {
       else if (!due.failed) return sent; // refused by the store: try again later
     }
   } finally {
-    running.delete(app);
+    app.scheduledDelivery.running = false;
   }
 }
 

@@ -16,7 +16,6 @@ import {
   sessionTokenFrom,
   sessionUser,
 } from '../auth/sessions.js';
-import { storageHealth } from '../lib/runtime/storage-health.js';
 import type { AuthPolicy } from './auth-policy.js';
 
 /** Methods that change nothing, so need no CSRF token. */
@@ -58,7 +57,7 @@ export function authenticateSession(app: App, ctx: Koa.Context, policy: AuthPoli
  * writes, and a failure does not fail the request (the rollback still runs).
  */
 async function housekeeping(app: App, write: () => Promise<void>): Promise<void> {
-  if (storageHealth(app).failure !== null) return;
+  if (app.storageHealth.failure !== null) return;
   try {
     await write();
   } catch (err) {

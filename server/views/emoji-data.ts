@@ -5,17 +5,15 @@
  * emoji yet).
  */
 import { createHash } from 'node:crypto';
-import type { ApiRequest } from '../context.js';
+import type { App, ApiRequest } from '../context.js';
 import { codeToNames } from '../lib/emoji/unicode.js';
 
 /** The serialised data, built once per server instance (it never changes while the server runs). */
-const built = new WeakMap<object, { body: string; etag: string }>();
-
-function emojiData(app: object) {
-  let data = built.get(app);
+function emojiData(app: App) {
+  let data = app.staticFiles.emojiData;
   if (!data) {
     const body = JSON.stringify({ code_to_names: codeToNames() });
-    built.set(app, (data = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` }));
+    app.staticFiles.emojiData = data = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
   }
   return data;
 }

@@ -5,7 +5,7 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { userByApiEmail } from '../lib/messages/addressee.js';
 import { canAccessUser } from '../lib/people/people.js';
-import { legacyEntry, legacyPresences, modernPresences, presenceBook } from '../lib/people/presence.js';
+import { legacyEntry, legacyPresences, modernPresences } from '../lib/people/presence.js';
 import { userSetting } from '../lib/people/settings.js';
 import { requireUser } from './common.js';
 
@@ -31,7 +31,7 @@ export async function updatePresence(req: ApiRequest): Promise<ViewResult> {
       : legacyPresences(app, user),
     server_timestamp: app.clock.now() / 1000,
     zephyr_mirror_active: false,
-    presence_last_update_id: presenceBook(app).lastUpdateId,
+    presence_last_update_id: app.presence.lastUpdateId,
   };
 }
 
@@ -46,7 +46,7 @@ export function userPresence(req: ApiRequest): ViewResult {
   const key = req.path.user_id_or_email ?? ''; // decoded once by the router
   const target = /^\d+$/.test(key) ? app.store.users.get(Number(key)) : userByApiEmail(app, key);
   if (!target || !canAccessUser(app, viewer, target)) throw errors.badRequest('No such user');
-  const row = presenceBook(app).rows.get(target.id);
+  const row = app.presence.rows.get(target.id);
   if (!row || userSetting(app, target, 'presence_enabled') === false) throw errors.badRequest(`No presence data for ${target.email}`);
   return { presence: legacyEntry(row, Math.floor(app.clock.now() / 1000)) };
 }

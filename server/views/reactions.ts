@@ -4,7 +4,7 @@ import { doAddReaction, doRemoveReaction, findAnyReaction, findReaction } from '
 import { errors, HearthError } from '../errors.js';
 import { t } from '../params/params.js';
 import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
-import { checkEmojiRequest, customEmojiOf, emojiData, requestedEmoji, type ReactionType } from '../lib/emoji/reaction.js';
+import { checkEmojiRequest, emojiData, requestedEmoji, type ReactionType } from '../lib/emoji/reaction.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { requireUser } from './common.js';
@@ -24,7 +24,7 @@ export async function addReaction(req: ApiRequest): Promise<ViewResult> {
   const code = params.get('emoji_code', t.string);
   const type = params.get('reaction_type', t.string);
   const m = accessForChange(req, user);
-  const custom = customEmojiOf(app);
+  const custom = app.customEmoji;
   const wanted = requestedEmoji(name, code, type, custom);
   if (findReaction(m, user.id, wanted)) {
     throw new HearthError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
@@ -51,7 +51,7 @@ export async function removeReaction(req: ApiRequest): Promise<ViewResult> {
     if (name === undefined) {
       throw errors.badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
     }
-    code = emojiData(name, customEmojiOf(app)).emoji_code;
+    code = emojiData(name, app.customEmoji).emoji_code;
   }
   // No validation of the emoji: the stored reaction was valid when added (a custom emoji may
   // since have been deactivated).

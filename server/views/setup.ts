@@ -1,7 +1,7 @@
 import { doOnboardRealm } from '../actions/onboarding.js';
 import { doCreateRealm } from '../actions/users.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
-import type { App, ApiRequest, ViewResult } from '../context.js';
+import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { isOwnAddress, isOwnHost } from '../lib/network/lan-urls.js';
@@ -12,9 +12,6 @@ import { serverLanUrls } from './status.js';
 /** Zulip's Realm.MAX_REALM_NAME_LENGTH and UserProfile.MAX_NAME_LENGTH. */
 const MAX_REALM_NAME_LENGTH = 40;
 const MAX_FULL_NAME_LENGTH = 100;
-
-/** Servers with a setup between its checks and its commit (two racing requests must not both win). */
-const settingUp = new WeakSet<App>();
 
 /**
  * Whether the request may set up without a token: it comes from this computer (the socket's
@@ -50,7 +47,7 @@ export function getSetup(req: ApiRequest): ViewResult {
 export async function postSetup(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;
   const token = params.get('setup_token', t.string);
-  if (app.store.realm.data.realm !== null || settingUp.has(app)) throw errors.realmAlreadySetUp();
+  if (app.store.realm.data.realm !== null || app.setupInProgress) throw errors.realmAlreadySetUp();
   if (!fromThisComputer(req) && !setupTokenMatches(app.config.setupToken, token)) throw errors.setupNotAllowed();
 
   const realmName = params.require('realm_name', t.string).trim();
@@ -68,7 +65,7 @@ export async function postSetup(req: ApiRequest): Promise<ViewResult> {
     throw errors.invalidVar('password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
   }
 
-  settingUp.add(app);
+  app.setupInProgress = true;
   try {
     const owner = await doCreateRealm(app, realmName, { email, password, fullName });
     app.config.setupToken = null;
@@ -76,6 +73,6 @@ export async function postSetup(req: ApiRequest): Promise<ViewResult> {
     app.log.info('organization created through the setup page', { realm: realmName, owner: owner.id });
     return { user_id: owner.id, email: owner.email, api_key: owner.api_key, lan_urls: serverLanUrls(req) };
   } finally {
-    settingUp.delete(app);
+    app.setupInProgress = false;
   }
 }

@@ -2,7 +2,6 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { fingerprintOf } from '../tls/certificates.js';
 import { lanUrls } from '../lib/network/lan-urls.js';
 import { directorySize } from '../lib/runtime/backup.js';
-import { storageHealth } from '../lib/runtime/storage-health.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../version.js';
 import { requireAdmin } from './common.js';
 
@@ -31,8 +30,8 @@ export async function getStatus(req: ApiRequest): Promise<ViewResult> {
     connected_clients: app.events.size,
     connected_users: app.events.connectedUsers,
     store_bytes: await directorySize(app.config.dataDir),
-    storage_error: storageHealth(app).failure,
-    storage_rollbacks: storageHealth(app).rollbacks,
+    storage_error: app.storageHealth.failure,
+    storage_rollbacks: app.storageHealth.rollbacks,
     // HTTPS with this installation's authority: its port and the fingerprint people compare.
     https_port: app.config.tlsAddress?.port ?? null,
     ca_fingerprint_sha256: app.config.caCertificate ? fingerprintOf(app.config.caCertificate) : null,

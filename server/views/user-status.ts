@@ -6,7 +6,7 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { canAccessUser, isAdmin } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
-import { customEmojiOf, resolveReactionEmoji } from '../lib/emoji/reaction.js';
+import { resolveReactionEmoji } from '../lib/emoji/reaction.js';
 import { MAX_STATUS_TEXT } from '../lib/people/status.js';
 import { pathInt, requireUser } from './common.js';
 
@@ -31,7 +31,7 @@ function statusChange(req: ApiRequest, alsoAway: boolean): StatusChange {
     change.status_text = trimmed;
   }
   if (emojiName !== undefined) {
-    change.emoji = emojiName === '' ? null : resolveReactionEmoji(emojiName, emojiCode || undefined, reactionType || undefined, customEmojiOf(app));
+    change.emoji = emojiName === '' ? null : resolveReactionEmoji(emojiName, emojiCode || undefined, reactionType || undefined, app.customEmoji);
   }
   return change;
 }

@@ -16,7 +16,6 @@ import {
 } from './access.js';
 import { webPublicChannelsEnabled } from './settings.js';
 import { isGuest } from '../people/people.js';
-import { presenceBook } from '../people/presence.js';
 
 export type IncludeSubscribers = 'true' | 'false' | 'partial';
 
@@ -78,7 +77,7 @@ export const PARTIAL_SUBSCRIBERS_ACTIVE_DAYS = 14;
  */
 export function recentlyActiveIds(app: App, requester: UserRecord): Set<number> {
   const since = Math.floor(app.clock.now() / 1000) - PARTIAL_SUBSCRIBERS_ACTIVE_DAYS * 86_400;
-  const presence = presenceBook(app).rows;
+  const presence = app.presence.rows;
   const out = new Set<number>([requester.id]);
   for (const u of app.store.users.all()) {
     if (!u.is_active) continue;

@@ -11,7 +11,7 @@ import type { RealmEmojiRecord, UserRecord } from '../../store/records.js';
 import { emojiByName } from './unicode.js';
 import { isUserInGroupSetting, realmGroupSetting } from '../groups/groups.js';
 import { isAdmin } from '../people/people.js';
-import { setCustomEmojiSource } from './reaction.js';
+import type { CustomEmojiSource } from './reaction.js';
 
 /** Zulip's MAX_EMOJI_FILE_SIZE_MIB. */
 export const MAX_EMOJI_BYTES = 5 * 1024 * 1024;
@@ -77,16 +77,16 @@ export function checkCanRemoveEmoji(app: App, user: UserRecord, emoji: RealmEmoj
   throw errors.badRequest('Must be an organization administrator or emoji author');
 }
 
-/** Makes reactions, statuses and messages see the organization's custom emoji. */
-export function installRealmEmoji(app: App): void {
-  setCustomEmojiSource(app, {
+/** The organization's custom emoji as reactions, statuses and messages see them (`app.customEmoji`). */
+export function customEmojiSource(app: () => App): CustomEmojiSource {
+  return {
     activeByName: (name) => {
-      const e = activeEmojiByName(app, name);
+      const e = activeEmojiByName(app(), name);
       return e && { id: String(e.id), name: e.name, deactivated: false };
     },
     byId: (id) => {
-      const e = app.store.emoji.data.emoji.find((x) => String(x.id) === id);
+      const e = app().store.emoji.data.emoji.find((x) => String(x.id) === id);
       return e && { id: String(e.id), name: e.name, deactivated: e.deactivated };
     },
-  });
+  };
 }

@@ -1,12 +1,11 @@
 /**
  * Emoji in reactions and statuses (Zulip's zerver/lib/emoji.py): Unicode
  * emoji by name through server/lib/emoji/unicode.ts, Zulip's one extra emoji
- * (`zulip`), and the organization's custom emoji through a source the
- * custom-emoji area installs with `setCustomEmojiSource(app, source)`;
- * until then no custom emoji exist, so `realm_emoji` requests get Zulip's
+ * (`zulip`), and the organization's custom emoji through a source, the
+ * server's `app.customEmoji` (server/lib/emoji/custom.ts); with the empty
+ * source no custom emoji exist, so `realm_emoji` requests get Zulip's
  * "Invalid custom emoji." and unknown names "Emoji '...' does not exist".
  */
-import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
 import { emojiByName, emojiNameForCode } from './unicode.js';
 
@@ -32,16 +31,6 @@ export interface CustomEmojiSource {
 }
 
 const NO_CUSTOM_EMOJI: CustomEmojiSource = { activeByName: () => undefined, byId: () => undefined };
-
-type WithSource = App & { customEmojiSource?: CustomEmojiSource };
-
-/** Installed by the custom-emoji area when the app is built. */
-export function setCustomEmojiSource(app: App, source: CustomEmojiSource): void {
-  (app as WithSource).customEmojiSource = source;
-}
-
-export const customEmojiOf = (app: App | undefined): CustomEmojiSource =>
-  (app as WithSource | undefined)?.customEmojiSource ?? NO_CUSTOM_EMOJI;
 
 /**
  * Zulip's get_emoji_data: the code and type a name stands for (an active

@@ -43,15 +43,17 @@ export function weeklyTraffic(app: App, streamId: number): number | null {
   return twoSignificantDigits(average === 0 && n > 0 ? 1 : average);
 }
 
-export function channelMessageStats(app: App): ChannelMessageStats {
+/** `app.channelMessages` (`app` is asked for on each call: createApp builds the hooks with the App). */
+export function channelMessageStats(app: () => App): ChannelMessageStats {
   return {
-    hasNamedTopics: (streamId) => app.store.messages.hasNamedTopics(streamId),
-    weeklyTraffic: (streamId) => weeklyTraffic(app, streamId),
+    hasNamedTopics: (streamId) => app().store.messages.hasNamedTopics(streamId),
+    weeklyTraffic: (streamId) => weeklyTraffic(app(), streamId),
     // The oldest message still stored (deletions included); the record keeps the value events announced.
-    firstMessageId: (streamId) => app.store.messages.channel(streamId).first ?? null,
+    firstMessageId: (streamId) => app().store.messages.channel(streamId).first ?? null,
   };
 }
 
-export const messageAccess = (app: App): MessageAccess => ({
-  canRead: (userId, messageId) => canReadById(app, userId, messageId),
+/** `app.messageAccess`. */
+export const messageAccess = (app: () => App): MessageAccess => ({
+  canRead: (userId, messageId) => canReadById(app(), userId, messageId),
 });

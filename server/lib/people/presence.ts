@@ -22,25 +22,20 @@ export interface PresenceEntry {
   update_id: number;
 }
 
-interface PresenceBook {
+/** A server's presence rows (`app.presence`), by user ID. */
+export interface PresenceBook {
   rows: Map<number, PresenceEntry>;
   lastUpdateId: number;
 }
 
-const books = new WeakMap<App, PresenceBook>();
-
-export function presenceBook(app: App): PresenceBook {
-  let b = books.get(app);
-  if (!b) books.set(app, (b = { rows: new Map(), lastUpdateId: 0 }));
-  return b;
-}
+export const newPresenceBook = (): PresenceBook => ({ rows: new Map(), lastUpdateId: 0 });
 
 const visible = (app: App, u: UserRecord | undefined): u is UserRecord =>
   u !== undefined && u.is_active && userSetting(app, u, 'presence_enabled') !== false;
 
 /** Modern format keyed by user-ID strings (rows newer than `sinceUpdateId`, within the history limit). */
 export function modernPresences(app: App, viewer: UserRecord | null, opts: { sinceUpdateId?: number; historyDays?: number } = {}) {
-  const book = presenceBook(app);
+  const book = app.presence;
   const accessible = accessFilter(app, viewer);
   const cutoff = Math.floor(app.clock.now() / 1000) - (opts.historyDays ?? 14) * 86_400;
   const out: Record<string, { active_timestamp: number; idle_timestamp: number }> = {};
@@ -66,7 +61,7 @@ export function legacyEntry(row: PresenceEntry, now: number) {
 
 /** Legacy format keyed by API email. */
 export function legacyPresences(app: App, viewer: UserRecord | null) {
-  const book = presenceBook(app);
+  const book = app.presence;
   const accessible = accessFilter(app, viewer);
   const now = Math.floor(app.clock.now() / 1000);
   const out: Record<string, unknown> = {};
@@ -85,7 +80,7 @@ export const presenceSection: StateSection = {
       presences: queue.slimPresence
         ? modernPresences(app, user, { historyDays: presenceHistoryLimitDays, sinceUpdateId: presenceSinceUpdateId })
         : legacyPresences(app, user),
-      presence_last_update_id: presenceBook(app).lastUpdateId,
+      presence_last_update_id: app.presence.lastUpdateId,
       server_timestamp: app.clock.now() / 1000,
     };
   },

@@ -114,7 +114,7 @@ interface Entry {
  * message whose channel or sender it lacks. Uploads, avatars and emoji images
  * (written once, never changed) are copied as they are. Every file is fsynced;
  * the folder holds INCOMPLETE-BACKUP.txt until the end, and a failed backup is
- * removed.
+ * removed. One per server (`app.backups`).
  */
 export class BackupRunner {
   private status: BackupStatus = { state: 'idle', copied_bytes: 0, total_bytes: 0, destination: null, error: null };
@@ -123,8 +123,6 @@ export class BackupRunner {
   private stopping = false;
   /** Tests: runs right after the snapshot, before any byte is copied. */
   afterSnapshot: (() => Promise<void>) | null = null;
-
-  constructor(private readonly app: App) {}
 
   get current(): BackupStatus {
     return { ...this.status };
@@ -138,14 +136,14 @@ export class BackupRunner {
    * Starts a backup into a new folder inside `destination` (checked by the caller): resolves
    * once that folder exists (or creating it failed), while the copy goes on.
    */
-  async start(destination: string): Promise<BackupStatus> {
-    const wanted = join(resolve(destination), `hearth-backup-${stamp(this.app.clock.now())}`);
+  async start(app: App, destination: string): Promise<BackupStatus> {
+    const wanted = join(resolve(destination), `hearth-backup-${stamp(app.clock.now())}`);
     this.stopping = false;
     this.status = { state: 'running', copied_bytes: 0, total_bytes: 0, destination: wanted, error: null };
     const fail = (err: unknown) => {
       this.status.state = 'failed';
       this.status.error = err instanceof Error ? err.message : String(err);
-      this.app.log.error('backup failed', { destination: this.status.destination, error: this.status.error });
+      app.log.error('backup failed', { destination: this.status.destination, error: this.status.error });
     };
     let target: string;
     try {
@@ -160,10 +158,10 @@ export class BackupRunner {
       return this.current;
     }
     this.status.destination = target;
-    this.running = this.run(target).then(
+    this.running = this.run(app, target).then(
       () => {
         this.status.state = 'done';
-        this.app.log.info('backup done', { destination: target, bytes: this.status.copied_bytes });
+        app.log.info('backup done', { destination: target, bytes: this.status.copied_bytes });
       },
       async (err) => {
         fail(err);
@@ -190,13 +188,13 @@ export class BackupRunner {
     await this.running;
   }
 
-  private async run(target: string): Promise<void> {
-    const dataDir = this.app.config.dataDir;
+  private async run(app: App, target: string): Promise<void> {
+    const dataDir = app.config.dataDir;
     const staging = join(dataDir, STAGING);
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { mode: 0o700 });
     try {
-      const entries = await this.snapshot(dataDir, staging);
+      const entries = await this.snapshot(app, dataDir, staging);
       if (this.afterSnapshot) await this.afterSnapshot();
       this.status.total_bytes = entries.reduce((sum, e) => sum + e.size, 0);
       const folders = new Set<string>([target]);
@@ -231,8 +229,8 @@ export class BackupRunner {
   }
 
   /** What the backup holds: the collections and message files as of one instant, then the other files. */
-  private async snapshot(dataDir: string, staging: string): Promise<Entry[]> {
-    const { store } = this.app;
+  private async snapshot(app: App, dataDir: string, staging: string): Promise<Entry[]> {
+    const { store } = app;
     await store.settled();
     const entries: Entry[] = [];
     const taken = new Set<string>();
@@ -288,16 +286,4 @@ async function makeFreshFolder(wanted: string): Promise<string> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw err;
     }
   }
-}
-
-const runners = new WeakMap<App, BackupRunner>();
-
-/** The backup runner of a server (one per app instance). */
-export function backupRunner(app: App): BackupRunner {
-  let runner = runners.get(app);
-  if (!runner) {
-    runner = new BackupRunner(app);
-    runners.set(app, runner);
-  }
-  return runner;
 }

@@ -8,7 +8,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../../context.js';
-import { presenceBook, type PresenceEntry } from '../people/presence.js';
+import type { PresenceEntry } from '../people/presence.js';
 
 const FILE = 'presence.json';
 export const PRESENCE_SAVE_MS = 5 * 60 * 1000;
@@ -20,7 +20,7 @@ interface SavedPresence {
 }
 
 export async function savePresence(app: App): Promise<void> {
-  const book = presenceBook(app);
+  const book = app.presence;
   const doc: SavedPresence = { version: 1, lastUpdateId: book.lastUpdateId, rows: [...book.rows] };
   const file = join(app.config.dataDir, FILE);
   await writeFile(`${file}.tmp`, JSON.stringify(doc), { mode: 0o600 });
@@ -41,7 +41,7 @@ export async function restorePresence(app: App): Promise<number> {
     return 0;
   }
   if (doc?.version !== 1 || !Array.isArray(doc.rows) || !Number.isInteger(doc.lastUpdateId)) return 0;
-  const book = presenceBook(app);
+  const book = app.presence;
   let n = 0;
   for (const row of doc.rows) {
     if (!Array.isArray(row) || !Number.isInteger(row[0]) || !isEntry(row[1]) || !app.store.users.get(row[0])) continue;

@@ -28,23 +28,20 @@ export interface StorageHealth {
   rollbacks: number;
 }
 
-const healths = new WeakMap<App, StorageHealth>();
-
-export function storageHealth(app: App): StorageHealth {
-  let h = healths.get(app);
-  if (!h) healths.set(app, (h = { failure: null, recovered: Promise.resolve(), retryMs: 2000, probe: probeWrite, rollbacks: 0 }));
-  return h;
+/** A server's storage health at start (`app.storageHealth`): writes accepted. */
+export function newStorageHealth(): StorageHealth {
+  return { failure: null, recovered: Promise.resolve(), retryMs: 2000, probe: probeWrite, rollbacks: 0 };
 }
 
 /** Refuses a change while the store is being rolled back or the disk still refuses writes. */
 export function assertWritable(app: App): void {
-  const h = healths.get(app);
-  if (h?.failure) throw errors.storageFailed(h.failure);
+  const h = app.storageHealth;
+  if (h.failure) throw errors.storageFailed(h.failure);
 }
 
 /** Called when a durable write failed: starts the rollback unless one is running. */
 export function reportWriteFailure(app: App, reason: string): void {
-  const h = storageHealth(app);
+  const h = app.storageHealth;
   if (h.failure) return;
   h.failure = reason;
   h.recovered = recover(app, h);

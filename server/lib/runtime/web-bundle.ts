@@ -80,20 +80,19 @@ function prebuilt(): WebBundle | null {
   return null;
 }
 
-const bundles = new WeakMap<App, Promise<WebBundle>>();
-
-/** The bundle this server hands out (built once per server; HEARTH_DEV_RENDERER=1 rebuilds each time). */
+/** The bundle this server hands out (built once per server, in `app.staticFiles`; HEARTH_DEV_RENDERER=1 rebuilds each time). */
 export function webBundle(app: App): Promise<WebBundle> {
   if (process.env.HEARTH_DEV_RENDERER === '1') return buildWebBundle({ minify: false });
-  let b = bundles.get(app);
+  const files = app.staticFiles;
+  let b = files.chatBundle;
   if (!b) {
     const ready = prebuilt();
-    b = ready ? Promise.resolve(ready) : buildWebBundle();
-    b.catch((err: unknown) => {
+    const building = ready ? Promise.resolve(ready) : buildWebBundle();
+    building.catch((err: unknown) => {
       app.log.error('chat client failed to build', { error: String(err) });
-      bundles.delete(app);
+      if (files.chatBundle === building) files.chatBundle = null;
     });
-    bundles.set(app, b);
+    files.chatBundle = b = building;
   }
   return b;
 }

@@ -1,0 +1,24 @@
+/**
+ * What a server read or built once to hand out (`app.staticFiles`): the admin UI's files
+ * (server/views/admin-static.ts), the chat client bundle (./web-bundle.ts) and the emoji data
+ * (server/views/emoji-data.ts). Filled on first request; none of it changes while the server runs.
+ */
+import type { WebBundle } from './web-bundle.js';
+
+export interface StaticAsset {
+  body: Buffer;
+  type: string;
+}
+
+export interface StaticFiles {
+  /** The file names in renderer/, read on the first admin UI request. */
+  adminNames: Promise<Set<string>> | null;
+  /** Admin UI files already read or compiled, by name (`vendor/...` for package files). */
+  adminAssets: Map<string, Promise<StaticAsset>>;
+  /** The chat client bundle; null until first asked for, and again after a failed build. */
+  chatBundle: Promise<WebBundle> | null;
+  /** The serialised emoji data and its ETag. */
+  emojiData: { body: string; etag: string } | null;
+}
+
+export const newStaticFiles = (): StaticFiles => ({ adminNames: null, adminAssets: new Map(), chatBundle: null, emojiData: null });
