@@ -11,11 +11,10 @@ import {
   isSpectatorInGroupSetting,
   isUserInGroup,
   isUserInGroupSetting,
-  parseGroupSettingUpdate,
   systemGroupId,
-  validateGroupSettingValue,
   type SystemGroupName,
 } from '../server/lib/groups/groups.js';
+import { parseGroupSettingUpdate, validateGroupSettingValue } from '../server/lib/groups/setting-values.js';
 import { silentLogger } from '../server/log.js';
 import { DEFAULT_REALM_SETTINGS } from '../server/store/records.js';
 import type { UserGroupRecord, UserGroupsDoc } from '../server/store/channel-records.js';

@@ -3,9 +3,9 @@
  * rules for when a stored session may be used.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { App } from '../context.js';
 import type { SessionRecord } from '../store/sessions.js';
 import type { UserRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
 
 export const SESSION_COOKIE = 'hearth_session';
 /** The cookie's Max-Age, and how long a session may be used after it was made. */
@@ -46,9 +46,9 @@ export const sessionCookie = (token: string, secure: boolean): string =>
 export const clearedSessionCookie = (secure: boolean): string => `${SESSION_COOKIE}=; Max-Age=0; ${attributes(secure)}`;
 
 /** Whether a stored session may still sign its user in (not expired, user active). */
-export function sessionUser(app: App, session: SessionRecord, now: number): UserRecord | null {
+export function sessionUser(store: Store, session: SessionRecord, now: number): UserRecord | null {
   if (now - session.created >= SESSION_LIFETIME_SECONDS) return null;
-  const user = app.store.users.get(session.user_id);
+  const user = store.users.get(session.user_id);
   return user && user.is_active && !user.is_bot ? user : null;
 }
 

@@ -8,15 +8,12 @@ import { mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Binary, ObjectId } from 'bson';
 import { BsonFile, writeBsonFile } from './bson-file.js';
+import type { ExportProgress } from './export-state.js';
 import { buildFixup } from './fixup-build.js';
 import { buildPlan, GRIDFS_CHUNK, type ExportScope, type RocketChatPlan } from './rocketchat-model.js';
 import type { Snapshot } from './snapshot.js';
 
-export interface ExportProgress {
-  phase: 'people and channels' | 'messages' | 'uploads' | 'custom emoji' | 'packing' | 'done';
-  done: number;
-  total: number;
-}
+export type { ExportProgress };
 
 export interface ExportSummary {
   users: number;

@@ -38,7 +38,7 @@ export function authenticateSession(app: App, ctx: Koa.Context, policy: AuthPoli
   const id = sessionIdForToken(token);
   const session = id === null ? undefined : app.store.sessions.get(id);
   const now = unixSeconds(app.clock);
-  const user = session ? sessionUser(app, session, now) : null;
+  const user = session ? sessionUser(app.store, session, now) : null;
   if (!session || !user) {
     const refuse = () => {
       if (strict) throw errors.sessionUnauthorized(clearedSessionCookie(ctx.secure));

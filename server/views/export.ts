@@ -11,7 +11,15 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { activeUsers } from '../lib/people/people.js';
 import { userSetting } from '../lib/people/settings.js';
-import { EXPORT_PUBLIC, EXPORT_STANDARD, formatExport } from '../export/realm-exports.js';
+import {
+  EXPORT_PUBLIC,
+  EXPORT_STANDARD,
+  formatExport,
+  listRealmExports,
+  realmExportPath,
+  removeRealmExport,
+  startRealmExport,
+} from '../export/realm-exports.js';
 import { ROLE } from '../store/records.js';
 import { baseUrl, requireAdmin } from './common.js';
 
@@ -19,7 +27,7 @@ import { baseUrl, requireAdmin } from './common.js';
 export async function listExports(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);
   const origin = baseUrl(req);
-  return { exports: (await req.app.exports.list(req.app)).map((e) => formatExport(e, origin)) };
+  return { exports: (await listRealmExports(req.app)).map((e) => formatExport(e, origin)) };
 }
 
 /** POST /export/realm */
@@ -28,7 +36,7 @@ export async function startExport(req: ApiRequest): Promise<ViewResult> {
   const exportType = req.params.get('export_type', t.int, EXPORT_PUBLIC);
   if (exportType !== EXPORT_PUBLIC && exportType !== EXPORT_STANDARD) throw errors.invalidVar('export_type');
   if (exportType === EXPORT_STANDARD && user.role !== ROLE.OWNER) throw errors.ownerRequired();
-  const id = await req.app.exports.start(req.app, user.id, exportType, baseUrl(req));
+  const id = await startRealmExport(req.app, user.id, exportType, baseUrl(req));
   return { id };
 }
 
@@ -36,7 +44,7 @@ export async function startExport(req: ApiRequest): Promise<ViewResult> {
 export async function deleteExport(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);
   const id = Number(req.path.export_id);
-  const removed = Number.isSafeInteger(id) ? await req.app.exports.remove(req.app, id, baseUrl(req)) : null;
+  const removed = Number.isSafeInteger(id) ? await removeRealmExport(req.app, id, baseUrl(req)) : null;
   if (!removed) throw errors.badRequest('Invalid data export ID');
   return {};
 }
@@ -53,8 +61,8 @@ export function exportProgress(req: ApiRequest): ViewResult {
 export async function downloadExport(req: ApiRequest): Promise<void> {
   requireAdmin(req);
   const { id, token, name } = req.path;
-  const record = (await req.app.exports.list(req.app)).find((e) => e.file === `${id}/${token}/${name}`);
-  const path = record ? req.app.exports.pathOf(req.app, record) : null;
+  const record = (await listRealmExports(req.app)).find((e) => e.file === `${id}/${token}/${name}`);
+  const path = record ? realmExportPath(req.app, record) : null;
   const size = path ? await stat(path).then((s) => s.size).catch(() => null) : null;
   if (!record || !path || size === null) throw errors.notFound('No such export (it may have been deleted)');
   const ctx = req.koa;

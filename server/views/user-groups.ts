@@ -3,15 +3,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
-import {
-  groupById,
-  parseGroupSettingUpdate,
-  sameGroupSetting,
-  systemGroupId,
-  USER_GROUP_SETTING_NAMES,
-  validateGroupSettingValue,
-  type UserGroupSettingName,
-} from '../lib/groups/groups.js';
+import { groupById, systemGroupId, USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from '../lib/groups/groups.js';
+import { parseGroupSettingUpdate, sameGroupSetting, validateGroupSettingValue } from '../lib/groups/setting-values.js';
 import {
   accessGroupForUpdate,
   canCreateGroups,

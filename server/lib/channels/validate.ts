@@ -10,7 +10,8 @@ import type { UserRecord } from '../../store/records.js';
 import { LIMITS } from '../../version.js';
 import { CHANNEL_SETTINGS, DELETE_POLICY_SETTINGS, hasRealmPermission } from './settings.js';
 import { channelByName } from './access.js';
-import { parseGroupSettingUpdate, systemGroupId, validateGroupSettingValue } from '../groups/groups.js';
+import { systemGroupId } from '../groups/groups.js';
+import { parseGroupSettingUpdate, validateGroupSettingValue } from '../groups/setting-values.js';
 import { isAdmin } from '../people/people.js';
 
 /** Zulip's check_string_is_printable: the 1-based position of the first control/unassigned character. */

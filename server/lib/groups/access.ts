@@ -15,9 +15,9 @@ import {
   realmGroupSetting,
   systemGroupId,
   USER_GROUP_SETTING_NAMES,
-  type GroupSettingOptions,
   type UserGroupSettingName,
 } from './groups.js';
+import type { GroupSettingOptions } from './setting-values.js';
 
 interface GroupSettingConfig {
   options: GroupSettingOptions;

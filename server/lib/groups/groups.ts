@@ -296,12 +296,3 @@ export function groupSettingForApi(value: GroupSettingValue, app: App): GroupSet
     direct_subgroups: [...new Set(value.direct_subgroups)].sort((a, b) => a - b),
   };
 }
-
-// Parsing and checking values lives next door; re-exported so callers import one module.
-export {
-  parseGroupSettingShape,
-  parseGroupSettingUpdate,
-  sameGroupSetting,
-  validateGroupSettingValue,
-  type GroupSettingOptions,
-} from './setting-values.js';

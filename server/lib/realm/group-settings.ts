@@ -4,8 +4,8 @@
  * like every group setting, announced as `realm` `update_dict`. Their register fields come from
  * the channels and groups areas' sections, so the entries carry no register key.
  */
-import type { GroupSettingOptions } from '../groups/setting-values.js';
-import { groupSettingForApi, parseGroupSettingUpdate, realmGroupSetting as realmUserGroupSetting } from '../groups/groups.js';
+import { groupSettingForApi, realmGroupSetting as realmUserGroupSetting } from '../groups/groups.js';
+import { parseGroupSettingUpdate, type GroupSettingOptions } from '../groups/setting-values.js';
 import { REALM_CHANNEL_SETTING_DEFAULTS, realmGroupSetting as realmChannelSetting } from '../channels/settings.js';
 import { REALM_GROUP_SETTING_DEFAULTS } from '../groups/groups.js';
 import { decodeJson } from '../../params/params.js';
