@@ -9,6 +9,13 @@ export function requireUser(req: ApiRequest): UserRecord {
   return req.user;
 }
 
+/** Zulip's human_users_only: the authenticated user, refused if a bot. */
+export function requireHuman(req: ApiRequest): UserRecord {
+  const user = requireUser(req);
+  if (user.is_bot) throw errors.badRequest('This endpoint does not accept bot requests.');
+  return user;
+}
+
 export function requireAdmin(req: ApiRequest): UserRecord {
   const user = requireUser(req);
   if (!isAdmin(user)) throw errors.adminRequired();

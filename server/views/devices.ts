@@ -7,18 +7,11 @@ import { doAddPushToken, doRegisterDevice, doRemoveDevice, doRemovePushToken } f
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import { t } from '../params/params.js';
-import type { PushTokenRecord, UserRecord } from '../store/records.js';
-import { requireUser } from './common.js';
+import type { PushTokenRecord } from '../store/records.js';
+import { requireHuman, requireUser } from './common.js';
 
 /** Zulip bounds push tokens at 4096 characters. */
 export const MAX_PUSH_TOKEN_LENGTH = 4096;
-
-/** Zulip's human_users_only. */
-function requireHuman(req: ApiRequest): UserRecord {
-  const user = requireUser(req);
-  if (user.is_bot) throw errors.badRequest('This endpoint does not accept bot requests.');
-  return user;
-}
 
 /**
  * Python's `bytes.fromhex`, which current Zulip uses to check an APNs token: pairs of hex

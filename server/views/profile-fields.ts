@@ -25,8 +25,7 @@ import {
   validateDefinition,
   type FieldData,
 } from '../lib/people/profile-fields.js';
-import type { UserRecord } from '../store/records.js';
-import { pathInt, requireAdmin, requireUser } from './common.js';
+import { pathInt, requireAdmin, requireHuman, requireUser } from './common.js';
 
 /** `field_data`: a dict whose values are strings or dicts of strings (Zulip's check_profile_field_data). */
 const fieldDataValidator: Validator<FieldData> = v.record((x: unknown, p: string) =>
@@ -138,12 +137,6 @@ export async function reorderFields(req: ApiRequest): Promise<ViewResult> {
   }
   await doReorderProfileFields(req.app, order);
   return {};
-}
-
-function requireHuman(req: ApiRequest): UserRecord {
-  const user = requireUser(req);
-  if (user.is_bot) throw errors.badRequest('This endpoint does not accept bot requests.');
-  return user;
 }
 
 const dataItem = v.dict({
