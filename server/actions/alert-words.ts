@@ -8,6 +8,6 @@ export async function doSetAlertWords(app: App, user: UserRecord, words: string[
     if (words.length) user.alert_words = words;
     else delete user.alert_words;
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'alert_words', alert_words: words } as never, [user.id]);
+    tx.emit({ type: 'alert_words', alert_words: words }, [user.id]);
   });
 }

@@ -1,5 +1,5 @@
 import type { App } from '../context.js';
-import type { ClientEvent } from '../events/queue.js';
+import type { Event } from '../events/types.js';
 import {
   emitAccessChange,
   emitChannelCreate,
@@ -29,7 +29,7 @@ export interface ChannelChanges {
   settings?: Record<string, GroupSettingValue>;
 }
 
-const sendToWatchers = (tx: Transaction, app: App, channel: ChannelRecord, event: ClientEvent) =>
+const sendToWatchers = (tx: Transaction, app: App, channel: ChannelRecord, event: Event) =>
   tx.emit(event, metadataAccessUserIds(app, channel));
 
 /** Applies the changes in Zulip's order (update_stream_backend), one event per changed property. */

@@ -1,6 +1,6 @@
 import type { App } from '../context.js';
 import { errors, HearthError } from '../errors.js';
-import type { ClientEvent } from '../events/queue.js';
+import type { Event } from '../events/types.js';
 import { assertWritable, reportWriteFailure } from '../lib/runtime/storage-health.js';
 
 /** Something whose in-memory state an action changed and that must land on disk. */
@@ -12,7 +12,7 @@ export interface Transaction {
   /** Marks a collection as changed; it is saved before the call answers. */
   touch(target: Durable | (() => Promise<void>)): void;
   /** Queues an event for these users (null: every queue), sent after the writes land. */
-  emit(event: ClientEvent, userIds: Iterable<number> | null): void;
+  emit(event: Event, userIds: Iterable<number> | null): void;
 }
 
 /**
@@ -25,7 +25,7 @@ export async function commit<R>(app: App, mutate: (tx: Transaction) => R): Promi
   assertWritable(app);
   const ticket = app.events.begin();
   const saves = new Set<Durable | (() => Promise<void>)>();
-  const out: { event: ClientEvent; userIds: Iterable<number> | null }[] = [];
+  const out: { event: Event; userIds: Iterable<number> | null }[] = [];
   let result: R;
   try {
     result = mutate({

@@ -17,7 +17,7 @@ function replaceList(app: App, tx: Transaction, list: LinkifierRecord[]): void {
   const realm = app.store.realm.data.realm!;
   realm.linkifiers = list;
   tx.touch(app.store.realm);
-  tx.emit({ type: 'realm_linkifiers', linkifiers: linkifiersForApi(app) } as never, everyone(app));
+  tx.emit({ type: 'realm_linkifiers', linkifiers: linkifiersForApi(app) }, everyone(app));
 }
 
 export async function doAddLinkifier(app: App, pattern: string, urlTemplate: string): Promise<number> {

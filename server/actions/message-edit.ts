@@ -9,6 +9,7 @@
  * (server/actions/move-notices.ts).
  */
 import type { App } from '../context.js';
+import type { UpdateMessageEvent } from '../events/types.js';
 import { relinkAttachments } from '../lib/uploads/attachment-links.js';
 import { containsAlertWord } from '../lib/people/alert-words.js';
 import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
@@ -146,7 +147,7 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
     tx.touch(() => store.save(...ids));
 
     // --- events
-    const base: Record<string, unknown> = {
+    const base: Omit<UpdateMessageEvent, 'flags'> = {
       type: 'update_message',
       user_id: editor.id,
       edit_timestamp: now,
@@ -182,7 +183,7 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       const key = flagNames(store.rowFlags(target, userId)!).join(',');
       (byFlags.get(key) ?? byFlags.set(key, []).get(key)!).push(userId);
     }
-    for (const [key, userIds] of byFlags) tx.emit({ ...base, flags: key ? key.split(',') : [] } as never, userIds);
+    for (const [key, userIds] of byFlags) tx.emit({ ...base, flags: key ? key.split(',') : [] }, userIds);
     for (const [userId, messages] of losing) {
       if (!app.store.users.get(userId)?.is_active) continue;
       // The deletion events name where the messages were.

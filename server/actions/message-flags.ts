@@ -6,6 +6,7 @@
  * rebuild their unread counts.
  */
 import type { App } from '../context.js';
+import type { ApiDict, UpdateMessageFlagsEvent } from '../events/types.js';
 import { isMutedFor } from '../lib/topics/visibility.js';
 import { FLAG, WILDCARD_MENTION_BITS, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
@@ -60,7 +61,7 @@ export async function doUpdateMessageFlags(
   const store = app.store.messages;
   return commit(app, (tx) => {
     const changed: MessageRecord[] = [];
-    const details: Record<string, unknown> = {};
+    const details: Record<string, ApiDict> = {};
     for (const m of messages) {
       const old = store.rowFlags(m, user.id);
       if (old === null) {
@@ -78,7 +79,7 @@ export async function doUpdateMessageFlags(
     if (!changed.length && !opts.all) return { changed: [] };
     const ids = changed.map((m) => m.id).sort((a, b) => a - b);
     if (ids.length) tx.touch(() => store.save(...ids));
-    const event: Record<string, unknown> = {
+    const event: UpdateMessageFlagsEvent = {
       type: 'update_message_flags',
       op,
       operation: op,
@@ -87,7 +88,7 @@ export async function doUpdateMessageFlags(
       all: opts.all === true,
     };
     if (op === 'remove' && flag === 'read') event.message_details = details;
-    tx.emit(event as never, [user.id]);
+    tx.emit(event, [user.id]);
     return { changed: ids };
   });
 }

@@ -10,6 +10,6 @@ export async function doSetMuted(app: App, user: UserRecord, targetId: number, m
     if (list.length) user.muted_users = list;
     else delete user.muted_users;
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'muted_users', muted_users: list } as never, [user.id]);
+    tx.emit({ type: 'muted_users', muted_users: list }, [user.id]);
   });
 }

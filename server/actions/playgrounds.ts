@@ -9,7 +9,7 @@ const everyone = (app: App) => app.store.users.all().filter((u) => u.is_active).
 function replaceList(app: App, tx: Transaction, list: PlaygroundRecord[]): void {
   app.store.realm.data.realm!.playgrounds = list;
   tx.touch(app.store.realm);
-  tx.emit({ type: 'realm_playgrounds', realm_playgrounds: playgroundsForApi(app) } as never, everyone(app));
+  tx.emit({ type: 'realm_playgrounds', realm_playgrounds: playgroundsForApi(app) }, everyone(app));
 }
 
 export async function doAddPlayground(app: App, p: Omit<PlaygroundRecord, 'id'>): Promise<number> {

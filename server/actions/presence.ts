@@ -26,7 +26,7 @@ export async function doUpdatePresence(app: App, user: UserRecord, status: 'acti
     book.rows.set(user.id, row);
     const announce = !wasOnline || (status === 'active' && !wasActive);
     if (announce && userSetting(app, user, 'presence_enabled') !== false) {
-      tx.emit({ type: 'presence', user_id: user.id, row: { ...row } } as never, usersWhoCanAccess(app, user));
+      tx.emit({ type: 'presence', user_id: user.id, row: { ...row } }, usersWhoCanAccess(app, user));
     }
   });
 }

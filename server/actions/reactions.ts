@@ -4,16 +4,17 @@
  * message and has it (Zulip's event_recipient_ids_for_action_on_messages).
  */
 import type { App } from '../context.js';
+import type { ReactionEvent } from '../events/types.js';
 import type { ResolvedEmoji } from '../lib/emoji/reaction.js';
 import { actionRecipients } from '../lib/messages/action-recipients.js';
 import { apiEmail } from '../lib/people/people.js';
 import { FLAG, type MessageRecord, type ReactionRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { participationPolicy } from '../lib/topics/participation.js';
-import { commit } from './commit.js';
+import { commit, type Transaction } from './commit.js';
 import { setTopicPolicyIn } from './user-topics.js';
 
-function reactionEvent(app: App, user: UserRecord, m: MessageRecord, op: 'add' | 'remove', r: ResolvedEmoji, viewer: UserRecord) {
+function reactionEvent(app: App, user: UserRecord, m: MessageRecord, op: 'add' | 'remove', r: ResolvedEmoji, viewer: UserRecord): ReactionEvent {
   return {
     type: 'reaction',
     op,
@@ -62,11 +63,11 @@ export async function doRemoveReaction(app: App, user: UserRecord, m: MessageRec
 /** One event per viewer only where the reacting user's email differs by viewer; otherwise one for all. */
 function emitToEach(
   app: App,
-  tx: { emit(event: never, userIds: Iterable<number>): void },
+  tx: Transaction,
   m: MessageRecord,
-  make: (viewer: UserRecord) => Record<string, unknown>,
+  make: (viewer: UserRecord) => ReactionEvent,
 ): void {
-  const groups = new Map<string, { event: Record<string, unknown>; ids: number[] }>();
+  const groups = new Map<string, { event: ReactionEvent; ids: number[] }>();
   for (const id of actionRecipients(app, [m])) {
     const viewer = app.store.users.get(id)!;
     const event = make(viewer);
@@ -75,5 +76,5 @@ function emitToEach(
     if (g) g.ids.push(id);
     else groups.set(key, { event, ids: [id] });
   }
-  for (const { event, ids } of groups.values()) tx.emit(event as never, ids);
+  for (const { event, ids } of groups.values()) tx.emit(event, ids);
 }

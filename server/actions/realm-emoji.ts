@@ -28,7 +28,7 @@ export async function doAddRealmEmoji(
     doc.emoji.push(record);
     tx.touch(app.store.emoji);
     const event: InternalEmojiEvent = { type: 'realm_emoji', op: 'add', emoji: emojiForApi(app, record), all: realmEmojiDict(app) };
-    tx.emit(event as never, everyone(app));
+    tx.emit(event, everyone(app));
     return record;
   });
 }
@@ -42,7 +42,7 @@ export async function doDeactivateRealmEmoji(app: App, emoji: RealmEmojiRecord):
     // Zulip's wire name, then the spec's name for the same change (see realm-emoji-events.ts).
     for (const op of ['update_one', 'edit'] as const) {
       const event: InternalEmojiEvent = { type: 'realm_emoji', op, emoji_id: String(emoji.id), data: { deactivated: true }, all };
-      tx.emit(event as never, everyone(app));
+      tx.emit(event, everyone(app));
     }
   });
 }

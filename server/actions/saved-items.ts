@@ -17,7 +17,7 @@ export async function doAddSnippet(app: App, user: UserRecord, title: string, co
     const snippet: Snippet = { id, title, content, date_created: Math.floor(app.clock.now() / 1000) };
     list.push(snippet);
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'saved_snippets', op: 'add', saved_snippet: { ...snippet } } as never, [user.id]);
+    tx.emit({ type: 'saved_snippets', op: 'add', saved_snippet: { ...snippet } }, [user.id]);
     return id;
   });
 }
@@ -27,7 +27,7 @@ export async function doUpdateSnippet(app: App, user: UserRecord, snippet: Snipp
     if (ch.title !== undefined) snippet.title = ch.title;
     if (ch.content !== undefined) snippet.content = ch.content;
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'saved_snippets', op: 'update', saved_snippet: { ...snippet } } as never, [user.id]);
+    tx.emit({ type: 'saved_snippets', op: 'update', saved_snippet: { ...snippet } }, [user.id]);
   });
 }
 
@@ -36,7 +36,7 @@ export async function doRemoveSnippet(app: App, user: UserRecord, id: number): P
     user.saved_snippets = (user.saved_snippets ?? []).filter((s) => s.id !== id);
     if (!user.saved_snippets.length) delete user.saved_snippets;
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'saved_snippets', op: 'remove', saved_snippet_id: id } as never, [user.id]);
+    tx.emit({ type: 'saved_snippets', op: 'remove', saved_snippet_id: id }, [user.id]);
   });
 }
 
@@ -44,7 +44,7 @@ export async function doAddNavView(app: App, user: UserRecord, view: NavView): P
   await commit(app, (tx) => {
     (user.navigation_views ??= []).push(view);
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'navigation_view', op: 'add', navigation_view: { ...view } } as never, [user.id]);
+    tx.emit({ type: 'navigation_view', op: 'add', navigation_view: { ...view } }, [user.id]);
   });
 }
 
@@ -52,7 +52,7 @@ export async function doUpdateNavView(app: App, user: UserRecord, view: NavView,
   await commit(app, (tx) => {
     Object.assign(view, data);
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'navigation_view', op: 'update', fragment: view.fragment, data } as never, [user.id]);
+    tx.emit({ type: 'navigation_view', op: 'update', fragment: view.fragment, data }, [user.id]);
   });
 }
 
@@ -61,6 +61,6 @@ export async function doRemoveNavView(app: App, user: UserRecord, fragment: stri
     user.navigation_views = (user.navigation_views ?? []).filter((v) => v.fragment !== fragment);
     if (!user.navigation_views.length) delete user.navigation_views;
     tx.touch(app.store.users.collection);
-    tx.emit({ type: 'navigation_view', op: 'remove', fragment } as never, [user.id]);
+    tx.emit({ type: 'navigation_view', op: 'remove', fragment }, [user.id]);
   });
 }

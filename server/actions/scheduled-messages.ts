@@ -36,12 +36,12 @@ const store = (app: App) => app.store.scheduled;
 function emitUpdate(tx: Transaction, m: ScheduledMessageRecord): void {
   // Zulip announces no reminder updates (a failed reminder simply stays listed).
   if (m.remind) return;
-  tx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduled(m) } as never, [m.sender_id]);
+  tx.emit({ type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduled(m) }, [m.sender_id]);
 }
 
 function emitRemove(tx: Transaction, m: ScheduledMessageRecord): void {
-  if (m.remind) tx.emit({ type: 'reminders', op: 'remove', reminder_id: m.id } as never, [m.sender_id]);
-  else tx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id } as never, [m.sender_id]);
+  if (m.remind) tx.emit({ type: 'reminders', op: 'remove', reminder_id: m.id }, [m.sender_id]);
+  else tx.emit({ type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id }, [m.sender_id]);
 }
 
 /** A reminder about a message (Zulip's do_schedule_messages with REMIND): content from reminderContent. */
@@ -68,7 +68,7 @@ export async function doScheduleReminder(
     };
     doc.scheduled.push(m);
     tx.touch(store(app));
-    tx.emit({ type: 'reminders', op: 'add', reminders: [formatReminder(m)] } as never, [user.id]);
+    tx.emit({ type: 'reminders', op: 'add', reminders: [formatReminder(m)] }, [user.id]);
     return m.id;
   });
 }
@@ -91,7 +91,7 @@ export async function doScheduleMessage(app: App, sender: UserRecord, input: Sch
     };
     doc.scheduled.push(m);
     tx.touch(store(app));
-    tx.emit({ type: 'scheduled_messages', op: 'add', scheduled_messages: [formatScheduled(m)] } as never, [sender.id]);
+    tx.emit({ type: 'scheduled_messages', op: 'add', scheduled_messages: [formatScheduled(m)] }, [sender.id]);
     return m.id;
   });
 }

@@ -19,7 +19,7 @@ export async function doSendTyping(app: App, sender: UserRecord, op: 'start' | '
         const person = (u: UserRecord) => ({ user_id: u.id, email: apiEmail(app, viewer, u) });
         const recipients = target.userIds.map((id) => app.store.users.get(id)).filter((u): u is UserRecord => u !== undefined);
         tx.emit(
-          { type: 'typing', op, message_type: 'direct', sender: person(sender), recipients: recipients.map(person) } as never,
+          { type: 'typing', op, message_type: 'direct', sender: person(sender), recipients: recipients.map(person) },
           [viewerId],
         );
       }
@@ -36,7 +36,7 @@ export async function doSendTyping(app: App, sender: UserRecord, op: 'start' | '
           sender: { user_id: sender.id, email: apiEmail(app, viewer, sender) },
           stream_id: target.streamId,
           topic: target.topic,
-        } as never,
+        },
         [viewerId],
       );
     }
@@ -49,7 +49,7 @@ export async function doSendEditTyping(app: App, editor: UserRecord, op: 'start'
   if (userIds.length === 0) return;
   await commit(app, (tx) => {
     tx.emit(
-      { type: 'typing_edit_message', op, sender_id: editor.id, message_id: m.id, recipient } as never,
+      { type: 'typing_edit_message', op, sender_id: editor.id, message_id: m.id, recipient },
       [...new Set(userIds)],
     );
   });

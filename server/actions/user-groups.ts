@@ -1,5 +1,6 @@
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
+import type { EventOf } from '../events/types.js';
 import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channels/access-diff.js';
 import {
   ensureSystemGroups,
@@ -25,7 +26,10 @@ export async function doEnsureSystemGroups(app: App): Promise<boolean> {
 
 const byId = (a: number, b: number) => a - b;
 
-function emit(app: App, tx: Transaction, event: Record<string, unknown> & { op: string }): void {
+/** A `user_group` event without its type (each op's own fields). */
+type GroupEventBody = EventOf<'user_group'> extends infer E ? (E extends unknown ? Omit<E, 'type'> : never) : never;
+
+function emit(app: App, tx: Transaction, event: GroupEventBody): void {
   tx.emit({ type: 'user_group', ...event }, groupEventRecipients(app));
 }
 
@@ -81,7 +85,7 @@ export interface UserGroupChanges {
 export async function doUpdateUserGroup(app: App, group: UserGroupRecord, changes: UserGroupChanges): Promise<void> {
   await commit(app, (tx) => {
     tx.touch(app.store.groups);
-    const update = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    const update = (data: Record<string, unknown>, extra: { group_deactivated?: boolean } = {}) =>
       emit(app, tx, { op: 'update', group_id: group.id, data, ...extra });
     if (changes.name !== undefined) {
       group.name = changes.name;

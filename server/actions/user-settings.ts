@@ -4,6 +4,7 @@
  * get the legacy event through the queue filter in server/lib/user-settings-events.ts).
  */
 import type { App } from '../context.js';
+import type { UserSettingsUpdateEvent } from '../events/types.js';
 import { hashPassword } from '../auth/secrets.js';
 import type { UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
@@ -32,7 +33,7 @@ export async function doChangeSettings(app: App, user: UserRecord, ch: SettingsC
         if (user.timezone === value) continue;
         user.timezone = value as string;
         // Zulip: everyone who may see the user learns the new timezone.
-        tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, timezone: value } } as never, null);
+        tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, timezone: value } }, null);
       } else {
         const stored = (user.user_settings ??= {});
         if (stored[name] === value) continue;
@@ -40,9 +41,9 @@ export async function doChangeSettings(app: App, user: UserRecord, ch: SettingsC
         if (name === 'enable_drafts_synchronization' && value === false) dropDrafts(app, tx, user.id);
       }
       tx.touch(app.store.users.collection);
-      const event: Record<string, unknown> = { type: 'user_settings', op: 'update', property: name, value };
+      const event: UserSettingsUpdateEvent = { type: 'user_settings', op: 'update', property: name, value };
       if (name === 'default_language') event.language_name = languageName(value as string);
-      tx.emit(event as never, [user.id]);
+      tx.emit(event, [user.id]);
     }
   });
 }

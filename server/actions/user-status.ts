@@ -1,5 +1,6 @@
 /** Zulip's do_update_user_status: stored on the user; `user_status` event to everyone who may see them. */
 import type { App } from '../context.js';
+import type { UserStatusEvent } from '../events/types.js';
 import { usersWhoCanAccess } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
@@ -12,7 +13,7 @@ export interface StatusChange {
 export async function doUpdateStatus(app: App, user: UserRecord, ch: StatusChange): Promise<void> {
   await commit(app, (tx) => {
     const s = { ...(user.status ?? {}) };
-    const event: Record<string, unknown> = { type: 'user_status', user_id: user.id };
+    const event: UserStatusEvent = { type: 'user_status', user_id: user.id };
     if (ch.status_text !== undefined) {
       if (ch.status_text) s.status_text = ch.status_text;
       else delete s.status_text;
@@ -28,6 +29,6 @@ export async function doUpdateStatus(app: App, user: UserRecord, ch: StatusChang
     if (Object.keys(s).length) user.status = s;
     else delete user.status;
     tx.touch(app.store.users.collection);
-    tx.emit(event as never, usersWhoCanAccess(app, user));
+    tx.emit(event, usersWhoCanAccess(app, user));
   });
 }

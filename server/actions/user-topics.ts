@@ -17,6 +17,6 @@ export function setTopicPolicyIn(app: App, tx: Transaction, user: UserRecord, st
   if (list.length) user.user_topics = list;
   else delete user.user_topics;
   tx.touch(app.store.users.collection);
-  tx.emit({ type: 'muted_topics', muted_topics: legacyMutedTopics(app, user) } as never, [user.id]);
-  tx.emit({ type: 'user_topic', stream_id: streamId, topic_name: topic, last_updated: now, visibility_policy: policy } as never, [user.id]);
+  tx.emit({ type: 'muted_topics', muted_topics: legacyMutedTopics(app, user) }, [user.id]);
+  tx.emit({ type: 'user_topic', stream_id: streamId, topic_name: topic, last_updated: now, visibility_policy: policy }, [user.id]);
 }

@@ -1,7 +1,14 @@
 import type { Clock } from '../clock.js';
+import type { ClientEvent } from './types.js';
+import type { MessageRecord } from '../store/message-records.js';
 import type { Wakeable, Waker } from './waker.js';
 
-export type ClientEvent = { type: string } & Record<string, unknown>;
+export type { ClientEvent };
+
+/** A compiled queue narrow: whether a message matches it, given the user's flags (null without a row). */
+export interface QueueNarrow {
+  matches(message: MessageRecord, flags: number | null): boolean;
+}
 
 export interface QueueOptions {
   userId: number | null;
@@ -45,6 +52,12 @@ export class EventQueue implements Wakeable {
   lastActivity: number;
   /** Event tickets whose changes were already in this queue's register snapshot. */
   readonly skipTickets: Set<number>;
+  /**
+   * The queue's `narrow` as the message filter compiled it (server/lib/messages/events.ts), kept
+   * for the queue's life; null when it no longer resolves (nothing matches); undefined until the
+   * first message event, and always for a narrow that reads the user's mutes or follows.
+   */
+  compiledNarrow: QueueNarrow | null | undefined = undefined;
 
   constructor(
     readonly id: string,

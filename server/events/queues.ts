@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { EventQueue, type ClientEvent, type QueueOptions, type SavedQueue } from './queue.js';
+import { EventQueue, type QueueOptions, type SavedQueue } from './queue.js';
+import type { ClientEvent, ClientEventType, Event, EventOf, EventType } from './types.js';
 import { Waker } from './waker.js';
 
 /**
@@ -8,7 +9,7 @@ import { Waker } from './waker.js';
  * Areas register one per event type (e.g. `message` applies the queue's
  * narrow and `apply_markdown`). Return null to skip the queue.
  */
-export type QueueFilter = (queue: EventQueue, event: ClientEvent) => ClientEvent | null;
+export type QueueFilter<T extends EventType = EventType> = (queue: EventQueue, event: EventOf<T>) => ClientEvent | null;
 
 export interface EventQueuesConfig {
   heartbeatMs: number;
@@ -25,7 +26,7 @@ export interface EventQueuesConfig {
 export class EventQueues {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
-  private readonly filters = new Map<string, QueueFilter>();
+  private readonly filters = new Map<EventType, QueueFilter>();
   /** Other event types a filter may turn an event into (legacy names clients list in event_types). */
   private readonly filterOutputs = new Map<string, string[]>();
   private readonly openTickets = new Set<number>();
@@ -44,9 +45,10 @@ export class EventQueues {
    * Shapes `type` events per queue (null drops the event). `outputs` names the other types the
    * filter may produce: a queue that lists one of them in its event_types gets the event too.
    */
-  addFilter(type: string, filter: QueueFilter, outputs: string[] = []): void {
+  addFilter<T extends EventType>(type: T, filter: QueueFilter<T>, outputs: ClientEventType[] = []): void {
     if (this.filters.has(type)) throw new Error(`a filter for ${type} events is already registered`);
-    this.filters.set(type, filter);
+    const ofType = (event: Event): event is EventOf<T> => event.type === type;
+    this.filters.set(type, (queue, event) => (ofType(event) ? filter(queue, event) : null));
     if (outputs.length) this.filterOutputs.set(type, outputs);
   }
 
@@ -67,7 +69,7 @@ export class EventQueues {
    * spectators too) and closes the ticket. Only actions call this, after their
    * write has landed.
    */
-  send(ticket: number, event: ClientEvent, userIds: Iterable<number> | null): void {
+  send(ticket: number, event: Event, userIds: Iterable<number> | null): void {
     const targets: Iterable<EventQueue> =
       userIds === null ? this.queues.values() : this.queuesOf(userIds);
     const filter = this.filters.get(event.type);
@@ -75,7 +77,8 @@ export class EventQueues {
     for (const q of targets) {
       if (q.skipTickets.has(ticket)) continue;
       if (!q.wants(event.type) && !outputs?.some((t) => q.wants(t))) continue;
-      const delivered = filter ? filter(q, event) : event;
+      // The internal forms (types.ts) all have a filter that reshapes them, so an unfiltered event is a client event.
+      const delivered = filter ? filter(q, event) : (event as ClientEvent);
       if (delivered && (q.wants(delivered.type) || q.wants(event.type))) q.push(delivered);
     }
   }

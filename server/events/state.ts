@@ -1,34 +1,9 @@
-import type { App } from '../context.js';
-import type { UserRecord } from '../store/records.js';
-import type { QueueOptions } from './queue.js';
+import type { RegisterState, SnapshotContext } from '../context.js';
+import type { Want } from './want.js';
 
-/** What a state section sees when `POST /register` takes its snapshot. */
-export interface SnapshotContext {
-  app: App;
-  /** null for a spectator (unauthenticated register). */
-  user: UserRecord | null;
-  queue: QueueOptions;
-  includeSubscribers: 'true' | 'false' | 'partial';
-  presenceHistoryLimitDays: number;
-  /** `presence_last_update_id`: only presence changed after it. */
-  presenceSinceUpdateId?: number;
-  /** Base URL of the request (`http://host:port`), for URLs in the state. */
-  baseUrl: string;
-}
-
-/**
- * Which sections a register asks for: Zulip's `want(name)` in fetch_initial_state_data,
- * over `fetch_event_types` (else `event_types`); `all` when neither was sent.
- */
-export interface Want {
-  (name: string): boolean;
-  readonly all: boolean;
-}
-
-export function wantFrom(types: readonly string[] | null): Want {
-  const set = types === null ? null : new Set(types);
-  return Object.assign((name: string) => set === null || set.has(name), { all: set === null });
-}
+// The sections import these from here; SnapshotContext is defined in context.ts, beside the App it holds.
+export type { SnapshotContext };
+export { wantFrom, type Want } from './want.js';
 
 /**
  * One part of the register response, named as Zulip names it: included when any of
@@ -43,7 +18,7 @@ export interface StateSection {
   fetch(ctx: SnapshotContext): Record<string, unknown>;
 }
 
-export class StateRegistry {
+export class StateRegistry implements RegisterState {
   private readonly sections: StateSection[] = [];
 
   add(section: StateSection): void {

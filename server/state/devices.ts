@@ -1,11 +1,12 @@
 import type { StateSection } from '../events/state.js';
+import type { DevicePushFields } from '../events/types.js';
 import type { DeviceRecord } from '../store/records.js';
 
 /**
  * A device as Zulip's `devices` register section describes it. Hearth never registers
  * with a push bouncer, so every push field stays null.
  */
-export function formatDevice(_device: DeviceRecord): Record<string, unknown> {
+export function formatDevice(_device: DeviceRecord): DevicePushFields {
   return {
     push_key_id: null,
     push_token_id: null,

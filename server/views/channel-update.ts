@@ -21,7 +21,7 @@ import {
   rawOrJson,
   topicsPolicyParam,
 } from '../lib/channels/validate.js';
-import { sameGroupSetting } from '../lib/groups/groups.js';
+import { sameGroupSetting } from '../lib/groups/setting-values.js';
 import { isAdmin, isOwner } from '../lib/people/people.js';
 import type { ChannelRecord, GroupSettingValue } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';

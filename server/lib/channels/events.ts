@@ -12,6 +12,7 @@
  */
 import type { Transaction } from '../../actions/commit.js';
 import type { App } from '../../context.js';
+import type { StreamUpdateEvent } from '../../events/types.js';
 import type { ChannelRecord } from '../../store/channel-records.js';
 import { formatChannel } from './format.js';
 import { activeNonGuestIds, metadataAccessUserIds, subscriberIds } from './access.js';
@@ -47,7 +48,10 @@ export function emitChannelDelete(
   tx.emit({ type: 'stream', op: 'delete', streams: [{ stream_id: channel.id }], stream_ids: [channel.id], ...flag }, to);
 }
 
-export const streamUpdate = (channel: ChannelRecord, property: string, value: unknown, extra: object = {}) => ({
+/** Extra fields some `stream` updates carry (Zulip's EventStreamUpdate). */
+type UpdateExtra = Pick<StreamUpdateEvent, 'rendered_description' | 'history_public_to_subscribers' | 'is_web_public'>;
+
+export const streamUpdate = (channel: ChannelRecord, property: string, value: unknown, extra: UpdateExtra = {}): StreamUpdateEvent => ({
   type: 'stream',
   op: 'update',
   stream_id: channel.id,
@@ -82,13 +86,13 @@ export function emitAccessChange(
   app: App,
   channel: ChannelRecord,
   before: Set<number>,
-  updates: Record<string, unknown>[],
+  updates: StreamUpdateEvent[],
 ): void {
   const after = metadataAccessUserIds(app, channel);
   const lost = [...before].filter((id) => !after.has(id));
   const gained = [...after].filter((id) => !before.has(id));
   const kept = [...after].filter((id) => before.has(id));
-  for (const event of updates) if (kept.length) tx.emit(event as never, kept);
+  for (const event of updates) if (kept.length) tx.emit(event, kept);
   emitChannelCreate(tx, app, channel, gained);
   emitChannelDelete(tx, channel, lost);
 }

@@ -14,43 +14,44 @@
  *   null for the four legacy notification settings.
  */
 import type { App } from '../../context.js';
-import type { EventQueue, ClientEvent } from '../../events/queue.js';
+import type { EventQueue } from '../../events/queue.js';
+import type { ClientEvent, EventOf } from '../../events/types.js';
 import { LEGACY_NOTIFICATION_SETTINGS, userStreamNotificationDefault, withLegacyNotificationSettings } from './format.js';
 
-function filterStreamEvent(queue: EventQueue, event: ClientEvent): ClientEvent | null {
+function filterStreamEvent(queue: EventQueue, event: EventOf<'stream'>): ClientEvent | null {
   const archivedCapable = queue.capability('archived_channels');
   if (event.op === 'delete' && 'for_archiving' in event) {
     if (event.for_archiving && archivedCapable) return null;
     const { for_archiving: _flag, ...rest } = event;
-    return rest as ClientEvent;
+    return rest;
   }
   if (event.op === 'create') {
     if (event.for_unarchiving && archivedCapable) return null;
     const { for_unarchiving: _flag, ...rest } = event;
-    if (archivedCapable) return rest as ClientEvent;
-    const streams = (event.streams as Record<string, unknown>[]).filter((s) => s.is_archived !== true);
-    return streams.length ? ({ ...rest, streams } as ClientEvent) : null;
+    if (archivedCapable) return rest;
+    const streams = rest.streams.filter((s) => s.is_archived !== true);
+    return streams.length ? { ...rest, streams } : null;
   }
   if (event.op === 'update' && event.property === 'is_archived' && !archivedCapable) return null;
   return event;
 }
 
-function filterSubscriptionEvent(app: App, queue: EventQueue, event: ClientEvent): ClientEvent | null {
-  if ('for_archived_channel' in event) {
+function filterSubscriptionEvent(app: App, queue: EventQueue, event: EventOf<'subscription'>): ClientEvent | null {
+  if (event.op === 'peer_add' && 'for_archived_channel' in event) {
     // Peers of an archived channel announced with its `create`: only clients that got that create.
     if (!queue.capability('archived_channels')) return null;
     const { for_archived_channel: _flag, ...rest } = event;
-    event = rest as ClientEvent;
+    event = rest;
   }
-  if ('for_unarchiving' in event) {
+  if ((event.op === 'peer_add' || event.op === 'add') && 'for_unarchiving' in event) {
     // Sent with an unarchiving `create`, for the clients that get that create.
     if (queue.capability('archived_channels')) return null;
     const { for_unarchiving: _flag, ...rest } = event;
-    event = rest as ClientEvent;
+    event = rest;
   }
   const legacy = !queue.capability('notification_settings_null');
   if (event.op === 'add') {
-    let subs = event.subscriptions as Record<string, unknown>[];
+    let subs = event.subscriptions;
     if (!queue.capability('archived_channels')) subs = subs.filter((s) => s.is_archived !== true);
     if (subs.length === 0) return null;
     if (legacy) subs = subs.map((s) => withLegacyNotificationSettings(app, queue.userId, s));
@@ -60,9 +61,9 @@ function filterSubscriptionEvent(app: App, queue: EventQueue, event: ClientEvent
     event.op === 'update' &&
     legacy &&
     event.value === null &&
-    (LEGACY_NOTIFICATION_SETTINGS as readonly string[]).includes(event.property as string)
+    (LEGACY_NOTIFICATION_SETTINGS as readonly string[]).includes(event.property)
   ) {
-    return { ...event, value: userStreamNotificationDefault(app, queue.userId, event.property as string) };
+    return { ...event, value: userStreamNotificationDefault(app, queue.userId, event.property) };
   }
   return event;
 }

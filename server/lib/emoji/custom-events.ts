@@ -27,8 +27,8 @@ export type InternalEmojiEvent =
 export function installRealmEmojiFilter(app: App): void {
   app.events.addFilter('realm_emoji', (queue, event) => {
     const { all, ...individual } = event as unknown as InternalEmojiEvent;
-    if (queue.capability('individual_emoji_changes')) return individual as never;
+    if (queue.capability('individual_emoji_changes')) return individual;
     if (individual.op === 'edit') return null;
-    return { type: 'realm_emoji', op: 'update', realm_emoji: all } as never;
+    return { type: 'realm_emoji', op: 'update', realm_emoji: all };
   });
 }

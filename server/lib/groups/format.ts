@@ -4,7 +4,7 @@
  * by the `include_deactivated_groups` capability.
  */
 import type { App } from '../../context.js';
-import type { ClientEvent } from '../../events/queue.js';
+import type { ClientEvent, EventOf } from '../../events/types.js';
 import type { UserGroupRecord } from '../../store/channel-records.js';
 import { directMemberIds, groupSettingForApi, systemGroupId, USER_GROUP_SETTING_NAMES } from './groups.js';
 
@@ -46,22 +46,23 @@ export const groupEventRecipients = (app: App): number[] =>
  * never reach clients: `for_reactivation` (an `add` standing in for a
  * reactivation) and `group_deactivated` (a rename of a deactivated group).
  */
-export function shapeUserGroupEvent(includeDeactivatedGroups: boolean, event: ClientEvent): ClientEvent | null {
-  const { for_reactivation, group_deactivated, ...out } = event;
+export function shapeUserGroupEvent(includeDeactivatedGroups: boolean, event: EventOf<'user_group'>): ClientEvent | null {
   const cap = includeDeactivatedGroups;
   switch (event.op) {
     case 'remove':
       // Deactivation reaches capable clients as an update instead.
-      return cap ? null : out;
-    case 'add':
+      return cap ? null : event;
+    case 'add': {
+      const { for_reactivation, ...out } = event;
       return for_reactivation === true && cap ? null : out;
+    }
     case 'update': {
-      const data = event.data as Record<string, unknown>;
-      if ('deactivated' in data) return cap ? out : null;
+      const { group_deactivated, ...out } = event;
+      if ('deactivated' in event.data) return cap ? out : null;
       return group_deactivated === true && !cap ? null : out;
     }
     default:
-      return out;
+      return event;
   }
 }
 

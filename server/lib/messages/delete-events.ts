@@ -8,13 +8,9 @@
  */
 import type { Transaction } from '../../actions/commit.js';
 import type { App } from '../../context.js';
-import type { ClientEvent } from '../../events/queue.js';
+import { BULK_FORM, type DeleteMessageEvent, type DeleteWhere } from '../../events/types.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './format.js';
-
-const BULK = Symbol('bulk_message_deletion form');
-
-type Marked = ClientEvent & { [BULK]?: boolean };
 
 /**
  * Emits the deletion of messages that shared one conversation (one channel
@@ -25,25 +21,27 @@ export function emitMessagesDeleted(tx: Transaction, messages: MessageRecord[], 
   if (!messages.length) return;
   const to = [...new Set(userIds)];
   const first = messages[0]!;
-  const where: Record<string, unknown> =
+  const where: DeleteWhere =
     first.stream_id === null
       ? { message_type: 'private' }
       : { message_type: 'stream', stream_id: first.stream_id, topic: topic ?? first.topic };
-  const bulk: Marked = { type: 'delete_message', message_ids: messages.map((m) => m.id).sort((a, b) => a - b), ...where } as Marked;
-  bulk[BULK] = true;
+  const bulk: DeleteMessageEvent = { type: 'delete_message', message_ids: messages.map((m) => m.id).sort((a, b) => a - b), ...where };
+  bulk[BULK_FORM] = true;
   tx.emit(bulk, to);
   for (const m of messages) {
-    const single: Marked = { type: 'delete_message', message_id: m.id, ...where } as Marked;
-    single[BULK] = false;
+    const single: DeleteMessageEvent = { type: 'delete_message', message_id: m.id, ...where };
+    single[BULK_FORM] = false;
     tx.emit(single, to);
   }
 }
 
 export function installDeleteMessageFilter(app: App): void {
   app.events.addFilter('delete_message', (queue, event) => {
-    const bulk = (event as Marked)[BULK];
+    const bulk = event[BULK_FORM];
     if (bulk !== undefined && bulk !== queue.capability('bulk_message_deletion')) return null;
-    if (event.topic === '' && !queue.capability('empty_topic_name')) return { ...event, topic: EMPTY_TOPIC_DISPLAY_NAME };
+    if (event.message_type === 'stream' && event.topic === '' && !queue.capability('empty_topic_name')) {
+      return { ...event, topic: EMPTY_TOPIC_DISPLAY_NAME };
+    }
     return event;
   });
 }

@@ -8,38 +8,24 @@
  * with the same options, so 5,000 queues cost a few dicts, not 5,000.
  */
 import type { App } from '../../context.js';
-import type { ClientEvent, EventQueue } from '../../events/queue.js';
-import { flagNames, type MessageRecord } from '../../store/message-records.js';
+import type { EventQueue, QueueNarrow } from '../../events/queue.js';
+import {
+  MESSAGE_PAYLOAD,
+  type EventOf,
+  type MessageClientEvent,
+  type MessageEvent,
+  type MessageEventPayload,
+} from '../../events/types.js';
+import { flagNames } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { canSeeEmail, isGuest } from '../people/people.js';
 import { formatMessage } from './format.js';
 import { compileNarrow, termsFromPairs, type CompiledNarrow } from './narrow.js';
 
-const PAYLOAD = Symbol('hearth.message');
-
-export interface MessageEventPayload {
-  message: MessageRecord;
-  /** Users with a row, and their flags at send time. */
-  flags: Map<number, number>;
-  /** A public channel: `all_public_streams` queues of non-guests also get it. */
-  publicChannel: boolean;
-  senderQueueId: string | null;
-  localId: string | null;
-  /** Per-variant dict cache. */
-  cache: Map<string, Record<string, unknown>>;
-  /** API flag lists by flag bits (shared between queues; never mutated). */
-  flagLists: Map<number, string[]>;
-  /** Finished events by user and variant. */
-  events: Map<string, ClientEvent>;
-}
-
-export function messageEvent(p: Omit<MessageEventPayload, 'cache' | 'flagLists' | 'events'>): ClientEvent {
+export function messageEvent(p: Omit<MessageEventPayload, 'cache' | 'flagLists' | 'events'>): MessageEvent {
   const payload: MessageEventPayload = { ...p, cache: new Map(), flagLists: new Map(), events: new Map() };
-  return { type: 'message', [PAYLOAD]: payload } as unknown as ClientEvent;
+  return { type: 'message', [MESSAGE_PAYLOAD]: payload };
 }
-
-/** Queue narrows compiled once per queue (null: the narrow no longer resolves, nothing matches). */
-const narrows = new WeakMap<EventQueue, CompiledNarrow | null>();
 
 /** Whether a queue narrow reads the user's muting or following (in:home, is:followed), which a compiled narrow snapshots. */
 const readsUserPolicies = (pairs: string[][]) =>
@@ -48,8 +34,9 @@ const readsUserPolicies = (pairs: string[][]) =>
     return o === 'in' || (o === 'is' && operand === 'followed');
   });
 
-function queueNarrow(app: App, queue: EventQueue, user: UserRecord): CompiledNarrow | null {
-  if (narrows.has(queue)) return narrows.get(queue)!;
+/** The queue's narrow compiled, once per queue (`queue.compiledNarrow`; null: it no longer resolves, nothing matches). */
+function queueNarrow(app: App, queue: EventQueue, user: UserRecord): QueueNarrow | null {
+  if (queue.compiledNarrow !== undefined) return queue.compiledNarrow;
   let c: CompiledNarrow | null = null;
   try {
     c = compileNarrow(app, user, termsFromPairs(queue.opts.narrow));
@@ -57,13 +44,12 @@ function queueNarrow(app: App, queue: EventQueue, user: UserRecord): CompiledNar
     c = null;
   }
   // Those are compiled afresh for each event, so later mutes and follows count.
-  if (!readsUserPolicies(queue.opts.narrow)) narrows.set(queue, c);
+  if (!readsUserPolicies(queue.opts.narrow)) queue.compiledNarrow = c;
   return c;
 }
 
-function filterMessageEvent(app: App, queue: EventQueue, event: ClientEvent): ClientEvent | null {
-  const p = (event as unknown as Record<symbol, MessageEventPayload | undefined>)[PAYLOAD];
-  if (!p) return event;
+function filterMessageEvent(app: App, queue: EventQueue, event: EventOf<'message'>): MessageClientEvent | null {
+  const p = event[MESSAGE_PAYLOAD];
   const userId = queue.userId;
   if (userId === null) return null;
   const flags = p.flags.get(userId);
@@ -95,7 +81,7 @@ function filterMessageEvent(app: App, queue: EventQueue, event: ClientEvent): Cl
   }
   let names = p.flagLists.get(flags ?? 0);
   if (!names) p.flagLists.set(flags ?? 0, (names = flagNames(flags ?? 0)));
-  const out: ClientEvent = { type: 'message', message: dict, flags: names };
+  const out: MessageClientEvent = { type: 'message', message: dict, flags: names };
   if (sending) out.local_message_id = p.localId;
   else p.events.set(perUser, out);
   return out;

@@ -101,12 +101,12 @@ export function installPresenceFilter(app: App): void {
   app.events.addFilter('presence', (queue, event) => {
     const e = event as unknown as { user_id: number; row: PresenceEntry };
     if (queue.capability('simplified_presence_events')) {
-      return { type: 'presence', presences: { [String(e.user_id)]: { active_timestamp: e.row.active_timestamp, idle_timestamp: e.row.idle_timestamp } } } as never;
+      return { type: 'presence', presences: { [String(e.user_id)]: { active_timestamp: e.row.active_timestamp, idle_timestamp: e.row.idle_timestamp } } };
     }
     const u = app.store.users.get(e.user_id)!;
     const viewer = queue.userId === null ? null : (app.store.users.get(queue.userId) ?? null);
     const now = app.clock.now() / 1000;
     const { website } = legacyEntry(e.row, Math.floor(now));
-    return { type: 'presence', user_id: u.id, email: apiEmail(app, viewer, u), server_timestamp: now, presence: { website } } as never;
+    return { type: 'presence', user_id: u.id, email: apiEmail(app, viewer, u), server_timestamp: now, presence: { website } };
   });
 }
