@@ -9,6 +9,7 @@ import { useLayoutEffect } from 'preact/hooks';
 import { usePopover } from './Dialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { Lightbox } from './Lightbox.js';
+import { EditHistoryDialog } from './EditHistory.js';
 import { DeleteDialog, MoveDialog, ReceiptsDialog, ReportDialog } from './MessageDialogs.js';
 import * as act from './message-actions.js';
 import type { Message } from './state.js';
@@ -34,7 +35,7 @@ const DotsIcon = () => (
 type Item = { label: string; run: () => void | Promise<unknown>; danger?: boolean };
 
 function menuItems(m: Message, anchor: HTMLElement): Item[] {
-  const dialog = (kind: 'delete' | 'move' | 'report' | 'receipts') => () => act.open({ kind, id: m.id, anchor });
+  const dialog = (kind: 'delete' | 'move' | 'report' | 'receipts' | 'history') => () => act.open({ kind, id: m.id, anchor });
   const starred = m.flags.includes('starred');
   const items: (Item | false)[] = [
     { label: 'Add emoji reaction', run: () => act.open({ kind: 'picker', id: m.id, anchor }) },
@@ -45,6 +46,7 @@ function menuItems(m: Message, anchor: HTMLElement): Item[] {
     { label: starred ? 'Unstar message' : 'Star message', run: () => act.setStarred(m, !starred) },
     { label: 'Mark as unread from here', run: () => act.markUnreadFrom(m) },
     { label: 'Copy link to message', run: () => act.copyLink(m) },
+    act.canViewHistory(m) && { label: 'View edit history', run: dialog('history') },
     act.showsReadReceipts() && { label: 'View read receipts', run: dialog('receipts') },
     act.canReport(m) && { label: 'Report message', run: dialog('report') },
     act.canDelete(m) && { label: 'Delete message', run: dialog('delete'), danger: true },
@@ -127,6 +129,7 @@ export function MessageTools({ m }: { m: Message }) {
       {o?.kind === 'move' && <MoveDialog m={m} />}
       {o?.kind === 'report' && <ReportDialog m={m} />}
       {o?.kind === 'receipts' && <ReceiptsDialog m={m} />}
+      {o?.kind === 'history' && <EditHistoryDialog m={m} />}
       {o?.kind === 'lightbox' && <Lightbox src={o.src} title={o.title} />}
       {n && (
         <p class={`msg-notice${n.error ? ' error' : ''}`} role={n.error ? 'alert' : 'status'}>

@@ -176,6 +176,16 @@ function Body({ m }: { m: Message }) {
   );
 }
 
+/** "(edited)": a button that opens the edit history where the organization shows it (Zulip's EDITED label). */
+function EditedMark({ m }: { m: Message }) {
+  if (!act.canViewHistory(m)) return <span>(edited)</span>;
+  return (
+    <button type="button" class="link edited-mark" title="View edit history" onClick={(e) => act.open({ kind: 'history', id: m.id, anchor: e.currentTarget })}>
+      (edited)
+    </button>
+  );
+}
+
 /** A muted sender's message, as Zulip shows it: hidden until revealed (for this page only). */
 function MutedBody({ onReveal }: { onReveal: () => void }) {
   return (
@@ -231,7 +241,7 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
       {!hidden && (m.last_edit_timestamp || m.flags.includes('starred') || m.pending) && (
         <p class="marks">
           {m.pending && <span>Sending…</span>}
-          {m.last_edit_timestamp ? <span>(edited)</span> : null}
+          {m.last_edit_timestamp ? <EditedMark m={m} /> : null}
           {m.flags.includes('starred') && <span>★ starred</span>}
         </p>
       )}

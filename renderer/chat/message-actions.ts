@@ -13,7 +13,7 @@ import { go, view } from './router.js';
 import { channelName, store, userName, type GroupSettingValue, type Message } from './state.js';
 
 export type Overlay =
-  | { kind: 'menu' | 'picker' | 'delete' | 'move' | 'report' | 'receipts'; id: number; anchor: HTMLElement }
+  | { kind: 'menu' | 'picker' | 'delete' | 'move' | 'report' | 'receipts' | 'history'; id: number; anchor: HTMLElement }
   | { kind: 'lightbox'; id: number; anchor: HTMLElement; src: string; title: string };
 
 /** The open menu, picker or dialog; `anchor` is where focus returns when it closes. */
@@ -101,6 +101,9 @@ export const canReport = (m: Message) => !m.pending && !own(m) && Number(rule('m
 
 export const showsReadReceipts = () => rule('enable_read_receipts') !== false;
 
+/** Edited messages show their history unless the organization turned it off (Zulip's allow_edit_history). */
+export const canViewHistory = (m: Message) => !m.pending && !!m.last_edit_timestamp && rule('allow_edit_history') !== false;
+
 // ---- Links ----
 
 /** The message's own conversation, opened at the message. */
@@ -146,6 +149,21 @@ export async function quoteAndReply(m: Message): Promise<void> {
   const fence = raw.includes('```') ? '````' : '```';
   composeInsert.value = { text: `@_**${name}|${m.sender_id}** [said](${linkTo(m)}):\n${fence}quote\n${raw}\n${fence}\n`, seq: ++quoteSeq };
 }
+
+/** One version of a message (Zulip's message_history entries, oldest first). */
+export interface HistoryEntry {
+  timestamp: number;
+  user_id: number | null;
+  topic: string;
+  rendered_content?: string;
+  prev_topic?: string;
+  prev_rendered_content?: string;
+  stream?: number;
+  prev_stream?: number;
+}
+
+export const editHistory = (id: number) =>
+  get<{ message_history: HistoryEntry[] }>(`/messages/${id}/history`, { allow_empty_topic_name: true }).then((r) => r.message_history);
 
 export const saveEdit = (id: number, content: string) => patch(`/messages/${id}`, { content });
 

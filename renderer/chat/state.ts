@@ -222,7 +222,7 @@ export const MESSAGE_RULES = [
   'allow_message_editing', 'message_content_edit_limit_seconds', 'message_content_delete_limit_seconds',
   'move_messages_within_stream_limit_seconds', 'move_messages_between_streams_limit_seconds', 'can_delete_any_message_group',
   'can_delete_own_message_group', 'can_move_messages_between_topics_group', 'can_move_messages_between_channels_group',
-  'can_resolve_topics_group', 'moderation_request_channel_id', 'enable_read_receipts',
+  'can_resolve_topics_group', 'moderation_request_channel_id', 'enable_read_receipts', 'allow_edit_history',
 ];
 
 export const placeKey = (p: UnreadPlace) => ('peers' in p ? `dm:${p.peers}` : `topic:${p.streamId}:${p.topic.toLowerCase()}`);

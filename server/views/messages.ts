@@ -120,6 +120,10 @@ export function getMessage(req: ApiRequest): ViewResult {
 /** GET /messages/{message_id}/history */
 export function getMessageHistory(req: ApiRequest): ViewResult {
   const user = requireUser(req);
+  // Zulip's get_message_edit_history: refused before the message is even looked up.
+  if (req.app.store.realm.data.realm?.settings.allow_edit_history === false) {
+    throw errors.badRequest('Message edit history is disabled in this organization');
+  }
   const m = accessMessage(req, user);
   const allowEmpty = req.params.get('allow_empty_topic_name', t.bool, false);
   return { message_history: messageHistory(m, allowEmpty) };

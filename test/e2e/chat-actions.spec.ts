@@ -219,6 +219,50 @@ test.describe('chat message actions in Chromium', () => {
     await b.page.keyboard.press('Escape');
   });
 
+  test('B views the edit history from the menu and from "(edited)"; with history off neither is offered and the server refuses', async () => {
+    const menu = await openActions(b.page, 'Edited text');
+    await menu.getByRole('menuitem', { name: 'View edit history' }).click();
+    const dialog = b.page.getByRole('dialog', { name: 'Edit history' });
+    const versions = dialog.getByRole('list', { name: 'Versions, oldest first' }).getByRole('listitem');
+    await eventually(async () => (await versions.count()) === 2);
+    assert.match((await versions.nth(0).textContent()) ?? '', /Original message from .*Edit me please/s);
+    assert.match((await versions.nth(1).textContent()) ?? '', /Edited by .*Edited text/s);
+    assert.equal(await versions.nth(1).locator('strong', { hasText: 'text' }).count(), 1);
+    await b.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await message(b.page, 'Edited text').getByRole('button', { name: '(edited)' }).click();
+    await eventually(async () => (await versions.count()) === 2);
+    assert.deepEqual(await axeViolations(b.page), []);
+    await b.page.setViewportSize({ width: 1280, height: 844 });
+    assert.ok(await inWindow(b.page, dialog), 'the edit history fits at 1280 px');
+    await b.page.screenshot({ path: 'test-results/admin-ui/chat-edit-history-1280.png' });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // On a phone, loaded there: the same dialog from "(edited)".
+    await b.page.setViewportSize({ width: 390, height: 844 });
+    await b.page.goto(topicUrl('edits'));
+    await message(b.page, 'Edited text').getByRole('button', { name: '(edited)' }).click();
+    await eventually(async () => (await versions.count()) === 2);
+    assert.ok(await inWindow(b.page, dialog), 'the edit history fits at 390 px');
+    await b.page.screenshot({ path: 'test-results/admin-ui/chat-edit-history-390.png' });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await b.page.setViewportSize({ width: 1024, height: 768 });
+
+    await ts.ownerClient.patch('/realm', { allow_edit_history: false });
+    try {
+      await eventually(async () => (await message(b.page, 'Edited text').getByRole('button', { name: '(edited)' }).count()) === 0);
+      await message(b.page, 'Edited text').getByText('(edited)').waitFor();
+      const again = await openActions(b.page, 'Edited text');
+      assert.equal(await again.getByRole('menuitem', { name: 'View edit history' }).count(), 0);
+      await b.page.keyboard.press('Escape');
+      const id = Number(await message(b.page, 'Edited text').getAttribute('data-id'));
+      const refused = await ts.client(mel).get(`/messages/${id}/history`);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.msg, 'Message edit history is disabled in this organization');
+    } finally {
+      await ts.ownerClient.patch('/realm', { allow_edit_history: true });
+    }
+  });
+
   test('A deletes a message after confirming; it disappears for B', async () => {
     const id = await sendStream(ts.ownerClient, 'general', 'edits', 'Delete me soon');
     await shows(b.page, 'Delete me soon');
