@@ -28,7 +28,7 @@ import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
 import { installTypingFilter } from './lib/people/typing.js';
 import { installLinkifiersFilter } from './lib/realm/extras.js';
-import { installDeleteMessageFilter } from './lib/messages/delete-events.js';
+import { installDeleteMessageFilter } from './state/messages.js';
 import { installPresenceFilter, newPresenceBook } from './lib/people/presence.js';
 import { installRealmEmojiFilter } from './lib/emoji/custom-events.js';
 import { customEmojiSource } from './lib/emoji/custom.js';

@@ -1,16 +1,12 @@
 /**
  * `delete_message` events in both of Zulip's forms: one event with
  * `message_ids` for clients with the `bulk_message_deletion` capability, one
- * event per message (`message_id`) for the others. Both forms are emitted; a
- * queue filter lets each queue see only its form, and shows the empty topic as
- * `realm_empty_topic_display_name` to queues without the `empty_topic_name`
- * capability.
+ * event per message (`message_id`) for the others. Both forms are emitted; the
+ * queue filter (server/state/messages.ts) lets each queue see only its form.
  */
-import type { Transaction } from '../../actions/commit.js';
-import type { App } from '../../context.js';
-import { BULK_FORM, type DeleteMessageEvent, type DeleteWhere } from '../../events/types.js';
-import type { MessageRecord } from '../../store/message-records.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from './format.js';
+import { BULK_FORM, type DeleteMessageEvent, type DeleteWhere } from '../events/types.js';
+import type { MessageRecord } from '../store/message-records.js';
+import type { Transaction } from './commit.js';
 
 /**
  * Emits the deletion of messages that shared one conversation (one channel
@@ -33,15 +29,4 @@ export function emitMessagesDeleted(tx: Transaction, messages: MessageRecord[], 
     single[BULK_FORM] = false;
     tx.emit(single, to);
   }
-}
-
-export function installDeleteMessageFilter(app: App): void {
-  app.events.addFilter('delete_message', (queue, event) => {
-    const bulk = event[BULK_FORM];
-    if (bulk !== undefined && bulk !== queue.capability('bulk_message_deletion')) return null;
-    if (event.message_type === 'stream' && event.topic === '' && !queue.capability('empty_topic_name')) {
-      return { ...event, topic: EMPTY_TOPIC_DISPLAY_NAME };
-    }
-    return event;
-  });
 }

@@ -14,7 +14,7 @@ import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
 import { channelById } from '../lib/channels/access.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { actionRecipients } from '../lib/messages/action-recipients.js';
-import { emitMessagesDeleted } from '../lib/messages/delete-events.js';
+import { emitMessagesDeleted } from './message-delete-events.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { commit } from './commit.js';

@@ -15,7 +15,7 @@ import { containsAlertWord } from '../lib/people/alert-words.js';
 import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
 import { channelById, hasContentAccess, subscriberIds } from '../lib/channels/access.js';
 import { groupMemberIds } from '../lib/groups/groups.js';
-import { emitMessagesDeleted } from '../lib/messages/delete-events.js';
+import { emitMessagesDeleted } from './message-delete-events.js';
 import { renderForStorage } from '../lib/messages/render.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { ChannelRecord } from '../store/channel-records.js';

@@ -1,4 +1,6 @@
+import type { App } from '../context.js';
 import type { StateSection } from '../events/state.js';
+import { BULK_FORM } from '../events/types.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/messages/format.js';
 import { recentPrivateConversations, unreadMessages } from '../lib/messages/unreads.js';
 
@@ -32,3 +34,19 @@ export const emptyTopicNameSection: StateSection = {
   wants: ['realm'],
   fetch: () => ({ realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME }),
 };
+
+/**
+ * `delete_message` events (server/actions/message-delete-events.ts emits both of Zulip's
+ * forms): each queue sees only its form (`bulk_message_deletion`), and the empty topic as
+ * `realm_empty_topic_display_name` without the `empty_topic_name` capability.
+ */
+export function installDeleteMessageFilter(app: App): void {
+  app.events.addFilter('delete_message', (queue, event) => {
+    const bulk = event[BULK_FORM];
+    if (bulk !== undefined && bulk !== queue.capability('bulk_message_deletion')) return null;
+    if (event.message_type === 'stream' && event.topic === '' && !queue.capability('empty_topic_name')) {
+      return { ...event, topic: EMPTY_TOPIC_DISPLAY_NAME };
+    }
+    return event;
+  });
+}
