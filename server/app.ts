@@ -37,7 +37,7 @@ import { BackupRunner } from './lib/runtime/backup.js';
 import { RealmExports } from './export/export-state.js';
 import { restoreQueues, saveQueues } from './lib/runtime/queue-persistence.js';
 import { restorePresence, savePresence, schedulePresenceSaves } from './lib/runtime/presence-persistence.js';
-import { newStorageHealth } from './lib/runtime/storage-health.js';
+import { newStorageHealth } from './lib/runtime/storage-health-state.js';
 import { newStaticFiles } from './lib/runtime/static-files.js';
 import { doEnsureNotificationBot } from './actions/notification-bot.js';
 

@@ -1,9 +1,9 @@
 import type { RealmExports } from './export/export-state.js';
 import type { CustomEmojiSource } from './lib/emoji/reaction.js';
-import type { PresenceBook } from './lib/people/presence.js';
+import type { PresenceBook } from './lib/people/presence-book.js';
 import type { BackupRunner } from './lib/runtime/backup.js';
 import type { StaticFiles } from './lib/runtime/static-files.js';
-import type { StorageHealth } from './lib/runtime/storage-health.js';
+import type { StorageHealth } from './lib/runtime/storage-health-state.js';
 import type { NetworkInterfaceInfo } from 'node:os';
 import type { ApiRateLimiter } from './auth/api-rate-limit.js';
 import type Koa from 'koa';
@@ -122,9 +122,9 @@ export interface App {
   exports: RealmExports;
   /** Backups of the data dir (POST /hearth/backup) and the last one's status. */
   backups: BackupRunner;
-  /** Whether writes are refused after a failed one, and the rollback (server/lib/runtime/storage-health.ts). */
+  /** Whether writes are refused after a failed one, and the rollback (server/lib/runtime/storage-health-state.ts). */
   storageHealth: StorageHealth;
-  /** Presence rows, in memory, saved to presence.json (server/lib/people/presence.ts). */
+  /** Presence rows, in memory, saved to presence.json (server/lib/people/presence-book.ts). */
   presence: PresenceBook;
   /** Delivery of due scheduled messages: `running` while a run is sending (one run at a time). */
   scheduledDelivery: { running: boolean };

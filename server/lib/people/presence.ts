@@ -15,20 +15,8 @@ import { userSetting } from './settings.js';
 export const PING_INTERVAL_SECONDS = 60;
 export const OFFLINE_THRESHOLD_SECONDS = 140;
 
-export interface PresenceEntry {
-  active_timestamp: number;
-  idle_timestamp: number;
-  /** Zulip's last_update_id of this row. */
-  update_id: number;
-}
-
-/** A server's presence rows (`app.presence`), by user ID. */
-export interface PresenceBook {
-  rows: Map<number, PresenceEntry>;
-  lastUpdateId: number;
-}
-
-export const newPresenceBook = (): PresenceBook => ({ rows: new Map(), lastUpdateId: 0 });
+import type { PresenceEntry } from './presence-book.js';
+export { newPresenceBook, type PresenceBook, type PresenceEntry } from './presence-book.js';
 
 const visible = (app: App, u: UserRecord | undefined): u is UserRecord =>
   u !== undefined && u.is_active && userSetting(app, u, 'presence_enabled') !== false;

@@ -1,7 +1,9 @@
 import { linkSync, mkdirSync } from 'node:fs';
 import { copyFile, lstat, mkdir, open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { App } from '../../context.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../log.js';
+import type { Store } from '../../store/store.js';
 
 export type BackupState = 'idle' | 'running' | 'done' | 'failed';
 
@@ -95,6 +97,18 @@ export async function destinationProblem(dataDir: string, destination: string): 
   return null;
 }
 
+/**
+ * What a backup uses of its server (the App, passed whole: `store` is read when the snapshot is
+ * taken, after a rollback may have replaced it). Named here so this file, which context.ts
+ * holds as `app.backups`, needs nothing of the App.
+ */
+export interface BackupSource {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly config: { readonly dataDir: string };
+}
+
 /** One file of a backup: taken from `text` (a snapshot in memory) or copied from `source`. */
 interface Entry {
   rel: string;
@@ -136,7 +150,7 @@ export class BackupRunner {
    * Starts a backup into a new folder inside `destination` (checked by the caller): resolves
    * once that folder exists (or creating it failed), while the copy goes on.
    */
-  async start(app: App, destination: string): Promise<BackupStatus> {
+  async start(app: BackupSource, destination: string): Promise<BackupStatus> {
     const wanted = join(resolve(destination), `hearth-backup-${stamp(app.clock.now())}`);
     this.stopping = false;
     this.status = { state: 'running', copied_bytes: 0, total_bytes: 0, destination: wanted, error: null };
@@ -188,7 +202,7 @@ export class BackupRunner {
     await this.running;
   }
 
-  private async run(app: App, target: string): Promise<void> {
+  private async run(app: BackupSource, target: string): Promise<void> {
     const dataDir = app.config.dataDir;
     const staging = join(dataDir, STAGING);
     await rm(staging, { recursive: true, force: true });
@@ -229,7 +243,7 @@ export class BackupRunner {
   }
 
   /** What the backup holds: the collections and message files as of one instant, then the other files. */
-  private async snapshot(app: App, dataDir: string, staging: string): Promise<Entry[]> {
+  private async snapshot(app: BackupSource, dataDir: string, staging: string): Promise<Entry[]> {
     const { store } = app;
     await store.settled();
     const entries: Entry[] = [];

@@ -8,7 +8,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../../context.js';
-import type { PresenceEntry } from '../people/presence.js';
+import type { PresenceEntry } from '../people/presence-book.js';
 
 const FILE = 'presence.json';
 export const PRESENCE_SAVE_MS = 5 * 60 * 1000;

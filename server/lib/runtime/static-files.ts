@@ -3,11 +3,18 @@
  * (server/views/admin-static.ts), the chat client bundle (./web-bundle.ts) and the emoji data
  * (server/views/emoji-data.ts). Filled on first request; none of it changes while the server runs.
  */
-import type { WebBundle } from './web-bundle.js';
 
 export interface StaticAsset {
   body: Buffer;
   type: string;
+}
+
+/** The chat client bundle as ./web-bundle.ts builds it. */
+export interface WebBundle {
+  /** The hashed file names, as the page links them. */
+  script: string;
+  style: string;
+  assets: Map<string, StaticAsset>;
 }
 
 export interface StaticFiles {

@@ -12,18 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../../context.js';
-
-export interface WebAsset {
-  body: Buffer;
-  type: string;
-}
-
-export interface WebBundle {
-  /** The hashed file names, as the page links them. */
-  script: string;
-  style: string;
-  assets: Map<string, WebAsset>;
-}
+import type { StaticAsset, WebBundle } from './static-files.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CHAT_ENTRY = join(ROOT, 'renderer', 'chat', 'main.tsx');
@@ -49,7 +38,7 @@ export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<W
     legalComments: 'none',
     logLevel: 'silent',
   });
-  const assets = new Map<string, WebAsset>();
+  const assets = new Map<string, StaticAsset>();
   let script = '';
   let style = '';
   for (const file of out.outputFiles) {
@@ -71,7 +60,7 @@ function prebuilt(): WebBundle | null {
     const manifest = join(dir, 'manifest.json');
     if (!existsSync(manifest)) continue;
     const { script, style } = JSON.parse(readFileSync(manifest, 'utf8')) as { script: string; style: string };
-    const assets = new Map<string, WebAsset>([
+    const assets = new Map<string, StaticAsset>([
       [script, { body: readFileSync(join(dir, script)), type: 'text/javascript; charset=utf-8' }],
       [style, { body: readFileSync(join(dir, style)), type: 'text/css; charset=utf-8' }],
     ]);
