@@ -1,37 +1,31 @@
 import type { Route } from './http/router.js';
+
 import { devAuthUnavailable, fetchApiKey } from './views/auth.js';
+import { serverSettings } from './views/server-settings.js';
 import { getSession, login, logout } from './views/sessions.js';
-import { deleteExport, downloadExport, exportConsents, exportProgress, listExports, startExport } from './views/export.js';
-import { testWelcomeBotMessage } from './views/welcome-bot.js';
-import { markOnboardingStep } from './views/onboarding.js';
-import { createDrafts, deleteDraft, editDraft, listDrafts } from './views/drafts.js';
+
 import { deleteQueue, getEvents } from './views/events.js';
 import { register } from './views/register.js';
-import { serverSettings } from './views/server-settings.js';
-import { staticFile } from './views/static.js';
-import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
-import { caCertificate, caProfile, trustPage } from './views/trust.js';
-import { chatAsset, chatIndex } from './views/web-client.js';
-import { createUser, getOwnUser, getUser, listUsers } from './views/users.js';
-import { deactivateOwnUser, deactivateUser, reactivateUser, updateUser } from './views/users-update.js';
-import { deleteAvatar, getAvatar, getAvatarMedium, uploadAvatar } from './views/avatar.js';
-import {
-  createField,
-  deleteField,
-  deleteOwnProfileData,
-  listFields,
-  reorderFields,
-  updateField,
-  updateOwnProfileData,
-} from './views/profile-fields.js';
-import {
-  getGroupMembers,
-  getGroupSubgroups,
-  getIsGroupMember,
-  updateGroupMembers,
-  updateGroupSubgroups,
-} from './views/user-group-members.js';
-import { createUserGroup, deactivateUserGroup, listUserGroups, updateUserGroup } from './views/user-groups.js';
+
+import { sendMessage } from './views/messages-send.js';
+import { renderMessageView } from './views/render.js';
+import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
+import { updateMessage } from './views/messages-edit.js';
+import { deleteMessage } from './views/messages-delete.js';
+import { getReadReceipts } from './views/read-receipts.js';
+import { reportMessage } from './views/message-report.js';
+import { addReaction, removeReaction } from './views/reactions.js';
+import { sendEditTyping, sendTyping } from './views/typing.js';
+import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from './views/message-flags.js';
+
+import { createDrafts, deleteDraft, editDraft, listDrafts } from './views/drafts.js';
+import { createScheduledMessage, deleteScheduledMessage, listScheduledMessages, updateScheduledMessage } from './views/scheduled-messages.js';
+import { createReminder, deleteReminder, listReminders } from './views/reminders.js';
+import { createNavView, createSnippet, deleteNavView, deleteSnippet, editNavView, editSnippet, listNavViews, listSnippets } from './views/saved-items.js';
+
+import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions } from './views/subscriptions.js';
+import { updateSubscriptionProperties } from './views/subscription-properties.js';
+import { createChannelView } from './views/channel-create.js';
 import {
   addDefaultStream,
   archiveStream,
@@ -45,59 +39,30 @@ import {
   listStreams,
   removeDefaultStream,
 } from './views/channels.js';
-import {
-  createChannelFolder,
-  listChannelFolders,
-  reorderChannelFolders,
-  updateChannelFolder,
-} from './views/channel-folders.js';
 import { updateChannel } from './views/channel-update.js';
-import { sendMessage } from './views/messages-send.js';
-import { renderMessageView } from './views/render.js';
-import { getMessage, getMessageHistory, getMessages, matchesNarrow } from './views/messages.js';
+import { createChannelFolder, listChannelFolders, reorderChannelFolders, updateChannelFolder } from './views/channel-folders.js';
+
 import { getTopics } from './views/messages-topics.js';
-import { addReaction, removeReaction } from './views/reactions.js';
-import { sendEditTyping, sendTyping } from './views/typing.js';
-import { changeSettings, getSettings } from './views/user-settings.js';
-import { getReadReceipts } from './views/read-receipts.js';
 import { deleteTopic } from './views/topic-delete.js';
-import { reportMessage } from './views/message-report.js';
-import { createInviteLink, editInviteLink, emailInvites, joinPage, joinWithInvite, listInvites, revokeInviteLink } from './views/invites.js';
-import { addPlayground, removePlayground } from './views/playgrounds.js';
-import { createReminder, deleteReminder, listReminders } from './views/reminders.js';
-import { createScheduledMessage, deleteScheduledMessage, listScheduledMessages, updateScheduledMessage } from './views/scheduled-messages.js';
-import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './views/linkifiers.js';
-import { serveEmojiData } from './views/emoji-data.js';
-import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
-import {
-  createNavView,
-  createSnippet,
-  deleteNavView,
-  deleteSnippet,
-  editNavView,
-  editSnippet,
-  listNavViews,
-  listSnippets,
-} from './views/saved-items.js';
-import { realmPresence, updatePresence, userPresence } from './views/presence.js';
-import { addAlertWords, listAlertWords, removeAlertWords } from './views/alert-words.js';
-import { muteUser, unmuteUser } from './views/muted-users.js';
 import { legacyMuteTopic, setUserTopic } from './views/user-topics.js';
+
+import { createUser, getOwnUser, getUser, listUsers } from './views/users.js';
+import { deactivateOwnUser, deactivateUser, reactivateUser, updateUser } from './views/users-update.js';
+import { deleteAvatar, getAvatar, getAvatarMedium, uploadAvatar } from './views/avatar.js';
+import { createField, deleteField, deleteOwnProfileData, listFields, reorderFields, updateField, updateOwnProfileData } from './views/profile-fields.js';
+import { realmPresence, updatePresence, userPresence } from './views/presence.js';
 import { getStatus as getUserStatus, updateStatus, updateStatusForUser } from './views/user-status.js';
-import { deleteMessage } from './views/messages-delete.js';
-import { updateMessage } from './views/messages-edit.js';
-import {
-  markAllAsRead,
-  markStreamAsRead,
-  markTopicAsRead,
-  updateMessageFlags,
-  updateMessageFlagsForNarrow,
-} from './views/message-flags.js';
-import { updateSubscriptionProperties } from './views/subscription-properties.js';
-import { listSubscriptions, subscribe, unsubscribe, updateSubscriptions } from './views/subscriptions.js';
-import { createChannelView } from './views/channel-create.js';
+import { muteUser, unmuteUser } from './views/muted-users.js';
+
+import { createUserGroup, deactivateUserGroup, listUserGroups, updateUserGroup } from './views/user-groups.js';
+import { getGroupMembers, getGroupSubgroups, getIsGroupMember, updateGroupMembers, updateGroupSubgroups } from './views/user-group-members.js';
 
 import { createBot, deactivateBot, getBotApiKey, listBots, regenerateBotApiKey, updateBot } from './views/bots.js';
+
+import { changeSettings, getSettings } from './views/user-settings.js';
+import { addAlertWords, listAlertWords, removeAlertWords } from './views/alert-words.js';
+import { markOnboardingStep } from './views/onboarding.js';
+
 import {
   addAndroidToken,
   addApnsToken,
@@ -109,53 +74,47 @@ import {
   testPushNotification,
   removeApnsToken,
 } from './views/devices.js';
+
+import { deleteRealmIcon, serveRealmIcon, updateRealm, updateRealmUserDefaults, uploadRealmIcon } from './views/realm.js';
+import { addLinkifier, listLinkifiers, removeLinkifier, reorderLinkifiers, updateLinkifier } from './views/linkifiers.js';
+import { addPlayground, removePlayground } from './views/playgrounds.js';
+import { testWelcomeBotMessage } from './views/welcome-bot.js';
+import { createInviteLink, editInviteLink, emailInvites, joinPage, joinWithInvite, listInvites, revokeInviteLink } from './views/invites.js';
+
+import { serveEmojiData } from './views/emoji-data.js';
+import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
+
 import { createBigBlueButtonCall, createVideoCall, joinBigBlueButtonCall } from './views/video-calls.js';
+
+import { fileTemporaryUrl, serveFile, serveFileDownload, serveTemporaryFile, serveThumbnail, uploadFile } from './views/uploads.js';
+import { deleteAttachment, listAttachments } from './views/attachments.js';
+
+import { deleteExport, downloadExport, exportConsents, exportProgress, listExports, startExport } from './views/export.js';
+
 import { getSetup, postSetup } from './views/setup.js';
 import { getStatus } from './views/status.js';
-import {
-  fileTemporaryUrl,
-  serveFile,
-  serveFileDownload,
-  serveTemporaryFile,
-  serveThumbnail,
-  uploadFile,
-} from './views/uploads.js';
-import { deleteAttachment, listAttachments } from './views/attachments.js';
 import { backupStatus, startBackup } from './views/backup.js';
 import { resetPassword } from './views/password-reset.js';
-import {
-  deleteRealmIcon,
-  serveRealmIcon,
-  updateRealm,
-  updateRealmUserDefaults,
-  uploadRealmIcon,
-} from './views/realm.js';
+
+import { chatAsset, chatIndex } from './views/web-client.js';
+import { staticFile } from './views/static.js';
+import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
+import { caCertificate, caProfile, trustPage } from './views/trust.js';
 
 const api = (path: string) => `/api/v1${path}`;
 
-/** The one route table. Specific paths come before parameterised ones. */
+/**
+ * The one route table, grouped by resource. Order matters only between patterns that can
+ * match the same path with the same method: a fixed path is looked up exactly first, but
+ * otherwise the first matching pattern wins (a trailing slash, `/users/me/`, goes to the
+ * patterns). So specific paths come before parameterised ones: /users/me before
+ * /users/:user_id, /messages/matches_narrow before /messages/:message_id,
+ * /users/me/status before /users/:user_id/status, and (channels before topics)
+ * /users/:user_id/subscriptions/:stream_id before /users/me/:stream_id/topics.
+ */
 export const routes: Route[] = [
+  // Server settings, API keys and browser sessions.
   { method: 'GET', path: api('/server_settings'), view: serverSettings, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/static/generated/emoji/emoji_api.json', view: serveEmojiData, auth: 'none', needsRealm: false },
-  { method: 'GET', path: api('/realm/emoji'), view: listRealmEmoji, auth: 'required' },
-  { method: 'GET', path: api('/realm/linkifiers'), view: listLinkifiers, auth: 'required' },
-  { method: 'PATCH', path: api('/realm/linkifiers'), view: reorderLinkifiers, auth: 'required' },
-  { method: 'POST', path: api('/realm/filters'), view: addLinkifier, auth: 'required' },
-  { method: 'POST', path: api('/realm/playgrounds'), view: addPlayground, auth: 'required' },
-  { method: 'DELETE', path: api('/realm/playgrounds/:playground_id'), view: removePlayground, auth: 'required' },
-  { method: 'PATCH', path: api('/realm/filters/:filter_id'), view: updateLinkifier, auth: 'required' },
-  { method: 'DELETE', path: api('/realm/filters/:filter_id'), view: removeLinkifier, auth: 'required' },
-  { method: 'GET', path: api('/saved_snippets'), view: listSnippets, auth: 'required' },
-  { method: 'POST', path: api('/saved_snippets'), view: createSnippet, auth: 'required' },
-  { method: 'PATCH', path: api('/saved_snippets/:saved_snippet_id'), view: editSnippet, auth: 'required' },
-  { method: 'DELETE', path: api('/saved_snippets/:saved_snippet_id'), view: deleteSnippet, auth: 'required' },
-  { method: 'GET', path: api('/navigation_views'), view: listNavViews, auth: 'required' },
-  { method: 'POST', path: api('/navigation_views'), view: createNavView, auth: 'required' },
-  { method: 'PATCH', path: api('/navigation_views/*fragment'), view: editNavView, auth: 'required' },
-  { method: 'DELETE', path: api('/navigation_views/*fragment'), view: deleteNavView, auth: 'required' },
-  { method: 'POST', path: api('/realm/emoji/:emoji_name'), view: uploadRealmEmoji, auth: 'required' },
-  { method: 'DELETE', path: api('/realm/emoji/:emoji_name'), view: deleteRealmEmoji, auth: 'required' },
-  { method: 'GET', path: '/user_avatars/:realm_id/emoji/images/:file', view: serveRealmEmojiImage, auth: 'none' },
   { method: 'POST', path: api('/fetch_api_key'), view: fetchApiKey, auth: 'none' },
   // Browser sessions (README: Browser sessions): only under /json/, where the cookie is the credential.
   { method: 'POST', path: '/json/login', view: login, auth: 'none' },
@@ -163,103 +122,13 @@ export const routes: Route[] = [
   { method: 'GET', path: '/json/session', view: getSession, auth: 'required' },
   { method: 'POST', path: api('/dev_fetch_api_key'), view: devAuthUnavailable, auth: 'none' },
   { method: 'GET', path: api('/dev_list_users'), view: devAuthUnavailable, auth: 'none' },
-  // Desktop admin (setup, status, backup, password reset) and organization settings.
-  { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },
-  { method: 'POST', path: api('/hearth/setup'), view: postSetup, auth: 'none', needsRealm: false },
-  { method: 'GET', path: api('/hearth/status'), view: getStatus, auth: 'required' },
-  { method: 'GET', path: api('/hearth/backup'), view: backupStatus, auth: 'required' },
-  { method: 'POST', path: api('/hearth/backup'), view: startBackup, auth: 'required' },
-  { method: 'POST', path: api('/hearth/users/:user_id/password'), view: resetPassword, auth: 'required' },
-  { method: 'PATCH', path: api('/realm'), view: updateRealm, auth: 'required' },
-  { method: 'PATCH', path: api('/realm/user_settings_defaults'), view: updateRealmUserDefaults, auth: 'required' },
-  { method: 'POST', path: api('/realm/icon'), view: uploadRealmIcon, auth: 'required' },
-  { method: 'DELETE', path: api('/realm/icon'), view: deleteRealmIcon, auth: 'required' },
-  { method: 'GET', path: '/realm_icon/:file', view: serveRealmIcon, auth: 'none' },
+
+  // Registering an event queue, and the events.
   { method: 'POST', path: api('/register'), view: register, auth: 'optional' },
   { method: 'GET', path: api('/events'), view: getEvents, auth: 'required' },
   { method: 'DELETE', path: api('/events'), view: deleteQueue, auth: 'required' },
-  { method: 'GET', path: api('/users/me'), view: getOwnUser, auth: 'required' },
-  { method: 'POST', path: api('/users'), view: createUser, auth: 'required' },
-  // Users and roles, avatars, custom profile fields (specific paths before /users/:user_id).
-  { method: 'GET', path: api('/users'), view: listUsers, auth: 'optional' },
-  { method: 'DELETE', path: api('/users/me'), view: deactivateOwnUser, auth: 'required' },
-  { method: 'POST', path: api('/users/me/avatar'), view: uploadAvatar, auth: 'required' },
-  { method: 'DELETE', path: api('/users/me/avatar'), view: deleteAvatar, auth: 'required' },
-  { method: 'PATCH', path: api('/users/me/profile_data'), view: updateOwnProfileData, auth: 'required' },
-  { method: 'DELETE', path: api('/users/me/profile_data'), view: deleteOwnProfileData, auth: 'required' },
-  { method: 'GET', path: api('/realm/profile_fields'), view: listFields, auth: 'required' },
-  { method: 'POST', path: api('/realm/profile_fields'), view: createField, auth: 'required' },
-  { method: 'PATCH', path: api('/realm/profile_fields'), view: reorderFields, auth: 'required' },
-  { method: 'PATCH', path: api('/realm/profile_fields/:field_id'), view: updateField, auth: 'required' },
-  { method: 'DELETE', path: api('/realm/profile_fields/:field_id'), view: deleteField, auth: 'required' },
-  { method: 'GET', path: '/avatar/:user_id', view: getAvatar, auth: 'optional' },
-  { method: 'GET', path: '/avatar/:user_id/medium', view: getAvatarMedium, auth: 'optional' },
-  { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },
-  // The chat web client at `/` (renderer/chat/; first-run setup while there is no organization) and the admin UI (renderer/).
-  { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/static/web/:file', view: chatAsset, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
-  // Trusting this installation's certificate authority (served over plain HTTP too).
-  { method: 'GET', path: '/hearth/ca.crt', view: caCertificate, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/hearth/ca.mobileconfig', view: caProfile, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/hearth/trust', view: trustPage, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/join/:key', view: joinPage, auth: 'none' },
-  { method: 'GET', path: '/join/:key/', view: joinPage, auth: 'none' },
-  { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
-  { method: 'GET', path: api('/drafts'), view: listDrafts, auth: 'required' },
-  { method: 'GET', path: api('/invites'), view: listInvites, auth: 'required' },
-  { method: 'POST', path: api('/invites'), view: emailInvites, auth: 'required' },
-  { method: 'POST', path: api('/invites/multiuse'), view: createInviteLink, auth: 'required' },
-  { method: 'DELETE', path: api('/invites/multiuse/:invite_id'), view: revokeInviteLink, auth: 'required' },
-  { method: 'PATCH', path: api('/invites/multiuse/:invite_id'), view: editInviteLink, auth: 'required' },
-  { method: 'DELETE', path: api('/invites/:invite_id'), view: emailInvites, auth: 'required' },
-  { method: 'POST', path: api('/invites/:invite_id/resend'), view: emailInvites, auth: 'required' },
-  { method: 'POST', path: api('/hearth/join'), view: joinWithInvite, auth: 'none' },
-  { method: 'GET', path: api('/reminders'), view: listReminders, auth: 'required' },
-  { method: 'POST', path: api('/reminders'), view: createReminder, auth: 'required' },
-  { method: 'DELETE', path: api('/reminders/:reminder_id'), view: deleteReminder, auth: 'required' },
-  { method: 'GET', path: api('/scheduled_messages'), view: listScheduledMessages, auth: 'required' },
-  { method: 'POST', path: api('/scheduled_messages'), view: createScheduledMessage, auth: 'required' },
-  { method: 'PATCH', path: api('/scheduled_messages/:scheduled_message_id'), view: updateScheduledMessage, auth: 'required' },
-  { method: 'DELETE', path: api('/scheduled_messages/:scheduled_message_id'), view: deleteScheduledMessage, auth: 'required' },
-  { method: 'POST', path: api('/drafts'), view: createDrafts, auth: 'required' },
-  { method: 'PATCH', path: api('/drafts/:draft_id'), view: editDraft, auth: 'required' },
-  { method: 'DELETE', path: api('/drafts/:draft_id'), view: deleteDraft, auth: 'required' },
-  { method: 'GET', path: api('/user_groups'), view: listUserGroups, auth: 'required' },
-  { method: 'POST', path: api('/user_groups/create'), view: createUserGroup, auth: 'required' },
-  { method: 'PATCH', path: api('/user_groups/:user_group_id'), view: updateUserGroup, auth: 'required' },
-  { method: 'POST', path: api('/user_groups/:user_group_id/deactivate'), view: deactivateUserGroup, auth: 'required' },
-  { method: 'GET', path: api('/user_groups/:user_group_id/members'), view: getGroupMembers, auth: 'required' },
-  { method: 'POST', path: api('/user_groups/:user_group_id/members'), view: updateGroupMembers, auth: 'required' },
-  { method: 'GET', path: api('/user_groups/:user_group_id/members/:user_id'), view: getIsGroupMember, auth: 'required' },
-  { method: 'GET', path: api('/user_groups/:user_group_id/subgroups'), view: getGroupSubgroups, auth: 'required' },
-  { method: 'POST', path: api('/user_groups/:user_group_id/subgroups'), view: updateGroupSubgroups, auth: 'required' },
-  { method: 'GET', path: api('/users/me/subscriptions'), view: listSubscriptions, auth: 'required' },
-  { method: 'POST', path: api('/users/me/subscriptions'), view: subscribe, auth: 'required' },
-  { method: 'DELETE', path: api('/users/me/subscriptions'), view: unsubscribe, auth: 'required' },
-  { method: 'PATCH', path: api('/users/me/subscriptions'), view: updateSubscriptions, auth: 'required' },
-  { method: 'POST', path: api('/channels/create'), view: createChannelView, auth: 'required' },
-  { method: 'GET', path: api('/users/:user_id/subscriptions/:stream_id'), view: getSubscriptionStatus, auth: 'required' },
-  { method: 'GET', path: api('/users/:user_id/channels'), view: getUserChannels, auth: 'required' },
-  { method: 'GET', path: api('/streams/:stream_id/email_address'), view: getStreamEmailAddress, auth: 'required' },
-  {
-    method: 'POST',
-    path: api('/users/me/subscriptions/properties'),
-    view: updateSubscriptionProperties,
-    auth: 'required',
-  },
-  { method: 'GET', path: api('/streams'), view: listStreams, auth: 'required' },
-  { method: 'GET', path: api('/streams/:stream_id'), view: getStream, auth: 'required' },
-  { method: 'PATCH', path: api('/streams/:stream_id'), view: updateChannel, auth: 'required' },
-  { method: 'DELETE', path: api('/streams/:stream_id'), view: archiveStream, auth: 'required' },
-  { method: 'GET', path: api('/streams/:stream_id/members'), view: getSubscribers, auth: 'required' },
-  { method: 'POST', path: api('/streams/:stream_id/delete_topic'), view: deleteTopic, auth: 'required' },
-  { method: 'GET', path: api('/get_stream_id'), view: getStreamId, auth: 'required' },
-  { method: 'GET', path: api('/default_streams'), view: listDefaultStreams, auth: 'required' },
-  { method: 'POST', path: api('/default_streams'), view: addDefaultStream, auth: 'required' },
-  { method: 'DELETE', path: api('/default_streams'), view: removeDefaultStream, auth: 'required' },
+
+  // Messages: sending, fetching, editing, deleting, flags, reactions, typing.
   // Incoming-webhook bots may use this endpoint only (Zulip: sending messages and webhooks).
   { method: 'POST', path: api('/messages'), view: sendMessage, auth: 'required', incomingWebhookBots: true },
   { method: 'POST', path: api('/messages/render'), view: renderMessageView, auth: 'required' },
@@ -269,46 +138,134 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/messages/:message_id/history'), view: getMessageHistory, auth: 'required' },
   { method: 'GET', path: api('/messages/:message_id/read_receipts'), view: getReadReceipts, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/report'), view: reportMessage, auth: 'required' },
-  { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
-  { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
-  { method: 'POST', path: api('/messages/:message_id/typing'), view: sendEditTyping, auth: 'required' },
-  { method: 'GET', path: api('/settings'), view: getSettings, auth: 'required' },
-  { method: 'PATCH', path: api('/settings'), view: changeSettings, auth: 'required' },
-  { method: 'GET', path: api('/users/me/alert_words'), view: listAlertWords, auth: 'required' },
-  { method: 'POST', path: api('/users/me/alert_words'), view: addAlertWords, auth: 'required' },
-  { method: 'DELETE', path: api('/users/me/alert_words'), view: removeAlertWords, auth: 'required' },
-  { method: 'POST', path: api('/users/me/muted_users/:muted_user_id'), view: muteUser, auth: 'required' },
-  { method: 'DELETE', path: api('/users/me/muted_users/:muted_user_id'), view: unmuteUser, auth: 'required' },
-  { method: 'POST', path: api('/user_topics'), view: setUserTopic, auth: 'required' },
-  { method: 'PATCH', path: api('/users/me/subscriptions/muted_topics'), view: legacyMuteTopic, auth: 'required' },
-  { method: 'POST', path: api('/users/me/status'), view: updateStatus, auth: 'required' },
-  { method: 'POST', path: api('/users/me/presence'), view: updatePresence, auth: 'required' },
-  { method: 'GET', path: api('/realm/presence'), view: realmPresence, auth: 'required' },
-  { method: 'GET', path: api('/users/:user_id_or_email/presence'), view: userPresence, auth: 'required' },
-  { method: 'GET', path: api('/users/:user_id/status'), view: getUserStatus, auth: 'required' },
-  { method: 'POST', path: api('/users/:user_id/status'), view: updateStatusForUser, auth: 'required' },
-  { method: 'PATCH', path: api('/settings/display'), view: changeSettings, auth: 'required' },
-  { method: 'PATCH', path: api('/settings/notifications'), view: changeSettings, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id'), view: deleteMessage, auth: 'required' },
   { method: 'PATCH', path: api('/messages/:message_id'), view: updateMessage, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/reactions'), view: addReaction, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id/reactions'), view: removeReaction, auth: 'required' },
+  { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
+  { method: 'POST', path: api('/messages/:message_id/typing'), view: sendEditTyping, auth: 'required' },
+  { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },
   { method: 'POST', path: api('/messages/flags/narrow'), view: updateMessageFlagsForNarrow, auth: 'required' },
   { method: 'POST', path: api('/mark_all_as_read'), view: markAllAsRead, auth: 'required' },
   { method: 'POST', path: api('/mark_stream_as_read'), view: markStreamAsRead, auth: 'required' },
   { method: 'POST', path: api('/mark_topic_as_read'), view: markTopicAsRead, auth: 'required' },
-  { method: 'GET', path: api('/users/me/:stream_id/topics'), view: getTopics, auth: 'required' },
+
+  // Drafts, scheduled messages, reminders and saved snippets.
+  { method: 'GET', path: api('/drafts'), view: listDrafts, auth: 'required' },
+  { method: 'POST', path: api('/drafts'), view: createDrafts, auth: 'required' },
+  { method: 'PATCH', path: api('/drafts/:draft_id'), view: editDraft, auth: 'required' },
+  { method: 'DELETE', path: api('/drafts/:draft_id'), view: deleteDraft, auth: 'required' },
+  { method: 'GET', path: api('/scheduled_messages'), view: listScheduledMessages, auth: 'required' },
+  { method: 'POST', path: api('/scheduled_messages'), view: createScheduledMessage, auth: 'required' },
+  { method: 'PATCH', path: api('/scheduled_messages/:scheduled_message_id'), view: updateScheduledMessage, auth: 'required' },
+  { method: 'DELETE', path: api('/scheduled_messages/:scheduled_message_id'), view: deleteScheduledMessage, auth: 'required' },
+  { method: 'GET', path: api('/reminders'), view: listReminders, auth: 'required' },
+  { method: 'POST', path: api('/reminders'), view: createReminder, auth: 'required' },
+  { method: 'DELETE', path: api('/reminders/:reminder_id'), view: deleteReminder, auth: 'required' },
+  { method: 'GET', path: api('/saved_snippets'), view: listSnippets, auth: 'required' },
+  { method: 'POST', path: api('/saved_snippets'), view: createSnippet, auth: 'required' },
+  { method: 'PATCH', path: api('/saved_snippets/:saved_snippet_id'), view: editSnippet, auth: 'required' },
+  { method: 'DELETE', path: api('/saved_snippets/:saved_snippet_id'), view: deleteSnippet, auth: 'required' },
+
+  // Channels and subscriptions, default channels, channel folders.
+  { method: 'GET', path: api('/users/me/subscriptions'), view: listSubscriptions, auth: 'required' },
+  { method: 'POST', path: api('/users/me/subscriptions'), view: subscribe, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/subscriptions'), view: unsubscribe, auth: 'required' },
+  { method: 'PATCH', path: api('/users/me/subscriptions'), view: updateSubscriptions, auth: 'required' },
+  {
+    method: 'POST',
+    path: api('/users/me/subscriptions/properties'),
+    view: updateSubscriptionProperties,
+    auth: 'required',
+  },
+  { method: 'POST', path: api('/channels/create'), view: createChannelView, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id/subscriptions/:stream_id'), view: getSubscriptionStatus, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id/channels'), view: getUserChannels, auth: 'required' },
+  { method: 'GET', path: api('/streams/:stream_id/email_address'), view: getStreamEmailAddress, auth: 'required' },
+  { method: 'GET', path: api('/streams'), view: listStreams, auth: 'required' },
+  { method: 'GET', path: api('/streams/:stream_id'), view: getStream, auth: 'required' },
+  { method: 'PATCH', path: api('/streams/:stream_id'), view: updateChannel, auth: 'required' },
+  { method: 'DELETE', path: api('/streams/:stream_id'), view: archiveStream, auth: 'required' },
+  { method: 'GET', path: api('/streams/:stream_id/members'), view: getSubscribers, auth: 'required' },
+  { method: 'GET', path: api('/get_stream_id'), view: getStreamId, auth: 'required' },
+  { method: 'GET', path: api('/default_streams'), view: listDefaultStreams, auth: 'required' },
+  { method: 'POST', path: api('/default_streams'), view: addDefaultStream, auth: 'required' },
+  { method: 'DELETE', path: api('/default_streams'), view: removeDefaultStream, auth: 'required' },
   { method: 'GET', path: api('/channel_folders'), view: listChannelFolders, auth: 'required' },
   { method: 'PATCH', path: api('/channel_folders'), view: reorderChannelFolders, auth: 'required' },
   { method: 'POST', path: api('/channel_folders/create'), view: createChannelFolder, auth: 'required' },
   { method: 'PATCH', path: api('/channel_folders/:channel_folder_id'), view: updateChannelFolder, auth: 'required' },
-  // Bots, push registration (kept, never relayed) and video-call links.
+
+  // Topics: listing, deleting, a user's topic policies (after /users/:user_id/subscriptions/:stream_id).
+  { method: 'GET', path: api('/users/me/:stream_id/topics'), view: getTopics, auth: 'required' },
+  { method: 'POST', path: api('/streams/:stream_id/delete_topic'), view: deleteTopic, auth: 'required' },
+  { method: 'POST', path: api('/user_topics'), view: setUserTopic, auth: 'required' },
+  { method: 'PATCH', path: api('/users/me/subscriptions/muted_topics'), view: legacyMuteTopic, auth: 'required' },
+
+  // Users and roles, avatars, custom profile fields, presence, status, muting (specific paths before /users/:user_id).
+  { method: 'GET', path: api('/users/me'), view: getOwnUser, auth: 'required' },
+  { method: 'POST', path: api('/users'), view: createUser, auth: 'required' },
+  { method: 'GET', path: api('/users'), view: listUsers, auth: 'optional' },
+  { method: 'DELETE', path: api('/users/me'), view: deactivateOwnUser, auth: 'required' },
+  { method: 'POST', path: api('/users/me/avatar'), view: uploadAvatar, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/avatar'), view: deleteAvatar, auth: 'required' },
+  { method: 'GET', path: '/avatar/:user_id', view: getAvatar, auth: 'optional' },
+  { method: 'GET', path: '/avatar/:user_id/medium', view: getAvatarMedium, auth: 'optional' },
+  { method: 'PATCH', path: api('/users/me/profile_data'), view: updateOwnProfileData, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/profile_data'), view: deleteOwnProfileData, auth: 'required' },
+  { method: 'GET', path: api('/realm/profile_fields'), view: listFields, auth: 'required' },
+  { method: 'POST', path: api('/realm/profile_fields'), view: createField, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/profile_fields'), view: reorderFields, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/profile_fields/:field_id'), view: updateField, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/profile_fields/:field_id'), view: deleteField, auth: 'required' },
+  { method: 'POST', path: api('/users/me/presence'), view: updatePresence, auth: 'required' },
+  { method: 'GET', path: api('/realm/presence'), view: realmPresence, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id_or_email/presence'), view: userPresence, auth: 'required' },
+  { method: 'POST', path: api('/users/me/status'), view: updateStatus, auth: 'required' },
+  { method: 'GET', path: api('/users/:user_id/status'), view: getUserStatus, auth: 'required' },
+  { method: 'POST', path: api('/users/:user_id/status'), view: updateStatusForUser, auth: 'required' },
+  { method: 'POST', path: api('/users/me/muted_users/:muted_user_id'), view: muteUser, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/muted_users/:muted_user_id'), view: unmuteUser, auth: 'required' },
+  // A user by ID or email (after every fixed /users/... path).
+  { method: 'GET', path: api('/users/:user_id'), view: getUser, auth: 'required' },
+  { method: 'PATCH', path: api('/users/:user_id'), view: updateUser, auth: 'required' },
+  { method: 'DELETE', path: api('/users/:user_id'), view: deactivateUser, auth: 'required' },
+  { method: 'POST', path: api('/users/:user_id/reactivate'), view: reactivateUser, auth: 'required' },
+
+  // User groups and their members and subgroups.
+  { method: 'GET', path: api('/user_groups'), view: listUserGroups, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/create'), view: createUserGroup, auth: 'required' },
+  { method: 'PATCH', path: api('/user_groups/:user_group_id'), view: updateUserGroup, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/:user_group_id/deactivate'), view: deactivateUserGroup, auth: 'required' },
+  { method: 'GET', path: api('/user_groups/:user_group_id/members'), view: getGroupMembers, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/:user_group_id/members'), view: updateGroupMembers, auth: 'required' },
+  { method: 'GET', path: api('/user_groups/:user_group_id/members/:user_id'), view: getIsGroupMember, auth: 'required' },
+  { method: 'GET', path: api('/user_groups/:user_group_id/subgroups'), view: getGroupSubgroups, auth: 'required' },
+  { method: 'POST', path: api('/user_groups/:user_group_id/subgroups'), view: updateGroupSubgroups, auth: 'required' },
+
+  // Bots.
   { method: 'GET', path: api('/bots'), view: listBots, auth: 'required' },
   { method: 'POST', path: api('/bots'), view: createBot, auth: 'required' },
   { method: 'PATCH', path: api('/bots/:bot_id'), view: updateBot, auth: 'required' },
   { method: 'DELETE', path: api('/bots/:bot_id'), view: deactivateBot, auth: 'required' },
   { method: 'POST', path: api('/bots/:bot_id/api_key/regenerate'), view: regenerateBotApiKey, auth: 'required' },
   { method: 'GET', path: api('/bots/:bot_id/api_key'), view: getBotApiKey, auth: 'required' },
+
+  // Personal settings: preferences, alert words, onboarding steps, navigation views.
+  { method: 'GET', path: api('/settings'), view: getSettings, auth: 'required' },
+  { method: 'PATCH', path: api('/settings'), view: changeSettings, auth: 'required' },
+  { method: 'PATCH', path: api('/settings/display'), view: changeSettings, auth: 'required' },
+  { method: 'PATCH', path: api('/settings/notifications'), view: changeSettings, auth: 'required' },
+  { method: 'GET', path: api('/users/me/alert_words'), view: listAlertWords, auth: 'required' },
+  { method: 'POST', path: api('/users/me/alert_words'), view: addAlertWords, auth: 'required' },
+  { method: 'DELETE', path: api('/users/me/alert_words'), view: removeAlertWords, auth: 'required' },
+  { method: 'POST', path: api('/users/me/onboarding_steps'), view: markOnboardingStep, auth: 'required' },
+  { method: 'GET', path: api('/navigation_views'), view: listNavViews, auth: 'required' },
+  { method: 'POST', path: api('/navigation_views'), view: createNavView, auth: 'required' },
+  { method: 'PATCH', path: api('/navigation_views/*fragment'), view: editNavView, auth: 'required' },
+  { method: 'DELETE', path: api('/navigation_views/*fragment'), view: deleteNavView, auth: 'required' },
+
+  // Devices and push registration (kept, never relayed).
   { method: 'POST', path: api('/users/me/android_gcm_reg_id'), view: addAndroidToken, auth: 'required' },
   { method: 'DELETE', path: api('/users/me/android_gcm_reg_id'), view: removeAndroidToken, auth: 'required' },
   { method: 'POST', path: api('/users/me/apns_device_token'), view: addApnsToken, auth: 'required' },
@@ -318,24 +275,47 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/mobile_push/register'), view: registerPushDevice, auth: 'required' },
   { method: 'POST', path: api('/mobile_push/test_notification'), view: testPushNotification, auth: 'required' },
   { method: 'POST', path: api('/mobile_push/e2ee/test_notification'), view: testE2eePushNotification, auth: 'required' },
-  // Organization exports: the shape Zulip's Rocket.Chat importer reads (server/export/).
-  { method: 'GET', path: api('/export/realm'), view: listExports, auth: 'required' },
-  { method: 'POST', path: api('/export/realm'), view: startExport, auth: 'required' },
-  { method: 'DELETE', path: api('/export/realm/:export_id'), view: deleteExport, auth: 'required' },
-  { method: 'GET', path: api('/hearth/export'), view: exportProgress, auth: 'required' },
-  { method: 'GET', path: '/hearth/exports/:id/:token/:name', view: downloadExport, auth: 'required' },
-  { method: 'GET', path: api('/export/realm/consents'), view: exportConsents, auth: 'required' },
+
+  // The organization: its settings and icon, linkifiers, code playgrounds, the welcome bot's message.
+  { method: 'PATCH', path: api('/realm'), view: updateRealm, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/user_settings_defaults'), view: updateRealmUserDefaults, auth: 'required' },
+  { method: 'POST', path: api('/realm/icon'), view: uploadRealmIcon, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/icon'), view: deleteRealmIcon, auth: 'required' },
+  { method: 'GET', path: '/realm_icon/:file', view: serveRealmIcon, auth: 'none' },
+  { method: 'GET', path: api('/realm/linkifiers'), view: listLinkifiers, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/linkifiers'), view: reorderLinkifiers, auth: 'required' },
+  { method: 'POST', path: api('/realm/filters'), view: addLinkifier, auth: 'required' },
+  { method: 'PATCH', path: api('/realm/filters/:filter_id'), view: updateLinkifier, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/filters/:filter_id'), view: removeLinkifier, auth: 'required' },
+  { method: 'POST', path: api('/realm/playgrounds'), view: addPlayground, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/playgrounds/:playground_id'), view: removePlayground, auth: 'required' },
   { method: 'POST', path: api('/realm/test_welcome_bot_custom_message'), view: testWelcomeBotMessage, auth: 'required' },
-  { method: 'POST', path: api('/users/me/onboarding_steps'), view: markOnboardingStep, auth: 'required' },
+
+  // Invitations, and joining with one.
+  { method: 'GET', path: api('/invites'), view: listInvites, auth: 'required' },
+  { method: 'POST', path: api('/invites'), view: emailInvites, auth: 'required' },
+  { method: 'POST', path: api('/invites/multiuse'), view: createInviteLink, auth: 'required' },
+  { method: 'DELETE', path: api('/invites/multiuse/:invite_id'), view: revokeInviteLink, auth: 'required' },
+  { method: 'PATCH', path: api('/invites/multiuse/:invite_id'), view: editInviteLink, auth: 'required' },
+  { method: 'DELETE', path: api('/invites/:invite_id'), view: emailInvites, auth: 'required' },
+  { method: 'POST', path: api('/invites/:invite_id/resend'), view: emailInvites, auth: 'required' },
+  { method: 'GET', path: '/join/:key', view: joinPage, auth: 'none' },
+  { method: 'GET', path: '/join/:key/', view: joinPage, auth: 'none' },
+  { method: 'POST', path: api('/hearth/join'), view: joinWithInvite, auth: 'none' },
+
+  // Emoji: the Unicode set's data, the organization's custom emoji and their images.
+  { method: 'GET', path: '/static/generated/emoji/emoji_api.json', view: serveEmojiData, auth: 'none', needsRealm: false },
+  { method: 'GET', path: api('/realm/emoji'), view: listRealmEmoji, auth: 'required' },
+  { method: 'POST', path: api('/realm/emoji/:emoji_name'), view: uploadRealmEmoji, auth: 'required' },
+  { method: 'DELETE', path: api('/realm/emoji/:emoji_name'), view: deleteRealmEmoji, auth: 'required' },
+  { method: 'GET', path: '/user_avatars/:realm_id/emoji/images/:file', view: serveRealmEmojiImage, auth: 'none' },
+
+  // Video-call links.
   { method: 'POST', path: api('/calls/videocall/create'), view: createVideoCall, auth: 'required' },
   { method: 'GET', path: api('/calls/bigbluebutton/create'), view: createBigBlueButtonCall, auth: 'required' },
   // A link opened in a browser (outside /api/v1): the view itself requires a user.
   { method: 'GET', path: '/calls/bigbluebutton/join', view: joinBigBlueButtonCall, auth: 'optional' },
-  // A user by ID or email (after every fixed /users/... path).
-  { method: 'GET', path: api('/users/:user_id'), view: getUser, auth: 'required' },
-  { method: 'PATCH', path: api('/users/:user_id'), view: updateUser, auth: 'required' },
-  { method: 'DELETE', path: api('/users/:user_id'), view: deactivateUser, auth: 'required' },
-  { method: 'POST', path: api('/users/:user_id/reactivate'), view: reactivateUser, auth: 'required' },
+
   // Uploads (resumable ones: server/views/tus.ts, mounted before the router) and attachments.
   { method: 'POST', path: api('/user_uploads'), view: uploadFile, auth: 'required' },
   { method: 'GET', path: api('/user_uploads/:realm_id/:bucket/:token/:name'), view: fileTemporaryUrl, auth: 'required' },
@@ -350,4 +330,34 @@ export const routes: Route[] = [
   { method: 'GET', path: '/user_uploads/:realm_id/:bucket/:token/:name', view: serveFile, auth: 'optional' },
   { method: 'GET', path: api('/attachments'), view: listAttachments, auth: 'required' },
   { method: 'DELETE', path: api('/attachments/:attachment_id'), view: deleteAttachment, auth: 'required' },
+
+  // Organization exports: the shape Zulip's Rocket.Chat importer reads (server/export/).
+  { method: 'GET', path: api('/export/realm'), view: listExports, auth: 'required' },
+  { method: 'POST', path: api('/export/realm'), view: startExport, auth: 'required' },
+  { method: 'DELETE', path: api('/export/realm/:export_id'), view: deleteExport, auth: 'required' },
+  { method: 'GET', path: api('/export/realm/consents'), view: exportConsents, auth: 'required' },
+  { method: 'GET', path: api('/hearth/export'), view: exportProgress, auth: 'required' },
+  { method: 'GET', path: '/hearth/exports/:id/:token/:name', view: downloadExport, auth: 'required' },
+
+  // Hearth's desktop admin: first-run setup, status, backup, password reset.
+  { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },
+  { method: 'POST', path: api('/hearth/setup'), view: postSetup, auth: 'none', needsRealm: false },
+  { method: 'GET', path: api('/hearth/status'), view: getStatus, auth: 'required' },
+  { method: 'GET', path: api('/hearth/backup'), view: backupStatus, auth: 'required' },
+  { method: 'POST', path: api('/hearth/backup'), view: startBackup, auth: 'required' },
+  { method: 'POST', path: api('/hearth/users/:user_id/password'), view: resetPassword, auth: 'required' },
+
+  // Pages and static files.
+  // The chat web client at `/` (renderer/chat/; first-run setup while there is no organization) and the admin UI (renderer/).
+  { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/static/web/:file', view: chatAsset, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
+  // Trusting this installation's certificate authority (served over plain HTTP too).
+  { method: 'GET', path: '/hearth/ca.crt', view: caCertificate, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/hearth/ca.mobileconfig', view: caProfile, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/hearth/trust', view: trustPage, auth: 'none', needsRealm: false },
 ];
