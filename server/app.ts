@@ -12,10 +12,6 @@ import { answerClientErrorsWithJson } from './http/client-errors.js';
 import { envelope } from './http/envelope.js';
 import { compressResponses } from './http/compress.js';
 import { plainHttpGate } from './http/plain-http.js';
-import { installChannelFilters } from './lib/channels/filters.js';
-import { installUserGroupFilter } from './lib/groups/format.js';
-import { installMessageFilter } from './lib/messages/events.js';
-import { installPeopleFilter } from './lib/people/people.js';
 import { channelMessageStats, messageAccess } from './lib/messages/hooks.js';
 import { doEnsureSystemGroups } from './actions/user-groups.js';
 import { canAddressChannel } from './lib/channels/access.js';
@@ -23,14 +19,10 @@ import { buildRouter } from './http/router.js';
 import { tusMiddleware } from './views/tus.js';
 import { consoleLogger, type Logger } from './log.js';
 import { routes } from './routes.js';
-import { buildStateRegistry } from './state/index.js';
+import { buildStateRegistry, installQueueFilters } from './state/index.js';
 import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
-import { installTypingFilter } from './lib/people/typing.js';
-import { installLinkifiersFilter } from './lib/realm/extras.js';
-import { installDeleteMessageFilter } from './state/messages.js';
-import { installPresenceFilter, newPresenceBook } from './lib/people/presence.js';
-import { installRealmEmojiFilter } from './lib/emoji/custom-events.js';
+import { newPresenceBook } from './lib/people/presence.js';
 import { customEmojiSource } from './lib/emoji/custom.js';
 import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
 import { BackupRunner } from './lib/runtime/backup.js';
@@ -120,15 +112,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     setupInProgress: false,
     staticFiles: newStaticFiles(),
   };
-  installChannelFilters(app);
-  installUserGroupFilter(app);
-  installMessageFilter(app);
-  installPeopleFilter(app);
-  installTypingFilter(app);
-  installLinkifiersFilter(app);
-  installDeleteMessageFilter(app);
-  installPresenceFilter(app);
-  installRealmEmojiFilter(app);
+  installQueueFilters(app);
 
   const koa = new Koa({ proxy: false });
   koa.silent = true;

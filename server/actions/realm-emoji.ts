@@ -4,7 +4,7 @@
  * the record lands on disk before everyone hears of it.
  */
 import type { App } from '../context.js';
-import type { InternalEmojiEvent } from '../lib/emoji/custom-events.js';
+import type { RealmEmojiChangeEvent } from '../events/types.js';
 import { emojiForApi, realmEmojiDict } from '../lib/emoji/custom.js';
 import type { RealmEmojiRecord, UserRecord } from '../store/records.js';
 import { commit } from './commit.js';
@@ -27,7 +27,7 @@ export async function doAddRealmEmoji(
     };
     doc.emoji.push(record);
     tx.touch(app.store.emoji);
-    const event: InternalEmojiEvent = { type: 'realm_emoji', op: 'add', emoji: emojiForApi(app, record), all: realmEmojiDict(app) };
+    const event: RealmEmojiChangeEvent = { type: 'realm_emoji', op: 'add', emoji: emojiForApi(app, record), all: realmEmojiDict(app) };
     tx.emit(event, everyone(app));
     return record;
   });
@@ -41,7 +41,7 @@ export async function doDeactivateRealmEmoji(app: App, emoji: RealmEmojiRecord):
     const all = realmEmojiDict(app);
     // Zulip's wire name, then the spec's name for the same change (see realm-emoji-events.ts).
     for (const op of ['update_one', 'edit'] as const) {
-      const event: InternalEmojiEvent = { type: 'realm_emoji', op, emoji_id: String(emoji.id), data: { deactivated: true }, all };
+      const event: RealmEmojiChangeEvent = { type: 'realm_emoji', op, emoji_id: String(emoji.id), data: { deactivated: true }, all };
       tx.emit(event, everyone(app));
     }
   });

@@ -19,7 +19,7 @@ const EMPTY: [string, Record<string, unknown>][] = [
   ['giphy', { giphy_api_key: '' }],
 ];
 
-export const absentFeatureSections: StateSection[] = EMPTY.map(([want, keys]) => ({
+export const sections: StateSection[] = EMPTY.map(([want, keys]) => ({
   wants: [want],
   fetch: () => structuredClone(keys),
 }));

@@ -17,7 +17,7 @@ export function formatDevice(_device: DeviceRecord): DevicePushFields {
 }
 
 /** `devices`: the requester's registered devices, keyed by device ID. */
-export const devicesSection: StateSection = {
+const devicesSection: StateSection = {
   wants: ['device'],
   fetch({ app, user }) {
     const devices: Record<string, unknown> = {};
@@ -32,7 +32,9 @@ export const devicesSection: StateSection = {
  * `push_devices` (Zulip's end-to-end-encrypted push registrations, feature level 406): always
  * empty, since Hearth offers no push registration (`POST /mobile_push/register` is not served).
  */
-export const pushDevicesSection: StateSection = {
+const pushDevicesSection: StateSection = {
   wants: ['push_device'],
   fetch: () => ({ push_devices: {} }),
 };
+
+export const sections = [devicesSection, pushDevicesSection];

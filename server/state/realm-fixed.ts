@@ -15,7 +15,7 @@ const MiB = 1024 * 1024;
  * push notifications, GIPHY, AI summaries, billing or logos, uploads shown inline
  * without thumbnails or link previews. Clients read these to decide what to show.
  */
-export const realmFixedSection: StateSection = {
+const realmFixedSection: StateSection = {
   wants: ['realm'],
   fetch({ app }) {
     const realm = app.store.realm.data.realm!;
@@ -78,3 +78,5 @@ export const realmFixedSection: StateSection = {
     };
   },
 };
+
+export const sections = [realmFixedSection];

@@ -5,7 +5,7 @@ import { realmRegisterFields, userDefaultsRegisterFields, VIDEO_CHAT_PROVIDERS }
 import { LIMITS } from '../version.js';
 
 /** `realm`: organization settings and the limits clients enforce. */
-export const realmSection: StateSection = {
+const realmSection: StateSection = {
   wants: ['realm'],
   fetch({ app, baseUrl }) {
     const realm = app.store.realm.data.realm!;
@@ -56,9 +56,11 @@ export const realmSection: StateSection = {
  * `realm_user_settings_defaults`: Hearth keeps these user settings organization-wide (one
  * value for everyone), so the defaults are also every user's value.
  */
-export const realmUserDefaultsSection: StateSection = {
+const realmUserDefaultsSection: StateSection = {
   wants: ['realm_user_settings_defaults'],
   fetch({ app }) {
     return { realm_user_settings_defaults: userDefaultsRegisterFields(app.store.realm.data.realm!) };
   },
 };
+
+export const sections = [realmSection, realmUserDefaultsSection];

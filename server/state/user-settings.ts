@@ -6,7 +6,9 @@ import { userSettingsObject } from '../lib/people/settings.js';
  * Since Zulip 12 (feature level 439) no setting is repeated at the top level, whatever
  * `user_settings_object` says.
  */
-export const userSettingsSection: StateSection = {
+const userSettingsSection: StateSection = {
   wants: ['user_settings'],
   fetch: ({ app, user }) => ({ user_settings: userSettingsObject(app, user) }),
 };
+
+export const sections = [userSettingsSection];

@@ -1,7 +1,7 @@
 /**
  * Event kinds of the channels area (Zulip's EventStreamCreate, EventStreamDelete, EventStreamUpdate,
  * EventSubscriptionAdd/Remove/Update/PeerAdd/PeerRemove, EventDefaultStreams, EventChannelFolder*,
- * EventUserTopic, EventMutedTopics). Fields marked internal steer lib/channels/filters.ts and are
+ * EventUserTopic, EventMutedTopics). Fields marked internal steer state/channels.ts and are
  * removed there.
  */
 import type { ApiDict } from './common.js';

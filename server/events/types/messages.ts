@@ -13,7 +13,7 @@ export const MESSAGE_PAYLOAD: unique symbol = Symbol('hearth.message');
 /** Internal mark of a `delete_message` event's form: true bulk (`message_ids`), false one per message. */
 export const BULK_FORM: unique symbol = Symbol('bulk_message_deletion form');
 
-/** The wire `message` event, one per queue (lib/messages/events.ts). */
+/** The wire `message` event, one per queue (state/messages.ts). */
 export interface MessageClientEvent {
   type: 'message';
   message: ApiDict;

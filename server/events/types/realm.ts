@@ -47,7 +47,7 @@ export interface RealmEmojiForApi {
   author_id: number | null;
 }
 
-/** What actions emit; `all` is the map after the change, for legacy queues (lib/emoji/custom-events.ts). */
+/** What actions emit; `all` is the map after the change, for legacy queues (state/realm-emoji.ts). */
 export type RealmEmojiChangeEvent =
   | { type: 'realm_emoji'; op: 'add'; emoji: RealmEmojiForApi; all: Record<string, RealmEmojiForApi> }
   | { type: 'realm_emoji'; op: 'update_one' | 'edit'; emoji_id: string; data: { deactivated: boolean }; all: Record<string, RealmEmojiForApi> };

@@ -1,10 +1,9 @@
 /**
  * User groups as clients see them (the OpenAPI UserGroup object), the
- * `realm_user_groups` list, and the per-queue shaping of `user_group` events
- * by the `include_deactivated_groups` capability.
+ * `realm_user_groups` list, and who hears about group changes (the per-queue
+ * shaping of `user_group` events: server/state/user-groups.ts).
  */
 import type { App } from '../../context.js';
-import type { ClientEvent, EventOf } from '../../events/types.js';
 import type { UserGroupRecord } from '../../store/channel-records.js';
 import { directMemberIds, groupSettingForApi, systemGroupId, USER_GROUP_SETTING_NAMES } from './groups.js';
 
@@ -40,35 +39,3 @@ export const groupEventRecipients = (app: App): number[] =>
     .all()
     .filter((u) => u.is_active)
     .map((u) => u.id);
-
-/**
- * Internal keys the actions put on `user_group` events for this filter; they
- * never reach clients: `for_reactivation` (an `add` standing in for a
- * reactivation) and `group_deactivated` (a rename of a deactivated group).
- */
-export function shapeUserGroupEvent(includeDeactivatedGroups: boolean, event: EventOf<'user_group'>): ClientEvent | null {
-  const cap = includeDeactivatedGroups;
-  switch (event.op) {
-    case 'remove':
-      // Deactivation reaches capable clients as an update instead.
-      return cap ? null : event;
-    case 'add': {
-      const { for_reactivation, ...out } = event;
-      return for_reactivation === true && cap ? null : out;
-    }
-    case 'update': {
-      const { group_deactivated, ...out } = event;
-      if ('deactivated' in event.data) return cap ? out : null;
-      return group_deactivated === true && !cap ? null : out;
-    }
-    default:
-      return event;
-  }
-}
-
-/** Registers the `user_group` queue filter (called once by createApp). */
-export function installUserGroupFilter(app: App): void {
-  app.events.addFilter('user_group', (queue, event) =>
-    shapeUserGroupEvent(queue.capability('include_deactivated_groups'), event),
-  );
-}

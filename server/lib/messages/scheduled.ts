@@ -4,7 +4,6 @@
  * soonest first.
  */
 import type { App } from '../../context.js';
-import type { StateSection } from '../../events/state.js';
 import { errors } from '../../errors.js';
 import { topicNarrow } from '../../markdown/urls.js';
 import type { MessageRecord } from '../../store/message-records.js';
@@ -68,11 +67,6 @@ export function formatReminder(m: ScheduledMessageRecord): Record<string, unknow
   };
 }
 
-export const remindersSection: StateSection = {
-  wants: ['reminders'],
-  fetch: ({ app, user }) => ({ reminders: user ? remindersOf(app, user.id).map(formatReminder) : [] }),
-};
-
 /** Zulip's MAX_REMINDER_NOTE_LENGTH. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 
@@ -100,11 +94,6 @@ export function reminderContent(app: App, m: MessageRecord, note?: string): stri
   const quoted = [...m.content].length > room ? `${[...m.content].slice(0, Math.max(0, room - 20)).join('')}\n[message truncated]` : m.content;
   return `${content}${fence}quote\n${quoted}\n${fence}`;
 }
-
-export const scheduledMessagesSection: StateSection = {
-  wants: ['scheduled_messages'],
-  fetch: ({ app, user }) => ({ scheduled_messages: user ? scheduledOf(app, user.id).map(formatScheduled) : [] }),
-};
 
 /**
  * Where a scheduled message goes, checked as a send would be (Zulip's

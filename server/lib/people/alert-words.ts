@@ -3,7 +3,6 @@
  * get_alert_word_automaton / user_alert_words): case-insensitive, the word
  * standing alone between spaces or punctuation, in the message source.
  */
-import type { StateSection } from '../../events/state.js';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const cache = new Map<string, RegExp>();
@@ -23,8 +22,3 @@ export function containsAlertWord(content: string, words: readonly string[] | un
   const text = content.toLowerCase();
   return words.some((w) => pattern(w).test(text));
 }
-
-export const alertWordsSection: StateSection = {
-  wants: ['alert_words'],
-  fetch: ({ user }) => (user ? { alert_words: user.alert_words ?? [] } : {}),
-};

@@ -207,26 +207,3 @@ export function ownUserFields(u: UserRecord): Record<string, unknown> {
 const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$|^[^\s@<>()[\]\\,;:"]+@localhost$/i;
 
 export const isValidEmail = (email: string): boolean => email.length <= 254 && EMAIL_RE.test(email);
-
-/**
- * Per-queue shaping of `realm_user` events: the "Unknown user" add that a
- * restricted guest gets for a user they may not access (`unknown_user`, an
- * internal flag) is dropped for clients with `user_list_incomplete`; the
- * `remove` for a user they stop accessing (`incomplete_only`) reaches only those.
- */
-export function installPeopleFilter(app: App): void {
-  app.events.addFilter('realm_user', (queue, event) => {
-    const incomplete = queue.capability('user_list_incomplete');
-    if ('unknown_user' in event) {
-      if (incomplete) return null;
-      const { unknown_user: _flag, ...rest } = event;
-      return rest as typeof event;
-    }
-    if ('incomplete_only' in event) {
-      if (!incomplete) return null;
-      const { incomplete_only: _flag, ...rest } = event;
-      return rest as typeof event;
-    }
-    return event;
-  });
-}

@@ -4,10 +4,10 @@
  * Kept in memory per server instance, saved to presence.json every five minutes
  * and on a graceful stop (server/lib/runtime/presence-persistence.ts), read back at start.
  * Users with `presence_enabled` off are
- * never shown. Restricted guests see only the users they may access.
+ * never shown. Restricted guests see only the users they may access. The register
+ * sections and the queue filter: server/state/presence.ts.
  */
 import type { App } from '../../context.js';
-import type { StateSection } from '../../events/state.js';
 import type { UserRecord } from '../../store/records.js';
 import { accessFilter, apiEmail } from './people.js';
 import { userSetting } from './settings.js';
@@ -59,42 +59,4 @@ export function legacyPresences(app: App, viewer: UserRecord | null) {
     out[apiEmail(app, viewer, u)] = legacyEntry(row, now);
   }
   return out;
-}
-
-export const presenceSection: StateSection = {
-  wants: ['presence'],
-  fetch({ app, user, queue, presenceHistoryLimitDays, presenceSinceUpdateId }) {
-    return {
-      presences: queue.slimPresence
-        ? modernPresences(app, user, { historyDays: presenceHistoryLimitDays, sinceUpdateId: presenceSinceUpdateId })
-        : legacyPresences(app, user),
-      presence_last_update_id: app.presence.lastUpdateId,
-      server_timestamp: app.clock.now() / 1000,
-    };
-  },
-};
-
-/** Presence timings and switch: Zulip sends them with the organization (want("realm")). */
-export const presenceRealmSection: StateSection = {
-  wants: ['realm'],
-  fetch: () => ({
-    server_presence_ping_interval_seconds: PING_INTERVAL_SECONDS,
-    server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECONDS,
-    realm_presence_disabled: false,
-  }),
-};
-
-/** Presence events in the form each queue asked for (modern with `simplified_presence_events`). */
-export function installPresenceFilter(app: App): void {
-  app.events.addFilter('presence', (queue, event) => {
-    const e = event as unknown as { user_id: number; row: PresenceEntry };
-    if (queue.capability('simplified_presence_events')) {
-      return { type: 'presence', presences: { [String(e.user_id)]: { active_timestamp: e.row.active_timestamp, idle_timestamp: e.row.idle_timestamp } } };
-    }
-    const u = app.store.users.get(e.user_id)!;
-    const viewer = queue.userId === null ? null : (app.store.users.get(queue.userId) ?? null);
-    const now = app.clock.now() / 1000;
-    const { website } = legacyEntry(e.row, Math.floor(now));
-    return { type: 'presence', user_id: u.id, email: apiEmail(app, viewer, u), server_timestamp: now, presence: { website } };
-  });
 }

@@ -1,35 +1,15 @@
 /**
  * Typing notifications (Zulip's typing.py): nothing stored; `typing` events to
  * the conversation. Channel typing reaches only clients that declared the
- * `stream_typing_notifications` capability. The register section tells clients
- * Zulip's timings. `typing_edit_message` events (someone editing a message)
- * go to whoever the edit would reach.
+ * `stream_typing_notifications` capability (the queue filter and the register
+ * section with Zulip's timings: server/state/typing.ts). `typing_edit_message`
+ * events (someone editing a message) go to whoever the edit would reach.
  */
 import type { App } from '../../context.js';
-import type { StateSection } from '../../events/state.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { subscriberIds } from '../channels/access.js';
 import { userSetting } from './settings.js';
-
-/** Zulip's defaults (settings.py TYPING_*). */
-export const TYPING = {
-  server_typing_started_expiry_period_milliseconds: 45_000,
-  server_typing_stopped_wait_period_milliseconds: 5_000,
-  server_typing_started_wait_period_milliseconds: 10_000,
-} as const;
-
-/** The typing timings: Zulip sends them with the organization (want("realm")). */
-export const typingSection: StateSection = {
-  wants: ['realm'],
-  fetch: () => ({ ...TYPING }),
-};
-
-export function installTypingFilter(app: App): void {
-  app.events.addFilter('typing', (queue, event) =>
-    (event as { message_type?: string }).message_type === 'stream' && !queue.capability('stream_typing_notifications') ? null : event,
-  );
-}
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: bigger channels get no typing events. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;

@@ -4,7 +4,6 @@
  * the code in `{code}`. Hearth stores and announces them; clients build the links.
  */
 import type { App } from '../../context.js';
-import type { StateSection } from '../../events/state.js';
 import { errors } from '../../errors.js';
 import { safeHref } from '../../markdown/urls.js';
 import type { PlaygroundRecord } from '../../store/records.js';
@@ -31,8 +30,3 @@ export function checkPlayground(app: App, name: string, language: string, urlTem
     throw errors.badRequest('Realm playground with this Realm, Pygments language and Name already exists.');
   }
 }
-
-export const playgroundsSection: StateSection = {
-  wants: ['realm_playgrounds'],
-  fetch: ({ app }) => ({ realm_playgrounds: playgroundsForApi(app) }),
-};

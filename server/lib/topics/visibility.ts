@@ -5,7 +5,6 @@
  * counts (Zulip's `unmuted_stream_msg`).
  */
 import type { App } from '../../context.js';
-import type { StateSection } from '../../events/state.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { channelById, subscriptionOf } from '../channels/access.js';
@@ -61,21 +60,9 @@ export function unmutedInView(app: App, user: UserRecord, channelId: number | nu
   };
 }
 
-export const userTopicsSection: StateSection = {
-  wants: ['user_topic'],
-  fetch: ({ user }) => (user ? { user_topics: (user.user_topics ?? []).map((t) => ({ ...t })) } : {}),
-};
-
 /** Zulip's legacy `muted_topics`: [channel name, topic, timestamp] of muted topics. */
 export function legacyMutedTopics(app: App, user: UserRecord): [string, string, number][] {
   return (user.user_topics ?? [])
     .filter((t) => t.visibility_policy === VISIBILITY.MUTED)
     .map((t) => [channelById(app, t.stream_id)?.name ?? '', t.topic_name, t.last_updated]);
 }
-
-/** The legacy `muted_topics`: left out when a client that lists what it wants also wants `user_topic` (as Zulip). */
-export const mutedTopicsSection: StateSection = {
-  wants: ['muted_topics'],
-  alsoWhen: (want) => want.all || !want('user_topic'),
-  fetch: ({ app, user }) => (user ? { muted_topics: legacyMutedTopics(app, user) } : {}),
-};

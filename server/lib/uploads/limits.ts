@@ -1,5 +1,4 @@
 import type { App } from '../../context.js';
-import type { StateSection } from '../../events/state.js';
 
 /** The organization's upload limit in MiB (`max_file_upload_size_mib`, Zulip's default 25). */
 export const maxUploadMib = (app: App) => app.store.realm.data.realm!.settings.max_file_upload_size_mib;
@@ -9,12 +8,3 @@ export const maxUploadBytes = (app: App) => maxUploadMib(app) * 1024 * 1024;
 /** Zulip's message for a self-hosted server's limit. */
 export const tooLargeMessage = (app: App) =>
   `File is larger than this server's configured maximum upload size (${maxUploadMib(app)} MiB).`;
-
-/**
- * `realm_upload_quota_mib` (register, `realm`): the organization's total upload
- * quota; null, as on a self-hosted Zulip: Hearth has none.
- */
-export const uploadQuotaSection: StateSection = {
-  wants: ['realm'],
-  fetch: () => ({ realm_upload_quota_mib: null }),
-};

@@ -1,6 +1,6 @@
 /**
  * The `realm_emoji` register key and events. Actions emit one internal event
- * per change carrying the whole emoji map; each queue gets Zulip's form:
+ * per change carrying the whole emoji map (RealmEmojiChangeEvent); each queue gets Zulip's form:
  * with the `individual_emoji_changes` capability (Zulip 12.0, feature level
  * 491) `add` with the new `emoji`, or `update_one` with `emoji_id` and the
  * changed `data`; otherwise the legacy `update` with every emoji.
@@ -10,23 +10,20 @@
  * idempotent data, so a client that knows either name applies it and one that
  * knows both applies it twice to the same effect.
  */
-import type { App } from '../../context.js';
-import type { StateSection } from '../../events/state.js';
-import { realmEmojiDict, type RealmEmojiForApi } from './custom.js';
+import type { App } from '../context.js';
+import type { StateSection } from '../events/state.js';
+import { realmEmojiDict } from '../lib/emoji/custom.js';
 
-export const realmEmojiSection: StateSection = {
+const realmEmojiSection: StateSection = {
   wants: ['realm_emoji'],
   fetch: ({ app }) => ({ realm_emoji: realmEmojiDict(app) }),
 };
 
-/** What actions emit; `all` is the map after the change (for legacy queues). */
-export type InternalEmojiEvent =
-  | { type: 'realm_emoji'; op: 'add'; emoji: RealmEmojiForApi; all: Record<string, RealmEmojiForApi> }
-  | { type: 'realm_emoji'; op: 'update_one' | 'edit'; emoji_id: string; data: { deactivated: boolean }; all: Record<string, RealmEmojiForApi> };
+export const sections = [realmEmojiSection];
 
-export function installRealmEmojiFilter(app: App): void {
+export function filters(app: App): void {
   app.events.addFilter('realm_emoji', (queue, event) => {
-    const { all, ...individual } = event as unknown as InternalEmojiEvent;
+    const { all, ...individual } = event;
     if (queue.capability('individual_emoji_changes')) return individual;
     if (individual.op === 'edit') return null;
     return { type: 'realm_emoji', op: 'update', realm_emoji: all };
