@@ -3,7 +3,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { commit } from '../server/actions/commit.js';
-import { relinkAttachments, releaseAttachments } from '../server/lib/uploads/attachment-links.js';
+import { relinkAttachments, releaseAttachments } from '../server/actions/attachment-links.js';
 import { pathIdFromReference } from '../server/lib/uploads/names.js';
 import type { AttachmentRecord } from '../server/store/attachment-records.js';
 import { createChannel } from './helpers/channels.js';

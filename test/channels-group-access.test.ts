@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { emitChannelAccessDiff, snapshotChannelAccess } from '../server/lib/channels/access-diff.js';
+import { emitChannelAccessDiff, snapshotChannelAccess } from '../server/actions/channel-access-diff.js';
 import { commit } from '../server/actions/commit.js';
 import { hasMetadataAccess } from '../server/lib/channels/access.js';
 import { assertError, createChannel, isSubscribedInStore, stored, watch } from './helpers/channels.js';
@@ -10,7 +10,7 @@ import { verifyAction } from './helpers/verify-action.js';
 type Dict = Record<string, unknown>;
 
 /**
- * Group membership moves channel visibility (server/lib/channels/access-diff.ts):
+ * Group membership moves channel visibility (server/actions/channel-access-diff.ts):
  * a user who gains metadata access to a private channel through a group used
  * in its can_* settings gets the channel (`stream` create, then its
  * subscribers as `peer_add`); one who loses it gets a `stream` delete; nobody

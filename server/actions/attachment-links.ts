@@ -4,12 +4,13 @@
  * check_attachment_reference_change and the cleanup after deletion).
  */
 import { rm } from 'node:fs/promises';
-import type { Transaction } from '../../actions/commit.js';
-import type { App } from '../../context.js';
-import type { AttachmentRecord } from '../../store/attachment-records.js';
-import { canReadAttachment, emitAttachmentEvent } from './attachments.js';
-import { pathIdFromReference } from './names.js';
 import { join } from 'node:path';
+import type { App } from '../context.js';
+import type { AttachmentRecord } from '../store/attachment-records.js';
+import { canReadAttachment } from '../lib/uploads/attachments.js';
+import { pathIdFromReference } from '../lib/uploads/names.js';
+import { emitAttachmentEvent } from './attachments.js';
+import type { Transaction } from './commit.js';
 
 /** The attachments a list of `/user_uploads/...` references names (unknown or malformed ones skipped). */
 function referenced(app: App, paths: string[]): AttachmentRecord[] {

@@ -1,15 +1,16 @@
 /**
  * Upload records: a new file (already durably in place under the data dir)
- * becomes an attachment; an owner deletes one. Links between files and
- * messages are in server/lib/uploads/attachment-links.ts (called inside message transactions).
+ * becomes an attachment; an owner deletes one; the owner hears of both through
+ * `attachment` events. Links between files and messages are in
+ * ./attachment-links.ts (called inside message transactions).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../context.js';
-import { emitAttachmentEvent } from '../lib/uploads/attachments.js';
+import { formatAttachment } from '../lib/uploads/attachments.js';
 import { contentTypeFor, displayName, newUploadPath } from '../lib/uploads/names.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
-import { commit } from './commit.js';
+import { commit, type Transaction } from './commit.js';
 import { placeFile } from './files.js';
 
 export const filesDir = (app: App) => join(app.config.dataDir, 'uploads', 'files');
@@ -22,6 +23,24 @@ export interface NewAttachment {
   fileName: string;
   size: number;
   contentType: string;
+}
+
+/** `attachment` event (op add, update or remove) for the file's owner, as Zulip's notify_attachment_update. */
+export function emitAttachmentEvent(
+  app: App,
+  tx: Transaction,
+  op: 'add' | 'update' | 'remove',
+  a: AttachmentRecord,
+): void {
+  tx.emit(
+    {
+      type: 'attachment',
+      op,
+      attachment: op === 'remove' ? { id: a.id } : formatAttachment(app, a),
+      upload_space_used: app.store.attachments.totalSize(),
+    },
+    [a.owner_id],
+  );
 }
 
 /** Records a placed file (Zulip's create_attachment); the owner's clients get `attachment` op add. */

@@ -4,7 +4,7 @@
  * settings) and role changes. Zulip (zerver/actions/user_groups.py and
  * do_change_user_role) sends a user who starts knowing a channel a `stream`
  * create (with the subscriber `peer_add` that follows it here, see
- * channel-events.ts), and one who stops knowing it a `stream` delete.
+ * ./channel-events.ts), and one who stops knowing it a `stream` delete.
  *
  * Usage, inside one commit (nothing may await between the two calls):
  *
@@ -18,14 +18,14 @@
  * added or removed, the members of subgroups added or removed, the user whose
  * role changes); omitted, every active user is compared.
  */
-import type { Transaction } from '../../actions/commit.js';
-import type { App } from '../../context.js';
-import type { GroupSettingValue } from '../../store/channel-records.js';
-import { emitChannelCreate, emitChannelDelete } from './events.js';
-import { SETTINGS_GRANTING_METADATA_ACCESS } from './settings.js';
-import { hasMetadataAccess, subscriberMap } from './access.js';
-import { groupSettingMemberIds } from '../groups/groups.js';
-import { isAdmin, isGuest } from '../people/people.js';
+import type { App } from '../context.js';
+import type { GroupSettingValue } from '../store/channel-records.js';
+import { emitChannelCreate, emitChannelDelete } from './channel-events.js';
+import { SETTINGS_GRANTING_METADATA_ACCESS } from '../lib/channels/settings.js';
+import { hasMetadataAccess, subscriberMap } from '../lib/channels/access.js';
+import { groupSettingMemberIds } from '../lib/groups/groups.js';
+import { isAdmin, isGuest } from '../lib/people/people.js';
+import type { Transaction } from './commit.js';
 
 export interface ChannelAccessSnapshot {
   /** The users compared (active when the snapshot was taken). */

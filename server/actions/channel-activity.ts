@@ -4,7 +4,7 @@
  * a message makes it active again (server/actions/messages.ts).
  */
 import type { App } from '../context.js';
-import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { emitStreamPropertyUpdate } from './channel-events.js';
 import { commit } from './commit.js';
 
 /** Zulip's Stream.LAST_ACTIVITY_DAYS_BEFORE_FOR_ACTIVE. */

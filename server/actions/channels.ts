@@ -1,18 +1,13 @@
 import type { App } from '../context.js';
 import type { Event } from '../events/types.js';
-import {
-  emitAccessChange,
-  emitChannelCreate,
-  emitChannelDelete,
-  emitDefaultStreams,
-  streamUpdate,
-} from '../lib/channels/events.js';
+import { streamUpdate } from '../lib/channels/events.js';
 import { formatChannel, formatSubscription } from '../lib/channels/format.js';
 import { SETTINGS_GRANTING_METADATA_ACCESS } from '../lib/channels/settings.js';
 import { metadataAccessUserIds, subscriberIds, subscriptionOf } from '../lib/channels/access.js';
 import { groupSettingForApi } from '../lib/groups/groups.js';
 import { renderChannelDescription } from '../lib/channels/description.js';
 import type { ChannelRecord, GroupSettingValue, TopicsPolicy } from '../store/channel-records.js';
+import { emitAccessChange, emitChannelCreate, emitChannelDelete, emitDefaultStreams } from './channel-events.js';
 import { commit, type Transaction } from './commit.js';
 
 /** What PATCH /streams/{stream_id} changes, validated by the view; absent keys stay as they are. */

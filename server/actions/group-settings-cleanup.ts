@@ -6,7 +6,7 @@
  * update), so a later reactivation does not silently give the permission back.
  */
 import type { App } from '../context.js';
-import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { emitStreamPropertyUpdate } from './channel-events.js';
 import { groupSettingForApi } from '../lib/groups/groups.js';
 import { activeUsers } from '../lib/people/people.js';
 import type { GroupSettingValue } from '../store/channel-records.js';

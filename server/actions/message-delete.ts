@@ -9,8 +9,8 @@
  * read, and not at all when they can read none of them.
  */
 import type { App } from '../context.js';
-import { releaseAttachments } from '../lib/uploads/attachment-links.js';
-import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { releaseAttachments } from './attachment-links.js';
+import { emitStreamPropertyUpdate } from './channel-events.js';
 import { channelById } from '../lib/channels/access.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { actionRecipients } from '../lib/messages/action-recipients.js';

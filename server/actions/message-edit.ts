@@ -10,9 +10,9 @@
  */
 import type { App } from '../context.js';
 import type { UpdateMessageEvent } from '../events/types.js';
-import { relinkAttachments } from '../lib/uploads/attachment-links.js';
+import { relinkAttachments } from './attachment-links.js';
 import { containsAlertWord } from '../lib/people/alert-words.js';
-import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { emitStreamPropertyUpdate } from './channel-events.js';
 import { channelById, hasContentAccess, subscriberIds } from '../lib/channels/access.js';
 import { groupMemberIds } from '../lib/groups/groups.js';
 import { emitMessagesDeleted } from './message-delete-events.js';

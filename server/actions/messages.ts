@@ -5,8 +5,8 @@
  * recipients (shaped per queue by server/state/messages.ts).
  */
 import type { App } from '../context.js';
-import { claimAttachments } from '../lib/uploads/attachment-links.js';
-import { emitStreamPropertyUpdate } from '../lib/channels/events.js';
+import { claimAttachments } from './attachment-links.js';
+import { emitStreamPropertyUpdate } from './channel-events.js';
 import { subscriberIds } from '../lib/channels/access.js';
 import { groupMemberIds } from '../lib/groups/groups.js';
 import type { Addressee } from '../lib/messages/addressee.js';

@@ -1,6 +1,6 @@
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
-import { emitChannelCreate, emitChannelDelete, emitDefaultStreams } from '../lib/channels/events.js';
+import { emitChannelCreate, emitChannelDelete, emitDefaultStreams } from './channel-events.js';
 import { formatChannel, formatSubscription, pickColor } from '../lib/channels/format.js';
 import { hasMetadataAccess, metadataAccessUserIds, subscriberIds, subscriptionOf } from '../lib/channels/access.js';
 import { renderChannelDescription } from '../lib/channels/description.js';
@@ -61,7 +61,7 @@ function createChannel(tx: Transaction, app: App, creator: UserRecord, spec: New
   };
   doc.channels.push(channel);
   tx.touch(app.store.channels);
-  // Announced before its first subscriptions (see lib/channels/events.ts).
+  // Announced before its first subscriptions (see ./channel-events.ts).
   emitChannelCreate(tx, app, channel, metadataAccessUserIds(app, channel));
   return channel;
 }

@@ -1,17 +1,63 @@
 import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
 import type { EventOf } from '../events/types.js';
-import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channels/access-diff.js';
+import { emitChannelAccessDiff, snapshotChannelAccess } from './channel-access-diff.js';
 import {
-  ensureSystemGroups,
   groupMemberIds,
   groupSettingForApi,
+  SYSTEM_GROUP_INFO,
   SYSTEM_GROUP_NAMES,
+  USER_GROUP_SETTING_NAMES,
   type UserGroupSettingName,
 } from '../lib/groups/groups.js';
 import { formatUserGroup, groupEventRecipients } from '../lib/groups/format.js';
 import type { GroupSettingValue, UserGroupRecord } from '../store/channel-records.js';
 import { commit, type Transaction } from './commit.js';
+
+/**
+ * Creates whichever system groups are missing (all eight for a new
+ * organization), with their subgroup chain and every setting `role:nobody`.
+ * Mutates in memory and touches the collection: call it inside a commit
+ * (doCreateRealm, doEnsureSystemGroups at startup). Returns whether anything changed.
+ */
+export function ensureSystemGroups(app: App, tx: Transaction): boolean {
+  const doc = app.store.groups.data;
+  const byName = new Map(doc.groups.filter((g) => g.is_system_group).map((g) => [g.name, g]));
+  if (SYSTEM_GROUP_NAMES.every((n) => byName.has(n))) return false;
+  const taken = new Set(doc.groups.map((g) => g.id));
+  SYSTEM_GROUP_NAMES.forEach((name, i) => {
+    if (byName.has(name)) return;
+    // Fresh stores get IDs 1..8 in Zulip's order; an ID already in use falls back to the next free one.
+    let id = i + 1;
+    if (taken.has(id)) for (id = Math.max(doc.nextId, 1); taken.has(id); id++);
+    taken.add(id);
+    const group: UserGroupRecord = {
+      id,
+      name,
+      description: SYSTEM_GROUP_INFO[name].description,
+      creator_id: null,
+      date_created: null,
+      members: [],
+      subgroups: [],
+      is_system_group: true,
+      deactivated: false,
+      settings: {},
+    };
+    doc.groups.push(group);
+    byName.set(name, group);
+  });
+  doc.nextId = Math.max(doc.nextId, ...doc.groups.map((g) => g.id + 1));
+  const nobody = byName.get('role:nobody')!.id;
+  for (const name of SYSTEM_GROUP_NAMES) {
+    const g = byName.get(name)!;
+    const sub = SYSTEM_GROUP_INFO[name].subgroup;
+    if (sub && !g.subgroups.includes(byName.get(sub)!.id)) g.subgroups.push(byName.get(sub)!.id);
+    for (const setting of USER_GROUP_SETTING_NAMES) g.settings[setting] ??= nobody;
+  }
+  doc.groups.sort((a, b) => a.id - b.id);
+  tx.touch(app.store.groups);
+  return true;
+}
 
 /**
  * Startup step for stores whose organization predates user groups: creates

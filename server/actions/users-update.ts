@@ -3,7 +3,7 @@
  * access consequences), full name, email, custom profile data.
  */
 import type { App } from '../context.js';
-import { emitChannelAccessDiff, snapshotChannelAccess } from '../lib/channels/access-diff.js';
+import { emitChannelAccessDiff, snapshotChannelAccess } from './channel-access-diff.js';
 import { roleGroupIds } from '../lib/groups/groups.js';
 import { activeUsers, canSeeEmail } from '../lib/people/people.js';
 import { profileFieldEventValue } from '../lib/people/profile-field-values.js';

@@ -3,11 +3,12 @@ import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import type { ClientEvent } from '../events/queue.js';
-import { ensureSystemGroups, roleGroupIds } from '../lib/groups/groups.js';
+import { roleGroupIds } from '../lib/groups/groups.js';
 import { activeUsers, canAccessUser, formatUser, inaccessibleUser, usersWhoCanAccess } from '../lib/people/people.js';
 import { DEFAULT_REALM_SETTINGS, type Role, type UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { allocateSystemBots } from './notification-bot.js';
+import { ensureSystemGroups } from './user-groups.js';
 
 export interface NewUser {
   email: string;

@@ -1,5 +1,5 @@
 /**
- * Channel access diff (server/lib/channels/access-diff.ts): the cost of
+ * Channel access diff (server/actions/channel-access-diff.ts): the cost of
  * snapshotChannelAccess + emitChannelAccessDiff inside one commit, as a group
  * membership change or a role change pays it, in an organization of 2,000
  * users and 300 channels (half private, their can_subscribe_group a named
@@ -13,7 +13,7 @@ import { doAddSubscriptions } from '../../server/actions/subscriptions.js';
 import { doCreateUserGroup } from '../../server/actions/user-groups.js';
 import { doCreateRealm } from '../../server/actions/users.js';
 import { createApp } from '../../server/app.js';
-import { emitChannelAccessDiff, snapshotChannelAccess } from '../../server/lib/channels/access-diff.js';
+import { emitChannelAccessDiff, snapshotChannelAccess } from '../../server/actions/channel-access-diff.js';
 import { defaultChannelSettings } from '../../server/lib/channels/settings.js';
 import { hasMetadataAccess, subscriberMap } from '../../server/lib/channels/access.js';
 import { silentLogger } from '../../server/log.js';

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { createApp } from '../../server/app.js';
 import { commit } from '../../server/actions/commit.js';
-import { claimAttachments } from '../../server/lib/uploads/attachment-links.js';
+import { claimAttachments } from '../../server/actions/attachment-links.js';
 import { pathIdFromReference } from '../../server/lib/uploads/names.js';
 import { silentLogger } from '../../server/log.js';
 import { Store } from '../../server/store/store.js';

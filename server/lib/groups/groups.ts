@@ -18,7 +18,6 @@
  */
 import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
-import type { Transaction } from '../../actions/commit.js';
 import type { GroupSettingValue, UserGroupRecord } from '../../store/channel-records.js';
 import { ROLE, type Role, type UserRecord } from '../../store/records.js';
 
@@ -46,7 +45,7 @@ export const USER_GROUP_SETTING_NAMES = [
 ] as const;
 export type UserGroupSettingName = (typeof USER_GROUP_SETTING_NAMES)[number];
 
-interface SystemGroupInfo {
+export interface SystemGroupInfo {
   description: string;
   /** Roles whose users are direct members. */
   roles: Role[];
@@ -54,7 +53,7 @@ interface SystemGroupInfo {
   subgroup: SystemGroupName | null;
 }
 
-const SYSTEM_GROUP_INFO: Record<SystemGroupName, SystemGroupInfo> = {
+export const SYSTEM_GROUP_INFO: Readonly<Record<SystemGroupName, SystemGroupInfo>> = {
   'role:nobody': { description: 'Nobody', roles: [], subgroup: null },
   'role:owners': { description: 'Owners of this organization', roles: [ROLE.OWNER], subgroup: null },
   'role:administrators': {
@@ -89,51 +88,6 @@ const isSystemName = (name: string): name is SystemGroupName => name in SYSTEM_G
 
 export const groupById = (app: App, id: number): UserGroupRecord | undefined =>
   app.store.groups.data.groups.find((g) => g.id === id);
-
-/**
- * Creates whichever system groups are missing (all eight for a new
- * organization), with their subgroup chain and every setting `role:nobody`.
- * Mutates in memory and touches the collection: call it inside a commit
- * (doCreateRealm, doEnsureSystemGroups at startup). Returns whether anything changed.
- */
-export function ensureSystemGroups(app: App, tx: Transaction): boolean {
-  const doc = app.store.groups.data;
-  const byName = new Map(doc.groups.filter((g) => g.is_system_group).map((g) => [g.name, g]));
-  if (SYSTEM_GROUP_NAMES.every((n) => byName.has(n))) return false;
-  const taken = new Set(doc.groups.map((g) => g.id));
-  SYSTEM_GROUP_NAMES.forEach((name, i) => {
-    if (byName.has(name)) return;
-    // Fresh stores get IDs 1..8 in Zulip's order; an ID already in use falls back to the next free one.
-    let id = i + 1;
-    if (taken.has(id)) for (id = Math.max(doc.nextId, 1); taken.has(id); id++);
-    taken.add(id);
-    const group: UserGroupRecord = {
-      id,
-      name,
-      description: SYSTEM_GROUP_INFO[name].description,
-      creator_id: null,
-      date_created: null,
-      members: [],
-      subgroups: [],
-      is_system_group: true,
-      deactivated: false,
-      settings: {},
-    };
-    doc.groups.push(group);
-    byName.set(name, group);
-  });
-  doc.nextId = Math.max(doc.nextId, ...doc.groups.map((g) => g.id + 1));
-  const nobody = byName.get('role:nobody')!.id;
-  for (const name of SYSTEM_GROUP_NAMES) {
-    const g = byName.get(name)!;
-    const sub = SYSTEM_GROUP_INFO[name].subgroup;
-    if (sub && !g.subgroups.includes(byName.get(sub)!.id)) g.subgroups.push(byName.get(sub)!.id);
-    for (const setting of USER_GROUP_SETTING_NAMES) g.settings[setting] ??= nobody;
-  }
-  doc.groups.sort((a, b) => a.id - b.id);
-  tx.touch(app.store.groups);
-  return true;
-}
 
 /**
  * The ID of a system group, e.g. `systemGroupId(app, 'role:everyone')`. They

@@ -1,9 +1,9 @@
 /**
  * Attachments as the API shows them (Zulip's Attachment.to_dict), who may
  * read a file (Zulip's validate_attachment_request, through the messages
- * area's read-access hook) and the `attachment` events.
+ * area's read-access hook). The `attachment` events are sent by
+ * server/actions/attachments.ts.
  */
-import type { Transaction } from '../../actions/commit.js';
 import type { App } from '../../context.js';
 import type { AttachmentRecord } from '../../store/attachment-records.js';
 
@@ -39,22 +39,4 @@ export function canReadAttachment(app: App, userId: number | null, a: Attachment
     if (a.owner_id === userId) return true;
   }
   return a.message_ids.some((m) => app.messageAccess.canRead(userId, m));
-}
-
-/** `attachment` event (op add, update or remove) for the file's owner, as Zulip's notify_attachment_update. */
-export function emitAttachmentEvent(
-  app: App,
-  tx: Transaction,
-  op: 'add' | 'update' | 'remove',
-  a: AttachmentRecord,
-): void {
-  tx.emit(
-    {
-      type: 'attachment',
-      op,
-      attachment: op === 'remove' ? { id: a.id } : formatAttachment(app, a),
-      upload_space_used: app.store.attachments.totalSize(),
-    },
-    [a.owner_id],
-  );
 }
