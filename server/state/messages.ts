@@ -12,7 +12,8 @@ import type { EventQueue, QueueNarrow } from '../events/queue.js';
 import type { StateSection } from '../events/state.js';
 import { BULK_FORM, MESSAGE_PAYLOAD, type ClientEvent, type EventOf, type MessageClientEvent } from '../events/types.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, formatMessage } from '../lib/messages/format.js';
-import { compileNarrow, termsFromPairs, type CompiledNarrow } from '../lib/messages/narrow.js';
+import { compileNarrow, type CompiledNarrow } from '../lib/messages/narrow.js';
+import { termsFromPairs, type NarrowTerm } from '../lib/messages/narrow-terms.js';
 import { recentPrivateConversations, unreadMessages } from '../lib/messages/unreads.js';
 import { canSeeEmail, isGuest } from '../lib/people/people.js';
 import { flagNames } from '../store/message-records.js';
@@ -52,23 +53,25 @@ const emptyTopicNameSection: StateSection = {
 export const sections = [maxMessageSection, unreadSection, recentPrivateSection, starredSection, emptyTopicNameSection];
 
 /** Whether a queue narrow reads the user's muting or following (in:home, is:followed), which a compiled narrow snapshots. */
-const readsUserPolicies = (pairs: string[][]) =>
-  pairs.some(([op, operand]) => {
-    const o = op!.replace(/^-/, '');
-    return o === 'in' || (o === 'is' && operand === 'followed');
-  });
+const readsUserPolicies = (terms: NarrowTerm[]) =>
+  terms.some((t) => t.operator === 'in' || (t.operator === 'is' && t.operand === 'followed'));
 
-/** The queue's narrow compiled, once per queue (`queue.compiledNarrow`; null: it no longer resolves, nothing matches). */
+/**
+ * The queue's narrow compiled, once per queue (`queue.compiledNarrow`). Register stored it
+ * as string pairs (server/lib/messages/narrow-terms.ts); one that does not resolve (or no
+ * longer does) matches nothing: null.
+ */
 function queueNarrow(app: App, queue: EventQueue, user: UserRecord): QueueNarrow | null {
   if (queue.compiledNarrow !== undefined) return queue.compiledNarrow;
+  const terms = termsFromPairs(queue.opts.narrow);
   let c: CompiledNarrow | null = null;
   try {
-    c = compileNarrow(app, user, termsFromPairs(queue.opts.narrow));
+    c = compileNarrow(app, user, terms);
   } catch {
     c = null;
   }
   // Those are compiled afresh for each event, so later mutes and follows count.
-  if (!readsUserPolicies(queue.opts.narrow)) queue.compiledNarrow = c;
+  if (!readsUserPolicies(terms)) queue.compiledNarrow = c;
   return c;
 }
 

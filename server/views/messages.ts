@@ -14,7 +14,8 @@ import {
 } from '../lib/messages/fetch.js';
 import { formatForViewer, type FormatOptions } from '../lib/messages/format.js';
 import { messageHistory } from '../lib/messages/history.js';
-import { checkSpectatorNarrow, parseNarrow, type NarrowTerm } from '../lib/messages/narrow.js';
+import { checkSpectatorNarrow } from '../lib/messages/narrow.js';
+import { parseNarrow, type NarrowTerm } from '../lib/messages/narrow-terms.js';
 import { webPublicChannelsEnabled } from '../lib/channels/settings.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';

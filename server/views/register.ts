@@ -8,6 +8,7 @@ import { wantFrom } from '../events/state.js';
 import { channelById } from '../lib/channels/access.js';
 import { webPublicChannels } from '../lib/channels/queries.js';
 import { isGuest } from '../lib/people/people.js';
+import { pairsFromTerms, parseNarrow } from '../lib/messages/narrow-terms.js';
 
 export const IDLE_TIMEOUT = { DEFAULT: 600, MAX: 7 * 24 * 3600, MOBILE: 12 * 3600 } as const;
 
@@ -29,22 +30,11 @@ const includeSubscribers: ParamType<'true' | 'false' | 'partial'> = {
   },
 };
 
-/** Narrows in the legacy `[["stream","x"]]` form or as `{operator, operand, negated}` dicts. */
-const narrow: ParamType<string[][]> = {
-  read(raw, name) {
-    const list = v.list((x: unknown, p: string) => x)(decodeJson(raw, name), name);
-    return list.map((item, i) => {
-      const p = `${name}[${i}]`;
-      if (Array.isArray(item)) {
-        if (item.length !== 2) throw errors.badRequest(`${p} must have exactly 2 elements`);
-        return [v.str(item[0], `${p}[0]`), v.str(item[1], `${p}[1]`)];
-      }
-      const d = v.dict({ operator: v.str, operand: (x: unknown) => x }, { negated: v.bool })(item, p);
-      const operand = typeof d.operand === 'string' ? d.operand : JSON.stringify(d.operand);
-      return [d.negated ? `-${d.operator}` : d.operator, operand];
-    });
-  },
-};
+/**
+ * Narrows in the legacy `[["stream","x"]]` form or as `{operator, operand, negated}` dicts, read
+ * by the parser GET /messages uses (register's syntax), kept on the queue as string pairs.
+ */
+const narrow: ParamType<string[][]> = { read: (raw, name) => pairsFromTerms(parseNarrow(raw, name, 'register')) };
 
 /**
  * POST /register: allocate the queue, then take the state snapshot in the same

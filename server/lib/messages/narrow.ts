@@ -1,5 +1,5 @@
 /**
- * Narrows (Zulip's zerver/lib/narrow.py): parsing both forms, resolving
+ * Narrows (Zulip's zerver/lib/narrow.py; the parameter's parsing: narrow-terms.ts): resolving
  * operands (BAD_NARROW for unknown operators, channels, users and operands),
  * a predicate per term, the most selective index to scan, and whether the
  * narrow may include history the user never received (ok_to_include_history).
@@ -16,12 +16,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, LEGACY_EMPTY_TOPIC } from './format.js';
 import { searchWords, wordMatcher } from './search.js';
 import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../topics/visibility.js';
 import { systemBotByEmail, userOrSystemBot } from '../people/system-bots.js';
-
-export interface NarrowTerm {
-  operator: string;
-  operand: unknown;
-  negated: boolean;
-}
+import type { NarrowTerm } from './narrow-terms.js';
 
 const badNarrow = errors.badNarrow;
 
@@ -38,37 +33,6 @@ const ALIASES: Record<string, string> = {
 /** Operators (after aliasing) that only channel messages, or only direct messages, can match. */
 const CHANNEL_OPERATORS = new Set(['channel', 'channels', 'topic']);
 const DM_OPERATORS = new Set(['dm', 'dm-including', 'group-pm-with']);
-
-/** The `narrow` parameter: a JSON list of `{operator, operand, negated}` dicts or `[operator, operand]` pairs. */
-export function parseNarrow(raw: string, name = 'narrow'): NarrowTerm[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    throw errors.badRequest(`${name} is not valid JSON`);
-  }
-  if (!Array.isArray(data)) throw errors.badRequest(`${name} is not a list`);
-  return data.map((item: unknown, i) => {
-    const p = `${name}[${i}]`;
-    if (Array.isArray(item)) {
-      if (item.length !== 2 || typeof item[0] !== 'string') throw errors.badRequest(`${p} is not a string pair`);
-      return { operator: item[0], operand: item[1], negated: false };
-    }
-    if (typeof item !== 'object' || item === null) throw errors.badRequest(`${p} is not a dict`);
-    const d = item as Record<string, unknown>;
-    if (typeof d.operator !== 'string') throw errors.badRequest(`${p}["operator"] is not a string`);
-    if (!('operand' in d)) throw errors.badRequest(`operand key is missing from ${p}`);
-    if (d.negated !== undefined && typeof d.negated !== 'boolean') throw errors.badRequest(`${p}["negated"] is not a boolean`);
-    return { operator: d.operator, operand: d.operand, negated: d.negated === true };
-  });
-}
-
-/** Register narrows are stored as `[operator, operand]` strings, a leading `-` meaning negated. */
-export const termsFromPairs = (pairs: string[][]): NarrowTerm[] =>
-  pairs.map(([op, operand]) => {
-    const negated = op!.startsWith('-');
-    return { operator: negated ? op!.slice(1) : op!, operand: operand!, negated };
-  });
 
 type Pred = (m: MessageRecord, flags: number | null) => boolean;
 
