@@ -16,9 +16,8 @@ import { channelMessageStats, messageAccess } from './lib/messages/hooks.js';
 import { doEnsureSystemGroups } from './actions/user-groups.js';
 import { canAddressChannel } from './lib/channels/access.js';
 import { buildRouter } from './http/router.js';
-import { tusMiddleware } from './views/tus.js';
 import { consoleLogger, type Logger } from './log.js';
-import { routes } from './routes.js';
+import { routes, tusRoutes } from './routes.js';
 import { buildStateRegistry, installQueueFilters } from './state/index.js';
 import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
@@ -119,8 +118,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   koa.use(compressResponses());
   koa.use(envelope(log));
   koa.use(plainHttpGate(app));
-  koa.use(tusMiddleware(app));
-  koa.use(buildRouter(app, routes));
+  koa.use(buildRouter(app, [...routes, ...tusRoutes(app)]));
 
   let server: Server | null = null;
   let tlsServer: HttpsServer | null = null;

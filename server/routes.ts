@@ -1,3 +1,4 @@
+import type { App } from './context.js';
 import type { Route } from './http/router.js';
 
 import { devAuthUnavailable, fetchApiKey } from './views/auth.js';
@@ -88,6 +89,7 @@ import { createBigBlueButtonCall, createVideoCall, joinBigBlueButtonCall } from 
 
 import { fileTemporaryUrl, serveFile, serveFileDownload, serveTemporaryFile, serveThumbnail, uploadFile } from './views/uploads.js';
 import { deleteAttachment, listAttachments } from './views/attachments.js';
+import { tusViews } from './views/tus.js';
 
 import { deleteExport, downloadExport, exportConsents, exportProgress, listExports, startExport } from './views/export.js';
 
@@ -316,7 +318,7 @@ export const routes: Route[] = [
   // A link opened in a browser (outside /api/v1): the view itself requires a user.
   { method: 'GET', path: '/calls/bigbluebutton/join', view: joinBigBlueButtonCall, auth: 'optional' },
 
-  // Uploads (resumable ones: server/views/tus.ts, mounted before the router) and attachments.
+  // Uploads (resumable ones: tusRoutes, below) and attachments.
   { method: 'POST', path: api('/user_uploads'), view: uploadFile, auth: 'required' },
   { method: 'GET', path: api('/user_uploads/:realm_id/:bucket/:token/:name'), view: fileTemporaryUrl, auth: 'required' },
   { method: 'GET', path: '/user_uploads/temporary/:token/:filename', view: serveTemporaryFile, auth: 'none' },
@@ -361,3 +363,25 @@ export const routes: Route[] = [
   { method: 'GET', path: '/hearth/ca.mobileconfig', view: caProfile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/hearth/trust', view: trustPage, auth: 'none', needsRealm: false },
 ];
+
+/**
+ * Resumable uploads (the tus protocol: server/views/tus.ts) at /api/v1/tus and /json/tus, through
+ * the same gate as every route (organization, credentials, rate limit). Apart from `routes`, whose
+ * every answer is Zulip's JSON: these are answered by the protocol (its own status codes, headers
+ * and bodies), and the view reads the upload's bytes itself (rawBody). OPTIONS (the protocol's
+ * discovery) needs no credentials; GET and PUT are refused (405).
+ */
+export function tusRoutes(app: App): Route[] {
+  const tus = tusViews(app);
+  const path = api('/tus{/*upload}');
+  return [
+    { method: 'OPTIONS', path, view: tus.request, auth: 'none', needsRealm: false, rawBody: true },
+    { method: 'POST', path, view: tus.request, auth: 'required', rawBody: true },
+    { method: 'HEAD', path, view: tus.request, auth: 'required', rawBody: true },
+    { method: 'PATCH', path, view: tus.request, auth: 'required', rawBody: true },
+    { method: 'DELETE', path, view: tus.request, auth: 'required', rawBody: true },
+    // After HEAD: a GET route answers HEAD too, and the first match wins.
+    { method: 'GET', path, view: tus.notTus, auth: 'none', needsRealm: false, rawBody: true },
+    { method: 'PUT', path, view: tus.notTus, auth: 'none', needsRealm: false, rawBody: true },
+  ];
+}

@@ -9,7 +9,8 @@ import { methodNotAllowed, notFound } from './envelope.js';
 import { Params } from '../params/params.js';
 import { withSessionChallenge } from './session-auth.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** HEAD and OPTIONS only for tus (a GET route answers HEAD itself). */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
 export interface Route {
   method: Method;
@@ -21,6 +22,8 @@ export interface Route {
   needsRealm?: boolean;
   /** Incoming-webhook bots may call it (Zulip: only sending messages and webhooks); default false. */
   incomingWebhookBots?: boolean;
+  /** The view reads the request's bytes itself (a tus upload's), so no body parser runs; default false. */
+  rawBody?: boolean;
 }
 
 const API_PREFIX = '/api/v1/';
@@ -54,7 +57,7 @@ const sessionChallenge: Koa.Middleware = async (_ctx, next) => {
 
 /**
  * Builds the one route table into a @koa/router: per route (at each of its
- * paths, see servedAt), realm check → auth → body → view; the view's result
+ * paths, see servedAt), realm check → auth → body (unless rawBody) → view; the view's result
  * becomes `{"result":"success","msg":"",...}` plus
  * `ignored_parameters_unsupported` for parameters it did not read. Unknown
  * paths are JSON 404s; known paths with another method are 405s.
@@ -69,10 +72,10 @@ export function buildRouter(app: App, routes: Route[]): Koa.Middleware {
   for (const route of routes) {
     const view = handler(app, route);
     for (const { path, scheme } of servedAt(route)) {
-      const stack = [gate(app, route, scheme), body, view];
+      const stack = route.rawBody ? [gate(app, route, scheme), view] : [gate(app, route, scheme), body, view];
       if (scheme === 'session') stack.unshift(sessionChallenge);
       (scheme === 'session' ? jsonRouter : router).register(path, [route.method], stack, {});
-      if (!/[:*(]/.test(path)) exact.set(`${route.method} ${path}`, chain(stack));
+      if (!/[:*({]/.test(path)) exact.set(`${route.method} ${path}`, chain(stack));
     }
   }
   const routed = router.routes();

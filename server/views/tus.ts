@@ -1,32 +1,35 @@
 /**
- * `/api/v1/tus`: resumable uploads (the tus 1.0 protocol) through @tus/server
+ * `/api/v1/tus` (and `/json/tus`): resumable uploads (the tus 1.0 protocol) through @tus/server
  * with @tus/file-store under `uploads/tus/` in the data dir, so an interrupted
  * upload resumes after a restart (the store keeps each upload's length and
  * metadata in a JSON file beside its bytes, and the offset is the bytes' size).
  *
- * As Zulip's tusd hooks: API-key (Basic) credentials on every request but
- * OPTIONS; a declared length over `max_file_upload_size_mib` is refused with
+ * Served through the route table (tusRoutes in server/routes.ts), so the router's
+ * gate authenticates as for every route: Basic (API key) under /api/v1, the session
+ * cookie with its CSRF token under /json/; OPTIONS (the protocol's discovery) needs
+ * no credentials. The request's bytes are the upload's: the router reads no body.
+ * As Zulip's tusd hooks: a declared length over `max_file_upload_size_mib` is refused with
  * 413 and a deferred length with 411; `filename` and `filetype` come from
  * Upload-Metadata; the request that completes the upload is answered
  * `200 {"url", "filename"}`, the file having become the same attachment the
  * plain endpoint makes. Each upload's ID starts with its owner's user ID, and
  * nobody else can see, continue or end it.
  */
+import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, Server, type ServerOptions } from '@tus/server';
-import type Koa from 'koa';
 import { doStoreUpload } from '../actions/attachments.js';
-import type { App } from '../context.js';
-import { errors } from '../errors.js';
-import { authenticateSync } from '../http/auth.js';
+import type { App, View } from '../context.js';
 import { maxUploadBytes, maxUploadMib } from '../lib/uploads/limits.js';
 import { uploadUrl } from '../lib/uploads/names.js';
 import type { UserRecord } from '../store/records.js';
 
 export const TUS_PATH = '/api/v1/tus';
+/** The web client's mirror of TUS_PATH (the router serves every /api/v1 route under /json/ too). */
+const JSON_TUS_PATH = '/json/tus';
 
 const UPLOAD_ID = /^(\d{1,12})-[0-9a-f]{32}$/;
 
@@ -39,16 +42,26 @@ type Upload = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[1];
 /** A tus-level refusal: the library sends `status_code` with `body`. */
 const reject = (status: number, message: string) => ({ status_code: status, body: `${JSON.stringify({ message })}\n` });
 
-/** Koa middleware answering everything under `/api/v1/tus`; other requests pass through. */
-export function tusMiddleware(app: App): Koa.Middleware {
+/** The tus routes' views for one App (the routes themselves: tusRoutes in server/routes.ts). */
+export interface TusViews {
+  /** POST, HEAD, PATCH, DELETE and OPTIONS: handed to @tus/server, which writes the response. */
+  request: View;
+  /**
+   * GET and PUT, which tus does not have: 405 (on GET @tus/server would serve a finished
+   * upload's bytes without our access checks).
+   */
+  notTus: View;
+}
+
+export function tusViews(app: App): TusViews {
   const directory = join(app.config.dataDir, 'uploads', 'tus');
-  /** Who sent each in-flight request (the library hands hooks its own request object). */
-  const callers = new WeakMap<IncomingMessage, UserRecord>();
-  const callerOf = (req: TusRequest): UserRecord | undefined => {
+  mkdirSync(directory, { recursive: true });
+  /** Each in-flight request's caller and tus path (the library hands hooks its own request object). */
+  const callers = new WeakMap<IncomingMessage, { user: UserRecord | null; base: string }>();
+  const callerOf = (req: TusRequest) => {
     const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
     return node ? callers.get(node) : undefined;
   };
-  const auth = authenticateSync(app, 'required');
 
   // No tus `expiration` extension: with it the library re-reads a finished upload after our hook
   // moved it away. Stale unfinished uploads are swept here instead.
@@ -64,23 +77,25 @@ export function tusMiddleware(app: App): Koa.Middleware {
     path: TUS_PATH,
     datastore: store,
     relativeLocation: true,
-    // Credentials are an Authorization header: no browser origin gets CORS access.
+    // An upload created under /json/ continues there (where the session cookie is the credential).
+    generateUrl: (req, { path, id }) => `${callerOf(req)?.base ?? path}/${id}`,
+    // Credentials are an Authorization header or a CSRF-checked session: no browser origin gets CORS access.
     allowedOrigins: [],
     maxSize: () => maxUploadBytes(app),
     namingFunction: (req) => {
-      const user = callerOf(req);
+      const user = callerOf(req)?.user;
       if (!user) throw reject(401, 'Unauthenticated upload');
       return `${user.id}-${randomBytes(16).toString('hex')}`;
     },
     onIncomingRequest: async (req, id) => {
       const m = UPLOAD_ID.exec(id);
-      if (!m || Number(m[1]) !== callerOf(req)?.id) throw reject(404, 'Upload not found');
+      if (!m || Number(m[1]) !== callerOf(req)?.user?.id) throw reject(404, 'Upload not found');
     },
     onUploadCreate: async (_req, upload) => {
       if (upload.sizeIsDeferred || upload.size === undefined) throw reject(411, 'SizeIsDeferred is not supported');
       return {};
     },
-    onUploadFinish: async (req, upload) => finish(app, store, callerOf(req), upload),
+    onUploadFinish: async (req, upload) => finish(app, store, callerOf(req)?.user ?? undefined, upload),
     onResponseError: (_req, err) => {
       // The library's own "Maximum size exceeded" (a declared length over maxSize), in Zulip's words.
       if (err === ERRORS.ERR_MAX_SIZE_EXCEEDED) {
@@ -90,31 +105,24 @@ export function tusMiddleware(app: App): Koa.Middleware {
     },
   });
 
-  return async (ctx, next) => {
-    // zulip-js may send `//api/v1/...`; the router folds slashes the same way.
-    const path = ctx.path.replace(/\/{2,}/g, '/');
-    if (path !== TUS_PATH && !path.startsWith(`${TUS_PATH}/`)) return next();
-    if (ctx.method === 'GET') {
-      // tus has no GET; @tus/server would serve a finished upload's bytes without our access checks.
+  return {
+    async request({ user, koa: ctx }) {
+      callers.set(ctx.req, { user, base: ctx.path.startsWith('/json/') ? JSON_TUS_PATH : TUS_PATH });
+      if (ctx.method === 'POST') sweep();
+      ctx.respond = false;
+      try {
+        await tus.handle(ctx.req, ctx.res);
+      } catch (err) {
+        app.log.error('tus request failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        if (!ctx.res.headersSent) ctx.res.statusCode = 500;
+        ctx.res.end();
+      }
+    },
+    notTus({ koa: ctx }) {
       ctx.status = 405;
       ctx.set('Allow', 'DELETE, HEAD, OPTIONS, PATCH, POST');
       ctx.body = { result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' };
-      return;
-    }
-    if (ctx.method !== 'OPTIONS') {
-      if (app.store.realm.data.realm === null) throw errors.noOrganization();
-      auth(ctx);
-      callers.set(ctx.req, ctx.state.user as UserRecord);
-    }
-    if (ctx.method === 'POST') sweep();
-    ctx.respond = false;
-    try {
-      await tus.handle(ctx.req, ctx.res);
-    } catch (err) {
-      app.log.error('tus request failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      if (!ctx.res.headersSent) ctx.res.statusCode = 500;
-      ctx.res.end();
-    }
+    },
   };
 }
 
