@@ -13,7 +13,7 @@ import { Store } from './store/store.js';
 import { ExportRefused, runExportCommand } from './export/command.js';
 import { FixupRefused, runFixupCommand } from './export/fixup-command.js';
 
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '']);
 
 const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]

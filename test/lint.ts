@@ -1,12 +1,16 @@
 /**
  * Project rules no off-the-shelf linter knows (run by `npm run lint`, and by `npm test`):
  * - server/ never imports electron (it runs headless under plain Node);
- * - no module-level mutable state in server/ (state lives in instances passed in);
+ * - no module-level mutable state in server/ (state lives in instances passed in): no `let`/`var`,
+ *   and no module-level Map/Set/WeakMap/WeakSet but read-only tables (./lint-module-state.ts);
+ * - server/ keeps to its layers and has no import cycle (./lint-layers.ts);
  * - views and actions throw only HearthError (through server/errors.ts);
  * - files stay small and named for the one thing they hold.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { lintLayers } from './lint-layers.js';
+import { moduleStateProblems, staleMemoTables } from './lint-module-state.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const MAX_LINES = 400;
@@ -20,6 +24,7 @@ function* files(dir: string): Generator<string> {
 }
 
 const problems: string[] = [];
+const memoTablesUsed = new Set<string>();
 for (const file of files(join(root, 'server'))) {
   const rel = relative(root, file);
   const text = readFileSync(file, 'utf8');
@@ -30,11 +35,13 @@ for (const file of files(join(root, 'server'))) {
   lines.forEach((line, i) => {
     if (/^(export\s+)?(let|var)\s/.test(line)) problems.push(`${rel}:${i + 1}: module-level mutable state`);
   });
+  if (rel.endsWith('.ts')) problems.push(...moduleStateProblems(rel, text, memoTablesUsed));
   if (/^server\/(views|actions)\//.test(rel) && /throw new (?!HearthError)\w*Error\(/.test(text)) {
     problems.push(`${rel}: views and actions throw only HearthError (use errors.* from server/errors.ts)`);
   }
   if (lines.length > MAX_LINES) problems.push(`${rel}: ${lines.length} lines (keep files under ${MAX_LINES})`);
 }
+problems.push(...staleMemoTables(memoTablesUsed), ...lintLayers());
 
 if (problems.length) {
   process.stderr.write(`lint: ${problems.length} problem(s)\n${problems.map((p) => `  ${p}`).join('\n')}\n`);

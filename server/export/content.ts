@@ -10,7 +10,7 @@
  *   link to the imported copy of each file itself.
  */
 
-const WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream', 'topic']);
+const WILDCARDS: ReadonlySet<string> = new Set(['all', 'everyone', 'channel', 'stream', 'topic']);
 const MENTION = /@(_?)\*\*([^*\n]+?)\*\*/g;
 const UPLOAD_LINK = /\[([^\]\n]*)\]\((?:https?:\/\/[^/\s)]+)?\/user_uploads\/([^)\s]+)\)/g;
 const WORD_JOINER = '\u2060';

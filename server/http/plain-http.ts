@@ -7,7 +7,7 @@
 import type Koa from 'koa';
 import type { App } from '../context.js';
 
-const OPEN = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/admin/style.css', '/static/hearth-icon.png']);
+const OPEN: ReadonlySet<string> = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/admin/style.css', '/static/hearth-icon.png']);
 
 export function plainHttpGate(app: App): Koa.Middleware {
   return (ctx, next) => {

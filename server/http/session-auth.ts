@@ -19,7 +19,7 @@ import {
 import type { AuthPolicy } from './auth-policy.js';
 
 /** Methods that change nothing, so need no CSRF token. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Resolves the request's user from the session cookie (sets ctx.state.user and

@@ -13,7 +13,7 @@ import { stateOf } from './state.js';
 // fence, then an optional `{.lang}` / `.lang` / `lang`, then an optional header.
 const FENCE_RE = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?[ ]*$/;
 
-const CONTAINERS = new Set(['quote', 'quoted', 'spoiler']);
+const CONTAINERS: ReadonlySet<string> = new Set(['quote', 'quoted', 'spoiler']);
 /** Quotes and spoilers nest this deep; a deeper one is shown as code (bounds the work). */
 const MAX_NESTING = 16;
 

@@ -13,7 +13,7 @@ import { nextStart, stateOf, type RenderState } from './state.js';
 import { resolveTimestamp } from './timestamp.js';
 import { channelNarrow, topicNarrow } from './urls.js';
 
-const CHANNEL_WILDCARDS = new Set(['all', 'everyone', 'stream', 'channel']);
+const CHANNEL_WILDCARDS: ReadonlySet<string> = new Set(['all', 'everyone', 'stream', 'channel']);
 /** What Zulip shows for the empty topic in links. */
 const EMPTY_TOPIC_NAME = 'general chat';
 

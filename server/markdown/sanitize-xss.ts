@@ -23,7 +23,7 @@ const classAllowed = (tag: string, cls: string): boolean => {
 };
 
 /** Numeric attributes hold digits only (or `*` for wildcard mentions). */
-const NUMERIC = new Set(['data-user-id', 'data-user-group-id', 'data-stream-id', 'start']);
+const NUMERIC: ReadonlySet<string> = new Set(['data-user-id', 'data-user-group-id', 'data-stream-id', 'start']);
 
 function attrValue(tag: string, name: string, value: string): string | undefined {
   if (name === 'href' || name === 'src') return safeHref(friendlyAttrValue(value));

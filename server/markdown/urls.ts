@@ -4,7 +4,7 @@
  */
 
 /** Schemes a link may use; anything else renders as plain text. */
-const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:', 'sms:']);
+const SAFE_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:', 'tel:', 'sms:']);
 
 // Control characters and whitespace that browsers strip inside a scheme.
 const STRIPPED = /[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g;

@@ -23,7 +23,7 @@ import { requireUser } from './common.js';
 import { anchorParam, checkAnchorExclusion, narrowParam, nonNegative } from './messages.js';
 
 /** Flags that exist but only the server sets. */
-const READ_ONLY_FLAGS = new Set([
+const READ_ONLY_FLAGS: ReadonlySet<string> = new Set([
   'mentioned',
   'wildcard_mentioned',
   'stream_wildcard_mentioned',

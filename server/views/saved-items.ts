@@ -14,7 +14,7 @@ import { pathInt, requireUser } from './common.js';
 
 const MAX_TITLE = 60;
 /** Zulip's built-in views, which may be pinned without a name. */
-const BUILT_IN_VIEWS = new Set(['inbox', 'recent', 'feed', 'starred', 'mentions', 'my-reactions', 'drafts', 'scheduled', 'reminders']);
+const BUILT_IN_VIEWS: ReadonlySet<string> = new Set(['inbox', 'recent', 'feed', 'starred', 'mentions', 'my-reactions', 'drafts', 'scheduled', 'reminders']);
 
 function checkTitle(raw: string): string {
   const title = raw.trim();

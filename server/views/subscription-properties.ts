@@ -8,8 +8,8 @@ import { channelById, hasContentAccess, subscriptionOf } from '../lib/channels/a
 import { checkColor } from './subscriptions.js';
 import { requireUser } from './common.js';
 
-const BOOLEAN_PROPERTIES = new Set(['in_home_view', 'is_muted', 'pin_to_top']);
-const NULLABLE_PROPERTIES = new Set<string>(NOTIFICATION_SETTINGS);
+const BOOLEAN_PROPERTIES: ReadonlySet<string> = new Set(['in_home_view', 'is_muted', 'pin_to_top']);
+const NULLABLE_PROPERTIES: ReadonlySet<string> = new Set<string>(NOTIFICATION_SETTINGS);
 
 const changeValidator = v.dict({ stream_id: v.int, property: v.str, value: (x: unknown) => x });
 

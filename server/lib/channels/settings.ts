@@ -34,7 +34,7 @@ export const CHANNEL_SETTINGS: Record<string, ChannelSettingSpec> = {
 export const CHANNEL_SETTING_NAMES = Object.keys(CHANNEL_SETTINGS);
 
 /** Changing these needs content access to the channel (not just metadata access). */
-export const SETTINGS_REQUIRING_CONTENT_ACCESS = new Set(['can_add_subscribers_group', 'can_subscribe_group']);
+export const SETTINGS_REQUIRING_CONTENT_ACCESS: ReadonlySet<string> = new Set(['can_add_subscribers_group', 'can_subscribe_group']);
 
 /** Membership in these gives metadata access to a private channel (never to guests). */
 export const SETTINGS_GRANTING_METADATA_ACCESS = [
@@ -44,7 +44,7 @@ export const SETTINGS_GRANTING_METADATA_ACCESS = [
 ] as const;
 
 /** Changing these to anything but `role:nobody` needs the organization's delete-policy permission. */
-export const DELETE_POLICY_SETTINGS = new Set(['can_delete_any_message_group', 'can_delete_own_message_group']);
+export const DELETE_POLICY_SETTINGS: ReadonlySet<string> = new Set(['can_delete_any_message_group', 'can_delete_own_message_group']);
 
 /** A new channel's settings: Zulip's defaults, with the creator administering it. */
 export function defaultChannelSettings(app: App, creatorId: number | null): Record<string, GroupSettingValue> {

@@ -2,8 +2,8 @@ import { hostname as osHostname, networkInterfaces, type NetworkInterfaceInfo } 
 
 type Interfaces = NodeJS.Dict<NetworkInterfaceInfo[]>;
 
-const WILDCARD_V4 = new Set(['0.0.0.0', '']);
-const WILDCARD_V6 = new Set(['::', '::0']);
+const WILDCARD_V4: ReadonlySet<string> = new Set(['0.0.0.0', '']);
+const WILDCARD_V6: ReadonlySet<string> = new Set(['::', '::0']);
 
 /** Whether an address (as Node reports a socket's remote address) is a loopback address. */
 export function isLoopbackAddress(address: string | undefined | null): boolean {

@@ -22,7 +22,7 @@ export const FIELD_TYPES: Record<string, { id: number; name: string }> = {
   EXTERNAL_ACCOUNT: { id: T.EXTERNAL_ACCOUNT, name: 'External account' },
   PRONOUNS: { id: T.PRONOUNS, name: 'Pronouns' },
 };
-const TYPE_IDS = new Set(Object.values(FIELD_TYPES).map((t) => t.id));
+const TYPE_IDS: ReadonlySet<number> = new Set(Object.values(FIELD_TYPES).map((t) => t.id));
 
 /** Types whose values are Markdown and carry `rendered_value`. */
 export const isRenderable = (type: number) => type === T.SHORT_TEXT || type === T.LONG_TEXT;

@@ -15,7 +15,7 @@ import type { App } from '../../context.js';
 import type { RealmSetting } from './setting-definition.js';
 
 /** Settings only an owner may change (Zulip: the group-management permissions). */
-const OWNER_ONLY = new Set(['can_create_groups', 'can_manage_all_groups']);
+const OWNER_ONLY: ReadonlySet<string> = new Set(['can_create_groups', 'can_manage_all_groups']);
 
 /** Per-setting limits on the groups allowed (nobody may grant a permission to logged-out visitors). */
 const OPTIONS: Record<string, GroupSettingOptions> = {

@@ -120,7 +120,7 @@ export function contentTypeFor(clientType: string | null | undefined, name: stri
  * plain text): images that cannot carry script, audio and video. Everything else,
  * SVG and HTML included, is served as a download.
  */
-const INLINE = new Set([
+const INLINE: ReadonlySet<string> = new Set([
   'image/apng',
   'image/avif',
   'image/gif',

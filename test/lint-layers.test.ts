@@ -1,0 +1,67 @@
+/**
+ * The layer check of test/lint-layers.ts on small made-up trees: a clean one passes; a forbidden
+ * import, a cycle (type imports count), a value import of context.ts and a file in no layer are
+ * each reported.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkLayers, lintLayers } from './lint-layers.js';
+
+const TABLE = {
+  views: ['actions', 'lib', 'context'],
+  actions: ['lib', 'context'],
+  lib: ['context'],
+  context: ['lib'],
+};
+
+const clean = (): Map<string, string> =>
+  new Map([
+    ['context.ts', "import type { Book } from './lib/book.js';\nexport interface App { book: Book }\n"],
+    ['lib/book.ts', 'export interface Book { pages: number }\n'],
+    ['lib/pages.ts', "import type { App } from '../context.js';\nexport const pages = (app: App) => app.book.pages;\n"],
+    ['actions/read.ts', "import type { App } from '../context.js';\nimport { pages } from '../lib/pages.js';\nexport const read = (app: App) => pages(app);\n"],
+    ['views/read.ts', "import { read } from '../actions/read.js';\nexport const view = read;\n"],
+  ]);
+
+test('a tree that keeps to its layers passes', () => {
+  assert.deepEqual(checkLayers(clean(), TABLE), []);
+});
+
+test('an import the table does not allow is reported, with the line', () => {
+  const files = clean();
+  files.set('lib/twice.ts', "import type { App } from '../context.js';\nimport { read } from '../actions/read.js';\nexport const twice = (app: App) => 2 * read(app);\n");
+  assert.deepEqual(checkLayers(files, TABLE), ['server/lib/twice.ts:2: lib may not import actions (server/actions/read.ts)']);
+});
+
+test('a cycle is reported even when it runs through type imports and allowed layers', () => {
+  const files = clean();
+  files.set('lib/book.ts', "import type { App } from '../context.js';\nexport interface Book { app: App }\n");
+  assert.deepEqual(checkLayers(files, TABLE), [
+    'import cycle (2 files): server/context.ts -> server/lib/book.ts -> server/context.ts',
+  ]);
+});
+
+test('context.ts holds types only, and is imported with import type', () => {
+  const files = clean();
+  files.set('context.ts', `${files.get('context.ts')}export const version = 1;\n`);
+  files.set('actions/read.ts', files.get('actions/read.ts')!.replace('import type { App }', 'import { type App }'));
+  assert.deepEqual(checkLayers(files, TABLE), [
+    'server/actions/read.ts:1: context.ts holds types only; import it with `import type`',
+    'server/context.ts:3: context.ts holds types only (import type, interface, type)',
+  ]);
+});
+
+test('a file in no layer, and an import leaving server/, are reported', () => {
+  const files = clean();
+  files.set('tools/x.ts', "import '../../renderer/x.js';\n");
+  assert.deepEqual(checkLayers(files, TABLE), ["server/tools/x.ts: in no layer (add 'tools' to the table in test/lint-layers.ts)"]);
+  files.set('lib/x.ts', "import '../../renderer/x.js';\n");
+  assert.ok(checkLayers(files, TABLE).includes('server/lib/x.ts:1: imports ../../renderer/x.js, outside server/'));
+});
+
+test('the real server/ has no import cycle', () => {
+  assert.deepEqual(
+    lintLayers().filter((p) => p.startsWith('import cycle')),
+    [],
+  );
+});
