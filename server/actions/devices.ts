@@ -7,7 +7,7 @@ import { unixSeconds } from '../clock.js';
 import type { App } from '../context.js';
 import type { DeviceRecord, PushTokenRecord } from '../store/records.js';
 import { commit } from './commit.js';
-import { formatDevice } from '../state/devices.js';
+import { formatDevice } from '../lib/people/devices.js';
 
 /**
  * Adds a token for the user. A token registered before by another account (someone

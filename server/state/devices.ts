@@ -1,20 +1,5 @@
 import type { StateSection } from '../events/state.js';
-import type { DevicePushFields } from '../events/types.js';
-import type { DeviceRecord } from '../store/records.js';
-
-/**
- * A device as Zulip's `devices` register section describes it. Hearth never registers
- * with a push bouncer, so every push field stays null.
- */
-export function formatDevice(_device: DeviceRecord): DevicePushFields {
-  return {
-    push_key_id: null,
-    push_token_id: null,
-    pending_push_token_id: null,
-    push_token_last_updated_timestamp: null,
-    push_registration_error_code: null,
-  };
-}
+import { formatDevice } from '../lib/people/devices.js';
 
 /** `devices`: the requester's registered devices, keyed by device ID. */
 const devicesSection: StateSection = {

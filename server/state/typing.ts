@@ -19,6 +19,6 @@ export const sections = [typingSection];
 /** Channel typing reaches only clients that declared the `stream_typing_notifications` capability. */
 export function filters(app: App): void {
   app.events.addFilter('typing', (queue, event) =>
-    (event as { message_type?: string }).message_type === 'stream' && !queue.capability('stream_typing_notifications') ? null : event,
+    event.message_type === 'stream' && !queue.capability('stream_typing_notifications') ? null : event,
   );
 }

@@ -31,8 +31,8 @@ const ALIASES: Record<string, string> = {
 };
 
 /** Operators (after aliasing) that only channel messages, or only direct messages, can match. */
-const CHANNEL_OPERATORS = new Set(['channel', 'channels', 'topic']);
-const DM_OPERATORS = new Set(['dm', 'dm-including', 'group-pm-with']);
+const CHANNEL_OPERATORS: ReadonlySet<string> = new Set(['channel', 'channels', 'topic']);
+const DM_OPERATORS: ReadonlySet<string> = new Set(['dm', 'dm-including', 'group-pm-with']);
 
 type Pred = (m: MessageRecord, flags: number | null) => boolean;
 
@@ -331,7 +331,7 @@ export function withConversation(
 }
 
 /** Operators a spectator may use (Zulip's is_spectator_compatible). */
-const SPECTATOR_OPERATORS = new Set(['channel', 'channels', 'topic', 'sender', 'has', 'search', 'near', 'id', 'with']);
+const SPECTATOR_OPERATORS: ReadonlySet<string> = new Set(['channel', 'channels', 'topic', 'sender', 'has', 'search', 'near', 'id', 'with']);
 
 /**
  * A logged-out fetch needs a narrow of spectator-compatible operators naming a
