@@ -1,7 +1,7 @@
 /**
  * The admin window's preload (sandboxed, so CommonJS and only `electron`): exposes
  * `window.hearth` with four calls and nothing else. Channel names match main/lib/ipc.ts
- * (checked by test/desktop-main.test.ts); the main side checks each sender's origin.
+ * (checked by test/main/desktop-main.test.ts); the main side checks each sender's origin.
  */
 import { contextBridge, ipcRenderer } from 'electron';
 

@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FileHandle } from 'node:fs/promises';
-import { placeFile } from '../server/actions/files.js';
-import type { App } from '../server/context.js';
-import { pathIdFromReference } from '../server/lib/uploads/names.js';
-import { uploadOne } from './helpers/uploads.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { placeFile } from '../../server/actions/files.js';
+import type { App } from '../../server/context.js';
+import { pathIdFromReference } from '../../server/lib/uploads/names.js';
+import { uploadOne } from '../helpers/uploads.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 
 /** A 1×1 PNG; each test appends random bytes (only the first bytes are sniffed), so each upload is unique. */
 const PNG = Buffer.from(

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { createChannel } from '../helpers/channels.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 /**
  * Zulip (feature level 303+): a deactivated user leaves the anonymous group-setting values

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FLAG } from '../server/store/message-records.js';
-import { OpenApi, openApiAvailable } from './helpers/openapi.js';
-import { createChannel } from './helpers/channels.js';
-import { fetchMessages, sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { FLAG } from '../../server/store/message-records.js';
+import { OpenApi, openApiAvailable } from '../helpers/openapi.js';
+import { createChannel } from '../helpers/channels.js';
+import { fetchMessages, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const REGISTER = { fetch_event_types: ['message', 'update_message_flags', 'user_topic', 'stream', 'subscription'] };
 const BOT_EMAIL = 'notification-bot@zulip.com';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES } from '../server/actions/subscription-notices.js';
-import { createChannel } from './helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
+import { MAX_BULK_NEW_SUBSCRIPTION_MESSAGES } from '../../server/actions/subscription-notices.js';
+import { createChannel } from '../helpers/channels.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 
 describe('Notification Bot: "subscribed you to" notices (Zulip 11 send_new_subscription_messages)', () => {
   let ts: TestServer;

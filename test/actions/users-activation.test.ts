@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { doCreateUser } from '../server/actions/users.js';
-import { createChannel } from './helpers/channels.js';
-import { CALLERS, castOf, type Cast } from './helpers/roles.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { doCreateUser } from '../../server/actions/users.js';
+import { createChannel } from '../helpers/channels.js';
+import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const storedUser = async (ts: TestServer, id: number) => {
   await ts.store.settled();

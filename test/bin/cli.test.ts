@@ -5,13 +5,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../server/app.js';
-import { doCreateRealm } from '../server/actions/users.js';
-import { silentLogger } from '../server/log.js';
-import { lanUrls } from '../server/lib/network/lan-urls.js';
-import { Store } from '../server/store/store.js';
-import { runCli, startServe, type CliResult, type ServeProcess } from './helpers/cli.js';
-import { Client } from './helpers/server.js';
+import { createApp } from '../../server/app.js';
+import { doCreateRealm } from '../../server/actions/users.js';
+import { silentLogger } from '../../server/log.js';
+import { lanUrls } from '../../server/lib/network/lan-urls.js';
+import { Store } from '../../server/store/store.js';
+import { runCli, startServe, type CliResult, type ServeProcess } from '../helpers/cli.js';
+import { Client } from '../helpers/server.js';
 
 const PASSWORD = 'a long password';
 

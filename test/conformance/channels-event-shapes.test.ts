@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { OPENAPI_FILE, skipWithoutOpenApi } from './helpers/openapi.js';
+import { OPENAPI_FILE, skipWithoutOpenApi } from '../helpers/openapi.js';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, makeCast, watch, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { createChannel, makeCast, watch, type Cast } from '../helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
  * The property names of a component schema in Zulip's OpenAPI description

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { routes } from '../server/routes.js';
-import { createChannel } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { OpenApi, skipWithoutOpenApi } from './helpers/openapi.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { routes } from '../../server/routes.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { OpenApi, skipWithoutOpenApi } from '../helpers/openapi.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, unknown>;
 

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { fetchFile } from './helpers/uploads.js';
+import { createChannel } from '../helpers/channels.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { fetchFile } from '../helpers/uploads.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',

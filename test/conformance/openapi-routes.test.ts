@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { OpenApi, skipWithoutOpenApi } from './helpers/openapi.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { OpenApi, skipWithoutOpenApi } from '../helpers/openapi.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** Pages of Zulip's API documentation that the description lists as operations but no server serves. */
 const DOCUMENTATION_ONLY = new Set(['/real-time', '/rest-error-handling', '/zulip-outgoing-webhook']);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { OpenApi, skipWithoutOpenApi } from './helpers/openapi.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain } from './helpers/verify-action.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { OpenApi, skipWithoutOpenApi } from '../helpers/openapi.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { drain } from '../helpers/verify-action.js';
 
 /**
  * Real responses and events against Zulip's OpenAPI description (../shared/ref/zulip-openapi.yaml):

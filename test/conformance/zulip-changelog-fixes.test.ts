@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect } from './helpers/messages.js';
-import { startTestServer, type Client, type Person, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect } from '../helpers/messages.js';
+import { startTestServer, type Client, type Person, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe("Zulip's API changelog, as clients of feature level 491 expect it", () => {
   let ts: TestServer;

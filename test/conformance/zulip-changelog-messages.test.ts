@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pathIdFromReference } from '../server/lib/uploads/names.js';
-import { createChannel } from './helpers/channels.js';
-import { fetchMessages, sendStream } from './helpers/messages.js';
-import { startTestServer, type Client, type Person, type TestServer } from './helpers/server.js';
-import { uploadOne } from './helpers/uploads.js';
-import { drain } from './helpers/verify-action.js';
+import { pathIdFromReference } from '../../server/lib/uploads/names.js';
+import { createChannel } from '../helpers/channels.js';
+import { fetchMessages, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Client, type Person, type TestServer } from '../helpers/server.js';
+import { uploadOne } from '../helpers/uploads.js';
+import { drain } from '../helpers/verify-action.js';
 
 /** Messages-area behaviours from Zulip's API changelog (feature levels 172 to 489). */
 

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import type { EventQueue } from '../server/events/queue.js';
-import { FLAG } from '../server/store/message-records.js';
-import { createChannel } from './helpers/channels.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
+import type { EventQueue } from '../../server/events/queue.js';
+import { FLAG } from '../../server/store/message-records.js';
+import { createChannel } from '../helpers/channels.js';
+import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 const require = createRequire(import.meta.url);
 // zulip-js has no type declarations; its answers are the server's JSON bodies.

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 
 describe('endpoints of services Hearth does not run', () => {
   let ts: TestServer;

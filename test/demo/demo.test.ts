@@ -10,12 +10,12 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildDemo, DEMO_DAYS } from '../server/demo/build.js';
-import { DEMO_PASSWORD, PEOPLE, emailOf } from '../server/demo/roster.js';
-import { silentLogger } from '../server/log.js';
-import { startServer, type RunningServer } from '../server/start.js';
-import { runCli, startServe } from './helpers/cli.js';
-import { Client } from './helpers/server.js';
+import { buildDemo, DEMO_DAYS } from '../../server/demo/build.js';
+import { DEMO_PASSWORD, PEOPLE, emailOf } from '../../server/demo/roster.js';
+import { silentLogger } from '../../server/log.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { runCli, startServe } from '../helpers/cli.js';
+import { Client } from '../helpers/server.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 const DAY = 86_400_000;

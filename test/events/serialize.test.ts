@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventsJson } from '../server/events/serialize.js';
-import type { ClientEvent } from '../server/events/queue.js';
+import { eventsJson } from '../../server/events/serialize.js';
+import type { ClientEvent } from '../../server/events/queue.js';
 
 describe('events JSON for woken polls', () => {
   it('parses to the events with their ids, sharing each message object’s text', () => {

@@ -9,12 +9,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildDemo } from '../server/demo/build.js';
-import { silentLogger } from '../server/log.js';
-import { startServer } from '../server/start.js';
-import { Store } from '../server/store/store.js';
-import { runCli } from './helpers/cli.js';
-import { convert } from './helpers/rocketchat-converter.js';
+import { buildDemo } from '../../server/demo/build.js';
+import { silentLogger } from '../../server/log.js';
+import { startServer } from '../../server/start.js';
+import { Store } from '../../server/store/store.js';
+import { runCli } from '../helpers/cli.js';
+import { convert } from '../helpers/rocketchat-converter.js';
 
 describe('hearth export (the command line)', { timeout: 180_000 }, () => {
   let root: string;

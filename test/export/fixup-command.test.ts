@@ -11,13 +11,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { doCreateUser } from '../server/actions/users.js';
-import { runFixupCommand } from '../server/export/fixup-command.js';
-import { buildOrganization, everyoneConsents, exportThroughApi, LONG_TOPIC, type Org } from './helpers/export-org.js';
-import { createChannel, storedByName } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { convert, type Converted } from './helpers/rocketchat-converter.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { doCreateUser } from '../../server/actions/users.js';
+import { runFixupCommand } from '../../server/export/fixup-command.js';
+import { buildOrganization, everyoneConsents, exportThroughApi, LONG_TOPIC, type Org } from '../helpers/export-org.js';
+import { createChannel, storedByName } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { convert, type Converted } from '../helpers/rocketchat-converter.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 
 const ROLE = { owner: 100, member: 400, guest: 600 } as const;
 

@@ -11,13 +11,13 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { importedTopicName } from '../server/export/rocketchat-model.js';
-import { isPrefixFree } from '../server/export/usernames.js';
-import { systemBots } from '../server/lib/people/system-bots.js';
-import { buildOrganization, everyoneConsents, exportThroughApi, LONG_TOPIC, type Org } from './helpers/export-org.js';
-import { sendStream } from './helpers/messages.js';
-import { convert, decodeAll, type Converted } from './helpers/rocketchat-converter.js';
-import { fetchFile } from './helpers/uploads.js';
+import { importedTopicName } from '../../server/export/rocketchat-model.js';
+import { isPrefixFree } from '../../server/export/usernames.js';
+import { systemBots } from '../../server/lib/people/system-bots.js';
+import { buildOrganization, everyoneConsents, exportThroughApi, LONG_TOPIC, type Org } from '../helpers/export-org.js';
+import { sendStream } from '../helpers/messages.js';
+import { convert, decodeAll, type Converted } from '../helpers/rocketchat-converter.js';
+import { fetchFile } from '../helpers/uploads.js';
 
 describe('export for Zulip (Rocket.Chat format)', () => {
   let org: Org;

@@ -116,7 +116,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-test-'));
   const store = await Store.open(dataDir);
-  // Tests make thousands of calls as one person; the rate limit has its own test (rate-limit.test.ts).
+  // Tests make thousands of calls as one person; the rate limit has its own test (test/auth/api-rate-limit.test.ts).
   const server = createApp({ store, log: silentLogger, clock: opts.clock, config: { apiRateLimitPerMinute: 0, ...opts.config } });
   const { port } = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 interface Raw {
   status: number;

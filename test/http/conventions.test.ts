@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../server/app.js';
-import { doCreateRealm } from '../server/actions/users.js';
-import type { Logger } from '../server/log.js';
-import { Store } from '../server/store/store.js';
-import { startTestServer, type ApiResponse, type TestServer } from './helpers/server.js';
+import { createApp } from '../../server/app.js';
+import { doCreateRealm } from '../../server/actions/users.js';
+import type { Logger } from '../../server/log.js';
+import { Store } from '../../server/store/store.js';
+import { startTestServer, type ApiResponse, type TestServer } from '../helpers/server.js';
 
 const JSON_TYPE = /^application\/json\b/;
 
@@ -59,7 +59,7 @@ describe('HTTP conventions', () => {
   });
 
   it('answers unknown routes with a JSON 404', async () => {
-    // (/json/users/me is served: the browser-session mirror of /api/v1, test/sessions.test.ts.)
+    // (/json/users/me is served: the browser-session mirror of /api/v1, test/views/sessions.test.ts.)
     for (const path of ['/api/v1/nope', '/api/v1/users/me/nope', '/api/v2/users/me', '/json/nope', '/json/users/me/nope', '/json']) {
       const res = await ts.ownerClient.call('GET', path, {}, { raw: true });
       assert.equal(res.status, 404, path);
@@ -192,9 +192,9 @@ describe('HTTP conventions', () => {
 
   it('serves the bare envelope on a plain Koa app too', async () => {
     const { default: Koa } = await import('koa');
-    const { envelope } = await import('../server/http/envelope.js');
-    const { silentLogger } = await import('../server/log.js');
-    const { errors } = await import('../server/errors.js');
+    const { envelope } = await import('../../server/http/envelope.js');
+    const { silentLogger } = await import('../../server/log.js');
+    const { errors } = await import('../../server/errors.js');
     const koa = new Koa();
     koa.silent = true;
     koa.use(envelope(silentLogger));

@@ -1,11 +1,11 @@
 /**
- * The layer check of test/lint-layers.ts on small made-up trees: a clean one passes; a forbidden
+ * The layer check of test/lint/layers.ts on small made-up trees: a clean one passes; a forbidden
  * import, a cycle (type imports count), a value import of context.ts and a file in no layer are
  * each reported.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkLayers, lintLayers } from './lint-layers.js';
+import { checkLayers, lintLayers } from './layers.js';
 
 const TABLE = {
   views: ['actions', 'lib', 'context'],
@@ -54,7 +54,7 @@ test('context.ts holds types only, and is imported with import type', () => {
 test('a file in no layer, and an import leaving server/, are reported', () => {
   const files = clean();
   files.set('tools/x.ts', "import '../../renderer/x.js';\n");
-  assert.deepEqual(checkLayers(files, TABLE), ["server/tools/x.ts: in no layer (add 'tools' to the table in test/lint-layers.ts)"]);
+  assert.deepEqual(checkLayers(files, TABLE), ["server/tools/x.ts: in no layer (add 'tools' to the table in test/lint/layers.ts)"]);
   files.set('lib/x.ts', "import '../../renderer/x.js';\n");
   assert.ok(checkLayers(files, TABLE).includes('server/lib/x.ts:1: imports ../../renderer/x.js, outside server/'));
 });

@@ -1,5 +1,5 @@
 /**
- * The layers of server/ and what each may import (run by test/lint.ts), written as data in the
+ * The layers of server/ and what each may import (run by test/lint/lint.ts), written as data in the
  * manner of VS Code's layer check. Every import counts, type-only ones included.
  *
  * The intended architecture: a request goes routes -> views -> (http) -> actions, which change
@@ -189,7 +189,7 @@ export function checkLayers(
     graph.set(path, imports.flatMap((i) => (i.target ? [i.target] : [])));
     const layer = layerOf(path, table);
     if (layer === undefined) {
-      problems.push(`server/${path}: in no layer (add '${top(path)}' to the table in test/lint-layers.ts)`);
+      problems.push(`server/${path}: in no layer (add '${top(path)}' to the table in test/lint/layers.ts)`);
       continue;
     }
     if (path === 'context.ts') problems.push(...contextProblems(path, text));
@@ -230,5 +230,5 @@ export function readSources(dir: string): Map<string, string> {
 
 /** The violations in this checkout's server/. */
 export function lintLayers(): string[] {
-  return checkLayers(readSources(join(dirname(new URL(import.meta.url).pathname), '..', 'server')));
+  return checkLayers(readSources(join(dirname(new URL(import.meta.url).pathname), '..', '..', 'server')));
 }

@@ -2,17 +2,17 @@
  * Project rules no off-the-shelf linter knows (run by `npm run lint`, and by `npm test`):
  * - server/ never imports electron (it runs headless under plain Node);
  * - no module-level mutable state in server/ (state lives in instances passed in): no `let`/`var`,
- *   and no module-level Map/Set/WeakMap/WeakSet but read-only tables (./lint-module-state.ts);
- * - server/ keeps to its layers and has no import cycle (./lint-layers.ts);
+ *   and no module-level Map/Set/WeakMap/WeakSet but read-only tables (./module-state.ts);
+ * - server/ keeps to its layers and has no import cycle (./layers.ts);
  * - views and actions throw only HearthError (through server/errors.ts);
  * - files stay small and named for the one thing they hold.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { lintLayers } from './lint-layers.js';
-import { moduleStateProblems, staleMemoTables } from './lint-module-state.js';
+import { lintLayers } from './layers.js';
+import { moduleStateProblems, staleMemoTables } from './module-state.js';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = new URL('../..', import.meta.url).pathname;
 const MAX_LINES = 400;
 
 function* files(dir: string): Generator<string> {

@@ -1,9 +1,9 @@
 /**
- * The module-level collection check of test/lint-module-state.ts on small made-up files.
+ * The module-level collection check of test/lint/module-state.ts on small made-up files.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MEMO_TABLES, moduleStateProblems, staleMemoTables } from './lint-module-state.js';
+import { MEMO_TABLES, moduleStateProblems, staleMemoTables } from './module-state.js';
 
 const lines = (problems: string[]) => problems.map((p) => p.replace(/ \(.*$/, ''));
 

@@ -1,5 +1,5 @@
 /**
- * No module-level mutable collections in server/ (run by test/lint.ts): a `new Map`, `Set`,
+ * No module-level mutable collections in server/ (run by test/lint/lint.ts): a `new Map`, `Set`,
  * `WeakMap` or `WeakSet` made when the module loads (outside any function, method or instance
  * field) would be shared by every server in the process, tests' included. State belongs on the
  * App (fields set in createApp, server/app.ts). Allowed:
@@ -55,7 +55,7 @@ export function moduleStateProblems(rel: string, text: string, used: Set<string>
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
         problems.push(
           `${rel}:${line}: module-level new ${node.expression.text} (state goes on the App; a constant table is ` +
-            '`const X: ReadonlySet<T>` or `ReadonlyMap<K, V>`; pure memos: test/lint-module-state.ts)',
+            '`const X: ReadonlySet<T>` or `ReadonlyMap<K, V>`; pure memos: test/lint/module-state.ts)',
         );
       }
     }
@@ -69,4 +69,4 @@ export function moduleStateProblems(rel: string, text: string, used: Set<string>
 export const staleMemoTables = (used: ReadonlySet<string>): string[] =>
   Object.keys(MEMO_TABLES)
     .filter((k) => !used.has(k))
-    .map((k) => `test/lint-module-state.ts: MEMO_TABLES lists ${k}, which is gone; remove it`);
+    .map((k) => `test/lint/module-state.ts: MEMO_TABLES lists ${k}, which is gone; remove it`);

@@ -10,19 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { resolveDataDir, sessionDataDir, userDataDir } from '../main/lib/data-paths.js';
-import { defaultDataDir } from '../server/config.js';
-import { readDesktopSettings } from '../main/lib/desktop-settings.js';
-import { portNotice, startEmbeddedServer, type EmbeddedServer } from '../main/lib/embedded-server.js';
-import { IPC, IPC_PREFIX, isTrustedSender } from '../main/lib/ipc.js';
-import { listenWithFallback, parsePort } from '../main/lib/ports.js';
-import { autostartProgram, execArgument, linuxAutostartEntry, linuxAutostartFile, linuxLoginItem } from '../main/lib/login-item.js';
-import { trayMenuModel, trayTooltip } from '../main/lib/tray-model.js';
-import { adminUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf, startUrl } from '../main/lib/url-policy.js';
-import { CONTENT_SECURITY_POLICY, adminWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../main/lib/window-options.js';
-import { silentLogger } from '../server/log.js';
+import { resolveDataDir, sessionDataDir, userDataDir } from '../../main/lib/data-paths.js';
+import { defaultDataDir } from '../../server/config.js';
+import { readDesktopSettings } from '../../main/lib/desktop-settings.js';
+import { portNotice, startEmbeddedServer, type EmbeddedServer } from '../../main/lib/embedded-server.js';
+import { IPC, IPC_PREFIX, isTrustedSender } from '../../main/lib/ipc.js';
+import { listenWithFallback, parsePort } from '../../main/lib/ports.js';
+import { autostartProgram, execArgument, linuxAutostartEntry, linuxAutostartFile, linuxLoginItem } from '../../main/lib/login-item.js';
+import { trayMenuModel, trayTooltip } from '../../main/lib/tray-model.js';
+import { adminUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf, startUrl } from '../../main/lib/url-policy.js';
+import { CONTENT_SECURITY_POLICY, adminWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../../main/lib/window-options.js';
+import { silentLogger } from '../../server/log.js';
 
-const MAIN_DIR = fileURLToPath(new URL('../main/', import.meta.url));
+const MAIN_DIR = fileURLToPath(new URL('../../main/', import.meta.url));
 const ORIGIN = 'http://127.0.0.1:9991';
 
 describe('URL policy (parsed, never substring checks)', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { emojiByName, zulipCode } from '../server/lib/emoji/unicode.js';
-import { plainHtml, renderDescription, renderFullHtml, renderMessage, type RenderContext } from '../server/markdown/index.js';
-import { sanitizeXss } from '../server/markdown/sanitize-xss.js';
-import { encodeHashComponent, safeHref } from '../server/markdown/urls.js';
+import { emojiByName, zulipCode } from '../../server/lib/emoji/unicode.js';
+import { plainHtml, renderDescription, renderFullHtml, renderMessage, type RenderContext } from '../../server/markdown/index.js';
+import { sanitizeXss } from '../../server/markdown/sanitize-xss.js';
+import { encodeHashComponent, safeHref } from '../../server/markdown/urls.js';
 
 /** Zulip-flavoured Markdown: each feature's exact HTML (Zulip's markup), mention sets, hostile input. */
 const users = [

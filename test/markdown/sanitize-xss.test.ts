@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { renderMessage } from '../server/markdown/index.js';
-import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS } from '../server/markdown/sanitize-lists.js';
-import { sanitizeXss } from '../server/markdown/sanitize-xss.js';
-import { renderedOf } from '../server/store/message-records.js';
-import { createChannel, makeCast, type Cast } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { renderMessage } from '../../server/markdown/index.js';
+import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS } from '../../server/markdown/sanitize-lists.js';
+import { sanitizeXss } from '../../server/markdown/sanitize-xss.js';
+import { renderedOf } from '../../server/store/message-records.js';
+import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
  * The OWASP XSS filter-evasion vectors (test/fixtures/xss-vectors.json, plus
@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  * descriptions, the organization description. No output may carry anything
  * a browser would run.
  */
-const VECTORS: string[] = JSON.parse(readFileSync(new URL('./fixtures/xss-vectors.json', import.meta.url), 'utf8'));
+const VECTORS: string[] = JSON.parse(readFileSync(new URL('../fixtures/xss-vectors.json', import.meta.url), 'utf8'));
 
 const decode = (s: string) =>
   s

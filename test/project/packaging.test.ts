@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { copyAssets } from '../build-resources/scripts/copy-assets.js';
-import { buildWeb } from '../build-resources/scripts/build-web.js';
-import { LINUX_SIZES, encodePng, renderIcon } from '../build-resources/scripts/generate-icons.js';
+import { copyAssets } from '../../build-resources/scripts/copy-assets.js';
+import { buildWeb } from '../../build-resources/scripts/build-web.js';
+import { LINUX_SIZES, encodePng, renderIcon } from '../../build-resources/scripts/generate-icons.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 const readJson = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8'));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

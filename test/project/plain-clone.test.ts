@@ -13,8 +13,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const READERS = ['channels-event-shapes', 'openapi', 'openapi-routes', 'fuzz-routes'].map((n) => `test/${n}.test.ts`);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const READERS = [
+  'test/conformance/channels-event-shapes.test.ts',
+  'test/conformance/openapi.test.ts',
+  'test/conformance/openapi-routes.test.ts',
+  'test/conformance/fuzz-routes.test.ts',
+];
 
 /** The environment without the test runner's marker (else the child refuses to run files). */
 function childEnv(): NodeJS.ProcessEnv {

@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { it } from 'node:test';
-import { Store } from '../server/store/store.js';
+import { Store } from '../../server/store/store.js';
 
 /** README's data-directory table names every file the store keeps, so an operator knows what each holds. */
 it("README's data-directory table lists every collection file of the store", async () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Data directory'), readme.indexOf('\n## ', readme.indexOf('## Data directory') + 3));
   const listed = new Set([...section.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]));
   const dir = await mkdtemp(join(tmpdir(), 'hearth-readme-'));

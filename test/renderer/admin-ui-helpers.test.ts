@@ -1,10 +1,10 @@
 /** The admin UI's pure helpers, under Node (no browser). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encode, roleName } from '../renderer/api.js';
-import { httpsSite, zuliprc, zuliprcSite } from '../renderer/zuliprc.js';
-import { withoutInlineAttributes } from '../renderer/dom.js';
-import { formatBytes, formatUptime } from '../renderer/status.js';
+import { encode, roleName } from '../../renderer/api.js';
+import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/zuliprc.js';
+import { withoutInlineAttributes } from '../../renderer/dom.js';
+import { formatBytes, formatUptime } from '../../renderer/status.js';
 
 describe('admin UI helpers', () => {
   it('encodes parameters as Zulip clients do: strings raw, the rest JSON, undefined left out', () => {

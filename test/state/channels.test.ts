@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, groupId, makeCast, type Cast } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { createChannel, groupId, makeCast, type Cast } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 type Dict = Record<string, unknown>;
 const CHANNEL_FIELDS = [

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { renderMessage } from '../server/markdown/index.js';
-import { renderContextFor } from '../server/lib/messages/render-context.js';
-import { FLAG } from '../server/store/message-records.js';
-import { createChannel, makeCast, type Cast } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Client, type ParamValue, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { renderMessage } from '../../server/markdown/index.js';
+import { renderContextFor } from '../../server/lib/messages/render-context.js';
+import { FLAG } from '../../server/store/message-records.js';
+import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Client, type ParamValue, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe('message events and register', () => {
   let ts: TestServer;

@@ -4,15 +4,15 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../server/app.js';
-import { doCreateRealm } from '../server/actions/users.js';
-import { silentLogger } from '../server/log.js';
-import { CorruptFileError, DurableJSONFile } from '../server/store/durable-file.js';
-import { CURRENT_SCHEMA_VERSION } from '../server/store/migrations.js';
-import { SegmentedCollection } from '../server/store/segmented.js';
-import { Store, StoreOpenError } from '../server/store/store.js';
-import { startServe, type ServeProcess } from './helpers/cli.js';
-import { Client, type Account, type ApiResponse } from './helpers/server.js';
+import { createApp } from '../../server/app.js';
+import { doCreateRealm } from '../../server/actions/users.js';
+import { silentLogger } from '../../server/log.js';
+import { CorruptFileError, DurableJSONFile } from '../../server/store/durable-file.js';
+import { CURRENT_SCHEMA_VERSION } from '../../server/store/migrations.js';
+import { SegmentedCollection } from '../../server/store/segmented.js';
+import { Store, StoreOpenError } from '../../server/store/store.js';
+import { startServe, type ServeProcess } from '../helpers/cli.js';
+import { Client, type Account, type ApiResponse } from '../helpers/server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));

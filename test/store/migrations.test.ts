@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CURRENT_SCHEMA_VERSION, rewriteJson, type Migration } from '../server/store/migrations.js';
-import type { UsersDoc } from '../server/store/records.js';
-import { Store } from '../server/store/store.js';
+import { CURRENT_SCHEMA_VERSION, rewriteJson, type Migration } from '../../server/store/migrations.js';
+import type { UsersDoc } from '../../server/store/records.js';
+import { Store } from '../../server/store/store.js';
 
 describe('schema migrations', () => {
   const dirs: string[] = [];

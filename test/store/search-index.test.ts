@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SearchIndex, wordsOf } from '../server/store/search-index.js';
-import { matchesWords, searchWords } from '../server/lib/messages/search.js';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { SearchIndex, wordsOf } from '../../server/store/search-index.js';
+import { matchesWords, searchWords } from '../../server/lib/messages/search.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 
 const ids = (l: { length: number; at(i: number): number } | null) => (l ? Array.from({ length: l.length }, (_, i) => l.at(i)) : null);
 

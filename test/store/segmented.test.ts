@@ -9,7 +9,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SegmentedCollection } from '../server/store/segmented.js';
+import { SegmentedCollection } from '../../server/store/segmented.js';
 
 interface Item {
   id: number;

@@ -15,12 +15,12 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as x509 from '@peculiar/x509';
-import { doCreateRealm } from '../server/actions/users.js';
-import { silentLogger } from '../server/log.js';
-import { startServer, type RunningServer } from '../server/start.js';
-import { SERVER_DAYS, namesOf } from '../server/tls/certificates.js';
-import { ensureTls, wantedNames } from '../server/tls/files.js';
-import { Client } from './helpers/server.js';
+import { doCreateRealm } from '../../server/actions/users.js';
+import { silentLogger } from '../../server/log.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { SERVER_DAYS, namesOf } from '../../server/tls/certificates.js';
+import { ensureTls, wantedNames } from '../../server/tls/files.js';
+import { Client } from '../helpers/server.js';
 
 const DAY = 86_400_000;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** A GET with the path sent exactly as written (fetch would normalise `..`). */
 function rawGet(url: string, path: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -23,7 +23,7 @@ function rawGet(url: string, path: string): Promise<{ status: number; headers: R
   });
 }
 
-const RENDERER = new URL('../renderer/', import.meta.url);
+const RENDERER = new URL('../../renderer/', import.meta.url);
 const rendererTs = readdirSync(RENDERER).filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts'));
 
 describe('admin UI files', () => {
@@ -100,7 +100,7 @@ describe('admin UI files', () => {
     assert.equal(purify.status, 200);
     assert.equal(purify.headers.get('content-type'), 'text/javascript; charset=utf-8');
     const purifyText = await purify.text();
-    assert.equal(purifyText, readFileSync(new URL('../node_modules/dompurify/dist/purify.min.js', import.meta.url), 'utf8'));
+    assert.equal(purifyText, readFileSync(new URL('../../node_modules/dompurify/dist/purify.min.js', import.meta.url), 'utf8'));
     const uqr = await fetch(`${ts.url}/admin/vendor/uqr.mjs`);
     assert.equal(uqr.status, 200);
     assert.match(await uqr.text(), /export \{[^}]*\bencode\b/);

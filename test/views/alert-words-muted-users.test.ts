@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FLAG } from '../server/store/message-records.js';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { FLAG } from '../../server/store/message-records.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 describe('alert words and muted users', () => {
   let ts: TestServer;

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { commit } from '../server/actions/commit.js';
-import { relinkAttachments, releaseAttachments } from '../server/actions/attachment-links.js';
-import { pathIdFromReference } from '../server/lib/uploads/names.js';
-import type { AttachmentRecord } from '../server/store/attachment-records.js';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { CALLERS, castOf, type Cast } from './helpers/roles.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { ensureClaimed, fetchFile, uploadFiles, uploadOne } from './helpers/uploads.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { commit } from '../../server/actions/commit.js';
+import { relinkAttachments, releaseAttachments } from '../../server/actions/attachment-links.js';
+import { pathIdFromReference } from '../../server/lib/uploads/names.js';
+import type { AttachmentRecord } from '../../server/store/attachment-records.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ensureClaimed, fetchFile, uploadFiles, uploadOne } from '../helpers/uploads.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const exists = (p: string) =>
   access(p).then(

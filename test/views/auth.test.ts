@@ -3,8 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { routes } from '../server/routes.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
+import { routes } from '../../server/routes.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
 
@@ -36,7 +36,7 @@ describe('authentication', () => {
   after(() => ts.stop());
 
   it('requires Basic credentials on every authenticated endpoint', async () => {
-    // /api/v1 routes (the table's /json/ session routes take the cookie only: test/sessions.test.ts).
+    // /api/v1 routes (the table's /json/ session routes take the cookie only: test/views/sessions.test.ts).
     const required = routes.filter((r) => r.auth === 'required' && r.path.startsWith('/api/v1/'));
     assert.ok(required.length >= 8, 'the route table lists the authenticated endpoints');
     for (const r of required) {

@@ -3,11 +3,11 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { verifyPassword } from '../server/auth/secrets.js';
-import { listDataFiles } from '../server/lib/runtime/backup.js';
-import { Store } from '../server/store/store.js';
-import { FEATURE_LEVEL, HEARTH_VERSION } from '../server/version.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { verifyPassword } from '../../server/auth/secrets.js';
+import { listDataFiles } from '../../server/lib/runtime/backup.js';
+import { Store } from '../../server/store/store.js';
+import { FEATURE_LEVEL, HEARTH_VERSION } from '../../server/version.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];

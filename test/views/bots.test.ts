@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
-import { createChannel } from './helpers/channels.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
+import { createChannel } from '../helpers/channels.js';
 
 let ts: TestServer;
 let admin: Account;

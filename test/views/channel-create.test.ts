@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, groupId, isSubscribedInStore, makeCast, stored, storedByName, watch, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { assertError, groupId, isSubscribedInStore, makeCast, stored, storedByName, watch, type Cast } from '../helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 /** POST /channels/create (feature level 417): create one channel, subscribing `subscribers`. */
 describe('POST /channels/create', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, makeCast, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { assertError, createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 /** Channel folders: create, list, update, archive, reorder, and who sees them. */
 describe('channel folders', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ChannelRecord } from '../server/store/channel-records.js';
-import { CHANNEL_SETTING_NAMES } from '../server/lib/channels/settings.js';
-import { createChannel, groupId, makeCast, stored, type Cast } from './helpers/channels.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
+import type { ChannelRecord } from '../../server/store/channel-records.js';
+import { CHANNEL_SETTING_NAMES } from '../../server/lib/channels/settings.js';
+import { createChannel, groupId, makeCast, stored, type Cast } from '../helpers/channels.js';
+import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 /**
  * PATCH /streams/{stream_id}: who may change what, every parameter against

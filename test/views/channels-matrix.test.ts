@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, groupId, isSubscribedInStore, makeCast, stored, type Cast } from './helpers/channels.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
+import { createChannel, groupId, isSubscribedInStore, makeCast, stored, type Cast } from '../helpers/channels.js';
+import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 type Role = 'owner' | 'admin' | 'moderator' | 'member' | 'guest' | 'outsider' | 'deactivated';
 const ROLES: Role[] = ['owner', 'admin', 'moderator', 'member', 'guest', 'outsider', 'deactivated'];

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import type { Clock } from '../server/clock.js';
-import { applyEvents } from './helpers/apply-events.js';
-import { encodeParams, startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain, stateOf, verifyAction } from './helpers/verify-action.js';
+import type { Clock } from '../../server/clock.js';
+import { applyEvents } from '../helpers/apply-events.js';
+import { encodeParams, startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { drain, stateOf, verifyAction } from '../helpers/verify-action.js';
 
 type Body = Record<string, unknown>;
 

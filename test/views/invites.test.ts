@@ -3,11 +3,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { silentLogger } from '../server/log.js';
-import { startServer } from '../server/start.js';
-import { createChannel } from './helpers/channels.js';
-import { Client, startTestServer, type Account, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { silentLogger } from '../../server/log.js';
+import { startServer } from '../../server/start.js';
+import { createChannel } from '../helpers/channels.js';
+import { Client, startTestServer, type Account, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe('invite links', () => {
   let ts: TestServer;

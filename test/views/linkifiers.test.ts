@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { fetchMessages, sendStream } from './helpers/messages.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { createChannel } from '../helpers/channels.js';
+import { fetchMessages, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const TRACKER = 'https://tracker.example/issues/{id}';
 

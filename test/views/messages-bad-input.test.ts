@@ -1,9 +1,9 @@
 /** Bad input to the message endpoints is a 4xx with a Zulip error, never a 500, and stores nothing. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer, type ParamValue, type TestServer } from './helpers/server.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { startTestServer, type ParamValue, type TestServer } from '../helpers/server.js';
 
 describe('message endpoints refuse bad input cleanly', () => {
   let ts: TestServer;

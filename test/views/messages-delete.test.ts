@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Store } from '../server/store/store.js';
-import { createChannel, groupId } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { castOf, type Cast, type Caller } from './helpers/roles.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { restart, uploadOne } from './helpers/uploads.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { Store } from '../../server/store/store.js';
+import { createChannel, groupId } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { castOf, type Cast, type Caller } from '../helpers/roles.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { restart, uploadOne } from '../helpers/uploads.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 /** Register sections a client can keep current from deletion events (see applyDeleteEvent). */
 const REGISTER = { fetch_event_types: ['update_message_flags', 'message', 'starred_messages', 'subscription', 'stream'] };

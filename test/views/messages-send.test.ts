@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { FLAG } from '../server/store/message-records.js';
-import { assertError, createChannel, groupId, makeCast, stored, type Cast } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { FLAG } from '../../server/store/message-records.js';
+import { assertError, createChannel, groupId, makeCast, stored, type Cast } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe('POST /messages', () => {
   let ts: TestServer;
@@ -211,7 +211,7 @@ describe('POST /messages', () => {
     // Removing the newest message never lets its ID be assigned again, even after a reopen.
     ts.store.messages.remove(id);
     await ts.store.messages.save(id);
-    const { MessageStore } = await import('../server/store/messages.js');
+    const { MessageStore } = await import('../../server/store/messages.js');
     const reopened = await MessageStore.open(dir);
     assert.equal(reopened.maxId, id);
     assert.equal(reopened.get(id), undefined);

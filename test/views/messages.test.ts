@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, makeCast, type Cast } from './helpers/channels.js';
-import { fetchMessages, sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { assertError, createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { fetchMessages, sendDirect, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 
 const ids = (body: { messages: { id: number }[] }) => body.messages.map((m) => m.id);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe('presence', () => {
   let ts: TestServer;

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Store } from '../server/store/store.js';
-import { FLAG } from '../server/store/message-records.js';
-import type { CustomEmoji } from '../server/lib/emoji/reaction.js';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { castOf, type Cast, type Caller } from './helpers/roles.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { restart } from './helpers/uploads.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { Store } from '../../server/store/store.js';
+import { FLAG } from '../../server/store/message-records.js';
+import type { CustomEmoji } from '../../server/lib/emoji/reaction.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { castOf, type Cast, type Caller } from '../helpers/roles.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { restart } from '../helpers/uploads.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe('reactions', () => {
   let ts: TestServer;

@@ -10,11 +10,11 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, groupId } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { restart } from './helpers/uploads.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { createChannel, groupId } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { restart } from '../helpers/uploads.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { REALM_SETTINGS } from '../server/lib/realm/settings.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { REALM_SETTINGS } from '../../server/lib/realm/settings.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const storedRealm = async (ts: TestServer) => JSON.parse(await readFile(join(ts.dataDir, 'realm.json'), 'utf8')).realm;
 

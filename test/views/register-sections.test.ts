@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildStateRegistry } from '../server/state/index.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { ZULIP_COMPOUND_SECTIONS, ZULIP_REGISTER_SECTIONS } from './helpers/zulip-register-sections.js';
+import { buildStateRegistry } from '../../server/state/index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ZULIP_COMPOUND_SECTIONS, ZULIP_REGISTER_SECTIONS } from '../helpers/zulip-register-sections.js';
 
 /** Keys every register answer has, whatever was asked. */
 const ALWAYS = new Set(['result', 'msg', 'queue_id', 'last_event_id', 'idle_queue_timeout_secs', 'event_queue_longpoll_timeout_seconds']);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { drain } from './helpers/verify-action.js';
-import { createChannel } from './helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { drain } from '../helpers/verify-action.js';
+import { createChannel } from '../helpers/channels.js';
 
 /** POST /register: the response fields, section selection, queue options and spectators. */
 describe('POST /register', () => {

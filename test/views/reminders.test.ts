@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deliverDueScheduledMessages } from '../server/actions/scheduled-messages.js';
-import { createChannel } from './helpers/channels.js';
-import { fetchMessages, sendDirect, sendStream } from './helpers/messages.js';
-import { OpenApi, openApiAvailable } from './helpers/openapi.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { deliverDueScheduledMessages } from '../../server/actions/scheduled-messages.js';
+import { createChannel } from '../helpers/channels.js';
+import { fetchMessages, sendDirect, sendStream } from '../helpers/messages.js';
+import { OpenApi, openApiAvailable } from '../helpers/openapi.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const REGISTER = { fetch_event_types: ['reminders', 'scheduled_messages'] };
 

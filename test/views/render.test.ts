@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { renderContextFor } from '../server/lib/messages/render-context.js';
-import { renderMessage } from '../server/markdown/index.js';
-import { createChannel, makeCast, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { renderContextFor } from '../../server/lib/messages/render-context.js';
+import { renderMessage } from '../../server/markdown/index.js';
+import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** POST /messages/render and the render context built from the organization. */
 describe('POST /messages/render', () => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deliverDueScheduledMessages } from '../server/actions/scheduled-messages.js';
-import { createChannel } from './helpers/channels.js';
-import { fetchMessages } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { deliverDueScheduledMessages } from '../../server/actions/scheduled-messages.js';
+import { createChannel } from '../helpers/channels.js';
+import { fetchMessages } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 const REGISTER = { fetch_event_types: ['scheduled_messages'] };
 

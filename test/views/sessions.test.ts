@@ -11,10 +11,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { commit } from '../server/actions/commit.js';
-import { routes } from '../server/routes.js';
-import { encodeParams, startTestServer, type Account, type ApiResponse, type ParamValue, type TestServer } from './helpers/server.js';
-import { restart, uploadOne } from './helpers/uploads.js';
+import { commit } from '../../server/actions/commit.js';
+import { routes } from '../../server/routes.js';
+import { encodeParams, startTestServer, type Account, type ApiResponse, type ParamValue, type TestServer } from '../helpers/server.js';
+import { restart, uploadOne } from '../helpers/uploads.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -4,11 +4,11 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { isLoopbackAddress, isOwnAddress, isOwnHost, lanUrls, listeningLines } from '../server/lib/network/lan-urls.js';
-import { silentLogger } from '../server/log.js';
-import { startServer, type RunningServer } from '../server/start.js';
-import { startServe } from './helpers/cli.js';
-import { Client, startTestServer } from './helpers/server.js';
+import { isLoopbackAddress, isOwnAddress, isOwnHost, lanUrls, listeningLines } from '../../server/lib/network/lan-urls.js';
+import { silentLogger } from '../../server/log.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { startServe } from '../helpers/cli.js';
+import { Client, startTestServer } from '../helpers/server.js';
 
 const SETUP = { realm_name: 'Acme Office', full_name: 'Ada Admin', email: 'ada@example.com', password: 'a good password' };
 

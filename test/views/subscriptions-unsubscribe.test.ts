@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, groupId, isSubscribedInStore, makeCast, stored, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { assertError, createChannel, groupId, isSubscribedInStore, makeCast, stored, type Cast } from '../helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 /** DELETE and GET /users/me/subscriptions, and POST /users/me/subscriptions/properties. */
 describe('unsubscribing, listing and subscription settings', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, isSubscribedInStore, makeCast, storedByName, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { assertError, createChannel, isSubscribedInStore, makeCast, storedByName, type Cast } from '../helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 /** PATCH /users/me/subscriptions (Zulip's update_subscriptions_backend): add and delete in one request. */
 describe('PATCH /users/me/subscriptions', () => {

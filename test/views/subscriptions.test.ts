@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { STREAM_COLORS } from '../server/lib/channels/format.js';
-import { assertError, createChannel, groupId, isSubscribedInStore, makeCast, stored, storedByName, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { STREAM_COLORS } from '../../server/lib/channels/format.js';
+import { assertError, createChannel, groupId, isSubscribedInStore, makeCast, stored, storedByName, type Cast } from '../helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 /** POST /users/me/subscriptions: creating channels and subscribing users. */
 describe('subscribing and creating channels', () => {

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { TOPIC_DELETE_BATCH } from '../server/actions/topic-delete.js';
-import { topicKey } from '../server/store/messages.js';
-import { Store } from '../server/store/store.js';
-import { createChannel } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { TOPIC_DELETE_BATCH } from '../../server/actions/topic-delete.js';
+import { topicKey } from '../../server/store/messages.js';
+import { Store } from '../../server/store/store.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 const REGISTER = {
   fetch_event_types: ['message', 'update_message_flags', 'user_topic', 'subscription', 'stream'],

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Upload, type DetailedError, type UploadOptions } from 'tus-js-client';
-import { pathIdFromReference } from '../server/lib/uploads/names.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
-import { fetchFile, restart } from './helpers/uploads.js';
+import { pathIdFromReference } from '../../server/lib/uploads/names.js';
+import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
+import { fetchFile, restart } from '../helpers/uploads.js';
 
 const KiB = 1024;
 

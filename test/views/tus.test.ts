@@ -5,11 +5,11 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { doDeactivateUser } from '../server/actions/users-activation.js';
-import { pathIdFromReference } from '../server/lib/uploads/names.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { fetchFile, restart } from './helpers/uploads.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { doDeactivateUser } from '../../server/actions/users-activation.js';
+import { pathIdFromReference } from '../../server/lib/uploads/names.js';
+import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { fetchFile, restart } from '../helpers/uploads.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const MiB = 1024 * 1024;
 const b64 = (s: string) => Buffer.from(s).toString('base64');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe('POST /typing', () => {
   let ts: TestServer;

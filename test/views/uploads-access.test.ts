@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { doDeactivateUser } from '../server/actions/users-activation.js';
-import { pathIdFromReference } from '../server/lib/uploads/names.js';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { ensureClaimed, fetchFile, rawGet, uploadOne } from './helpers/uploads.js';
+import { doDeactivateUser } from '../../server/actions/users-activation.js';
+import { pathIdFromReference } from '../../server/lib/uploads/names.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { ensureClaimed, fetchFile, rawGet, uploadOne } from '../helpers/uploads.js';
 
 const status = async (c: Client, url: string) => (await fetchFile(c, url)).status;
 

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { displayName, pathIdFromReference, safeName } from '../server/lib/uploads/names.js';
-import type { AttachmentsDoc } from '../server/store/attachment-records.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { fetchFile, restart, uploadFiles, uploadOne } from './helpers/uploads.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { displayName, pathIdFromReference, safeName } from '../../server/lib/uploads/names.js';
+import type { AttachmentsDoc } from '../../server/store/attachment-records.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fetchFile, restart, uploadFiles, uploadOne } from '../helpers/uploads.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const MiB = 1024 * 1024;
 const URL_SHAPE = /^\/user_uploads\/1\/[0-9a-f]{2}\/[A-Za-z0-9_-]{24}\/[^/]+$/;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { UserGroupRecord } from '../server/store/channel-records.js';
-import { applyEvents } from './helpers/apply-events.js';
-import { startTestServer, type Account, type Client, type ParamValue, type TestServer } from './helpers/server.js';
-import { drain, stateOf, verifyAction } from './helpers/verify-action.js';
+import type { UserGroupRecord } from '../../server/store/channel-records.js';
+import { applyEvents } from '../helpers/apply-events.js';
+import { startTestServer, type Account, type Client, type ParamValue, type TestServer } from '../helpers/server.js';
+import { drain, stateOf, verifyAction } from '../helpers/verify-action.js';
 
 type Body = Record<string, unknown>;
 

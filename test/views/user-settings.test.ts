@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { USER_SETTINGS } from '../server/lib/people/settings.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain, verifyAction } from './helpers/verify-action.js';
+import { USER_SETTINGS } from '../../server/lib/people/settings.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { drain, verifyAction } from '../helpers/verify-action.js';
 
 const MODERN = { fetch_event_types: ['user_settings'], client_capabilities: JSON.stringify({ user_settings_object: true }) };
 const LEGACY = { fetch_event_types: ['user_settings', 'update_display_settings', 'update_global_notifications'] };

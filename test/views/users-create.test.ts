@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, groupId, isSubscribedInStore } from './helpers/channels.js';
-import { CALLERS, castOf, type Cast } from './helpers/roles.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { createChannel, groupId, isSubscribedInStore } from '../helpers/channels.js';
+import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 const PASSWORD = 'a long enough password';
 

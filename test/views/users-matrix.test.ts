@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Caller, type Cast } from './helpers/roles.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { CALLERS, castOf, type Caller, type Cast } from '../helpers/roles.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const active = (c: Caller) => c !== 'deactivated' && c !== 'anonymous';
 

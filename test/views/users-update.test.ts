@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createChannel, groupId } from './helpers/channels.js';
-import { CALLERS, castOf, type Cast } from './helpers/roles.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
-import { drain, stateOf, verifyAction } from './helpers/verify-action.js';
-import { applyEvents } from './helpers/apply-events.js';
+import { createChannel, groupId } from '../helpers/channels.js';
+import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
+import { drain, stateOf, verifyAction } from '../helpers/verify-action.js';
+import { applyEvents } from '../helpers/apply-events.js';
 
 const storedUser = async (ts: TestServer, id: number) => {
   await ts.store.settled();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { CALLERS, castOf, type Cast } from './helpers/roles.js';
-import { createChannel } from './helpers/channels.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { createChannel } from '../helpers/channels.js';
 
 const FIELDS = [
   'user_id',

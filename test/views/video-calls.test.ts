@@ -5,9 +5,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Caller, type Cast } from './helpers/roles.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { CALLERS, castOf, type Caller, type Cast } from '../helpers/roles.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { verifyAction } from '../helpers/verify-action.js';
 
 let ts: TestServer;
 let cast: Cast;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('chat web client files', () => {
   let ts: TestServer;

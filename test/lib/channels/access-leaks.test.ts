@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CHANNEL_SETTING_NAMES } from '../server/lib/channels/settings.js';
-import { createChannel, groupId, makeCast, watch, type Cast } from './helpers/channels.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
+import { CHANNEL_SETTING_NAMES } from '../../../server/lib/channels/settings.js';
+import { createChannel, groupId, makeCast, watch, type Cast } from '../../helpers/channels.js';
+import { startTestServer, type Account, type TestServer } from '../../helpers/server.js';
 
 type Dict = Record<string, unknown>;
 

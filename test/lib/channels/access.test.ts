@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, makeCast, stored, watch, type Cast } from './helpers/channels.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { assertError, createChannel, makeCast, stored, watch, type Cast } from '../../helpers/channels.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { verifyAction } from '../../helpers/verify-action.js';
 
 /**
  * Who learns about a channel: private channels never reach anyone without

@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../server/app.js';
-import { doCreateRealm } from '../server/actions/users.js';
-import { silentLogger } from '../server/log.js';
-import { Store } from '../server/store/store.js';
-import { runCli, startServe, type ServeProcess } from './helpers/cli.js';
-import { assertError, createChannel, stored } from './helpers/channels.js';
-import { Client, startTestServer, type TestServer } from './helpers/server.js';
+import { createApp } from '../../../server/app.js';
+import { doCreateRealm } from '../../../server/actions/users.js';
+import { silentLogger } from '../../../server/log.js';
+import { Store } from '../../../server/store/store.js';
+import { runCli, startServe, type ServeProcess } from '../../helpers/cli.js';
+import { assertError, createChannel, stored } from '../../helpers/channels.js';
+import { Client, startTestServer, type TestServer } from '../../helpers/server.js';
 
 /**
  * Zulip's WEB_PUBLIC_STREAMS_ENABLED: the server switch (`hearth serve

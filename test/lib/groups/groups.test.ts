@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../server/app.js';
-import { HearthError } from '../server/errors.js';
+import { createApp } from '../../../server/app.js';
+import { HearthError } from '../../../server/errors.js';
 import {
   groupSettingForApi,
   groupSettingMemberIds,
@@ -13,13 +13,13 @@ import {
   isUserInGroupSetting,
   systemGroupId,
   type SystemGroupName,
-} from '../server/lib/groups/groups.js';
-import { parseGroupSettingUpdate, validateGroupSettingValue } from '../server/lib/groups/setting-values.js';
-import { silentLogger } from '../server/log.js';
-import { DEFAULT_REALM_SETTINGS } from '../server/store/records.js';
-import type { UserGroupRecord, UserGroupsDoc } from '../server/store/channel-records.js';
-import { Store } from '../server/store/store.js';
-import { startTestServer, type Account, type TestServer } from './helpers/server.js';
+} from '../../../server/lib/groups/groups.js';
+import { parseGroupSettingUpdate, validateGroupSettingValue } from '../../../server/lib/groups/setting-values.js';
+import { silentLogger } from '../../../server/log.js';
+import { DEFAULT_REALM_SETTINGS } from '../../../server/store/records.js';
+import type { UserGroupRecord, UserGroupsDoc } from '../../../server/store/channel-records.js';
+import { Store } from '../../../server/store/store.js';
+import { startTestServer, type Account, type TestServer } from '../../helpers/server.js';
 
 const named = (id: number, members: number[], subgroups: number[] = []): UserGroupRecord => ({
   id,

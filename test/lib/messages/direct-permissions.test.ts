@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { doCreateUser } from '../server/actions/users.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { doCreateUser } from '../../../server/actions/users.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../../helpers/server.js';
+import { verifyAction } from '../../helpers/verify-action.js';
 
 /** The organization's direct-message permissions (Zulip 9.0: direct_message_permission_group, _initiator_group). */
 describe('direct message permission settings', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
+import { createChannel } from '../../helpers/channels.js';
+import { startTestServer, type Client, type TestServer } from '../../helpers/server.js';
 
 /** A group's can_mention_group decides who may @-mention it (silent mentions always allowed). */
 describe('can_mention_group on sending', () => {

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { fetchMessages, sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { drain } from './helpers/verify-action.js';
+import { createChannel } from '../../helpers/channels.js';
+import { fetchMessages, sendDirect, sendStream } from '../../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../../helpers/server.js';
+import { drain } from '../../helpers/verify-action.js';
 
 const NEWEST = 10_000_000_000_000_000;
 

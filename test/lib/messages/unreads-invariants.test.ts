@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { seededRandom } from '../server/lib/seeded-random.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { createChannel } from '../../helpers/channels.js';
+import { sendDirect, sendStream } from '../../helpers/messages.js';
+import { seededRandom } from '../../../server/lib/seeded-random.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../../helpers/server.js';
+import { verifyAction } from '../../helpers/verify-action.js';
 
 type Step = { name: string; run: () => Promise<unknown> };
 

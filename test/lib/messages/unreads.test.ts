@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FLAG } from '../server/store/message-records.js';
-import { createChannel, makeCast, type Cast } from './helpers/channels.js';
-import { sendDirect, sendStream } from './helpers/messages.js';
-import { startTestServer, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { FLAG } from '../../../server/store/message-records.js';
+import { createChannel, makeCast, type Cast } from '../../helpers/channels.js';
+import { sendDirect, sendStream } from '../../helpers/messages.js';
+import { startTestServer, type Client, type TestServer } from '../../helpers/server.js';
+import { verifyAction } from '../../helpers/verify-action.js';
 
 /** A small deterministic generator (mulberry32), so a failure replays. */
 function rng(seed: number) {

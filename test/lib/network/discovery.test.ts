@@ -10,11 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { doCreateRealm } from '../server/actions/users.js';
-import { discoverServers } from '../server/lib/network/discovery.js';
-import { silentLogger } from '../server/log.js';
-import { startServer } from '../server/start.js';
-import { runCli } from './helpers/cli.js';
+import { doCreateRealm } from '../../../server/actions/users.js';
+import { discoverServers } from '../../../server/lib/network/discovery.js';
+import { silentLogger } from '../../../server/log.js';
+import { startServer } from '../../../server/start.js';
+import { runCli } from '../../helpers/cli.js';
 
 /** Whether a multicast datagram sent here comes back (no: a network without multicast). */
 function multicastWorks(): Promise<boolean> {

@@ -3,10 +3,10 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Store } from '../server/store/store.js';
-import { createChannel } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer } from './helpers/server.js';
+import { Store } from '../../../server/store/store.js';
+import { createChannel } from '../../helpers/channels.js';
+import { sendStream } from '../../helpers/messages.js';
+import { startTestServer } from '../../helpers/server.js';
 
 describe('backup snapshot', () => {
   it('holds the messages as of the snapshot, never a message whose channel it lacks', async () => {

@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { silentLogger } from '../server/log.js';
-import { startServer, type RunningServer } from '../server/start.js';
-import { Client } from './helpers/server.js';
+import { silentLogger } from '../../../server/log.js';
+import { startServer, type RunningServer } from '../../../server/start.js';
+import { Client } from '../../helpers/server.js';
 
 describe('event queues and presence across a graceful restart', () => {
   let dataDir: string;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { createChannel } from '../../helpers/channels.js';
+import { sendStream } from '../../helpers/messages.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const enospc = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
 

@@ -8,10 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel } from './helpers/channels.js';
-import { sendStream } from './helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from './helpers/server.js';
-import { verifyAction } from './helpers/verify-action.js';
+import { createChannel } from '../../helpers/channels.js';
+import { sendStream } from '../../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../../helpers/server.js';
+import { verifyAction } from '../../helpers/verify-action.js';
 
 const TOPICS = { fetch_event_types: ['user_topic', 'muted_topics', 'message', 'update_message_flags', 'subscription'] };
 const FOLLOWED = 3;
