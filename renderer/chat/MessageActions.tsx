@@ -101,6 +101,14 @@ export function openMenuOf(li: HTMLElement, id: number): void {
   if (button) act.open({ kind: 'menu', id, anchor: button });
 }
 
+/** Opens one of a message's dialogs from elsewhere (a keyboard shortcut); focus returns to its actions button. */
+export function openDialogOf(kind: 'history' | 'receipts' | 'move'): (li: HTMLElement, id: number) => void {
+  return (li, id) => {
+    const button = li.querySelector<HTMLElement>('.actions-button');
+    if (button) act.open({ kind, id, anchor: button });
+  };
+}
+
 /** Opens the emoji picker of a message from elsewhere (a keyboard shortcut). */
 export function openPickerOf(li: HTMLElement, id: number): void {
   const button = li.querySelector<HTMLElement>('.react-button');

@@ -13,7 +13,8 @@ import { leaveSearch } from './Search.js';
 import { store, type Message } from './state.js';
 import { dmPeers, isFeed, type View } from './narrow.js';
 import { announce } from './Toast.js';
-import { openMenuOf, openPickerOf } from './MessageActions.js';
+import { openDialogOf, openMenuOf, openPickerOf } from './MessageActions.js';
+import * as act from './message-actions.js';
 import { focusPeopleFilter } from './People.js';
 
 /** Whether the "Keyboard shortcuts" dialog is open. */
@@ -39,6 +40,10 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['r', 'Enter'], show: ['R', 'Enter'], does: 'Reply to the selected message', group: 'Writing', run: () => reply() },
   { keys: ['i'], show: ['I'], does: 'Actions of the selected message', group: 'Messages', run: () => onSelected(openMenuOf) },
   { keys: [':'], show: [':'], does: 'React to the selected message', group: 'Messages', run: () => onSelected(openPickerOf) },
+  { keys: ['m'], show: ['M'], does: 'Move the selected message', group: 'Messages', run: () => onAllowed(act.canMove, 'You may not move this message.', openDialogOf('move')) },
+  { keys: ['H'], show: ['Shift', 'H'], does: 'Edit history of the selected message', group: 'Messages', run: () => onAllowed(act.canViewHistory, 'This message has no edit history to show.', openDialogOf('history')) },
+  { keys: ['V'], show: ['Shift', 'V'], does: 'Read receipts of the selected message', group: 'Messages', run: () => onAllowed(act.showsReadReceipts, 'Read receipts are turned off in this organization.', openDialogOf('receipts')) },
+  { keys: ['U'], show: ['Shift', 'U'], does: 'Mark as unread from the selected message', group: 'Messages', run: () => onSelected(markUnreadOf) },
   { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
   { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
   { keys: ['n'], show: ['N'], does: 'Next unread topic', group: 'Going places', run: goNextUnreadTopic },
@@ -113,6 +118,19 @@ function onSelected(open: (li: HTMLElement, id: number) => void): void {
   const id = selectedId.value;
   if (li && id !== null) open(li, id);
   else announce('Select a message first (J and K).');
+}
+
+/** Shift+U: as the menu's "Mark as unread from here". */
+function markUnreadOf(_li: HTMLElement, id: number): void {
+  const m = findMessage(id);
+  if (m) void act.markUnreadFrom(m);
+}
+
+/** Like onSelected, for an action the selected message may not allow: says why instead. */
+function onAllowed(allowed: (m: Message) => boolean, why: string, open: (li: HTMLElement, id: number) => void): void {
+  const m = selectedId.value === null ? undefined : findMessage(selectedId.value);
+  if (m && !allowed(m)) announce(why);
+  else onSelected(open);
 }
 
 /** A loaded message by ID (from any feed in the store). */

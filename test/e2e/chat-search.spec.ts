@@ -330,6 +330,41 @@ test.describe('chat search, shortcuts and unread counts', () => {
     assert.ok(await eventually(async () => (await page.getByRole('navigation', { name: 'Conversations' }).locator('.count').count()) === 0), 'all read');
   });
 
+  test('message shortcuts: Shift+H edit history, Shift+V read receipts, M move, Shift+U mark unread from here; refused ones say why', async () => {
+    const page = a.page;
+    const plain = await sendStream(ts.ownerClient, 'general', 'keys', 'Never edited');
+    const edited = await sendStream(ts.ownerClient, 'general', 'keys', 'First words');
+    await ts.ownerClient.patch(`/messages/${edited}`, { content: 'Second words' });
+    await ts.ownerClient.post('/mark_all_as_read');
+    await page.goto(`${ts.url}/#narrow/channel/${channels.general}-general/topic/keys`);
+    await page.getByText('Second words').waitFor();
+    await blur(page);
+    await page.keyboard.press('j');
+    await selected(page).filter({ hasText: 'Never edited' }).waitFor();
+    await page.keyboard.press('Shift+H');
+    await page.getByRole('status').filter({ hasText: 'This message has no edit history to show.' }).waitFor();
+    assert.equal(await page.getByRole('dialog', { name: 'Edit history' }).count(), 0);
+    await page.keyboard.press('j');
+    await selected(page).filter({ hasText: 'Second words' }).waitFor();
+    for (const [key, name] of [['Shift+H', 'Edit history'], ['Shift+V', 'Read receipts'], ['m', 'Move messages']] as const) {
+      await page.keyboard.press(key);
+      const dialog = page.getByRole('dialog', { name });
+      await dialog.waitFor();
+      if (name === 'Edit history') await dialog.getByText('First words').waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      // Focus went back to the message's actions button, so the next key still reaches the page.
+      await blur(page);
+    }
+    await page.keyboard.press('k');
+    await selected(page).filter({ hasText: 'Never edited' }).waitFor();
+    await page.keyboard.press('Shift+U');
+    const flagsOf = async (id: number) => (await ts.ownerClient.get(`/messages/${id}`)).body.message.flags as string[];
+    assert.ok(await eventually(async () => !(await flagsOf(plain)).includes('read') && !(await flagsOf(edited)).includes('read')), 'both unread on the server');
+    await ts.ownerClient.post('/mark_all_as_read');
+    assert.deepEqual(a.errors, []);
+  });
+
   test('no serious or critical axe-core violation: search results, a search error, the folded Inbox, the shortcuts dialog', async () => {
     const page = a.page;
     const found: string[] = [];
