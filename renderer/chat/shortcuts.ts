@@ -16,6 +16,7 @@ import { announce } from './Toast.js';
 import { openDialogOf, openMenuOf, openPickerOf } from './MessageActions.js';
 import * as act from './message-actions.js';
 import { focusPeopleFilter } from './People.js';
+import { openProfileCard } from './ProfileCard.js';
 
 /** Whether the "Keyboard shortcuts" dialog is open. */
 export const helpOpen = signal(false);
@@ -40,6 +41,10 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['r', 'Enter'], show: ['R', 'Enter'], does: 'Reply to the selected message', group: 'Writing', run: () => reply() },
   { keys: ['i'], show: ['I'], does: 'Actions of the selected message', group: 'Messages', run: () => onSelected(openMenuOf) },
   { keys: [':'], show: [':'], does: 'React to the selected message', group: 'Messages', run: () => onSelected(openPickerOf) },
+  { keys: ['e'], show: ['E'], does: 'Edit the selected message', group: 'Messages', run: () => onAllowed(act.canEdit, 'You may not edit this message.', (_li, id) => void (act.editing.value = id)) },
+  { keys: ['u'], show: ['U'], does: "The selected message's sender", group: 'Messages', run: () => onSelected(senderCardOf) },
+  { keys: ['+'], show: ['+'], does: 'React with 👍 (again: take it back)', group: 'Messages', run: () => onSelected(reactWith(THUMBS_UP)) },
+  { keys: ['='], show: ['='], does: 'Toggle the first reaction', group: 'Messages', run: () => onSelected(toggleFirstReaction) },
   { keys: ['m'], show: ['M'], does: 'Move the selected message', group: 'Messages', run: () => onAllowed(act.canMove, 'You may not move this message.', openDialogOf('move')) },
   { keys: ['H'], show: ['Shift', 'H'], does: 'Edit history of the selected message', group: 'Messages', run: () => onAllowed(act.canViewHistory, 'This message has no edit history to show.', openDialogOf('history')) },
   { keys: ['V'], show: ['Shift', 'V'], does: 'Read receipts of the selected message', group: 'Messages', run: () => onAllowed(act.showsReadReceipts, 'Read receipts are turned off in this organization.', openDialogOf('receipts')) },
@@ -118,6 +123,28 @@ function onSelected(open: (li: HTMLElement, id: number) => void): void {
   const id = selectedId.value;
   if (li && id !== null) open(li, id);
   else announce('Select a message first (J and K).');
+}
+
+const THUMBS_UP = { name: '+1', code: '1f44d', type: 'unicode_emoji' };
+
+/** U: the sender's profile card, opened from their name. */
+function senderCardOf(li: HTMLElement, id: number): void {
+  const m = findMessage(id);
+  if (m) openProfileCard(m.sender_id, li.querySelector<HTMLElement>('.sender-button') ?? li);
+}
+
+/** +: my 👍 on the selected message, or taken back. */
+const reactWith = (e: typeof THUMBS_UP) => (_li: HTMLElement, id: number) => {
+  const m = findMessage(id);
+  if (m) void act.toggleReaction(m, e);
+};
+
+/** =: the message's first reaction, mine added or taken back (Zulip's toggle_first_reaction). */
+function toggleFirstReaction(_li: HTMLElement, id: number): void {
+  const m = findMessage(id);
+  const r = m?.reactions[0];
+  if (!m || !r) return announce('This message has no reaction yet.');
+  void act.toggleReaction(m, { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type });
 }
 
 /** Shift+U: as the menu's "Mark as unread from here". */

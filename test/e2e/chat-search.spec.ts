@@ -330,7 +330,7 @@ test.describe('chat search, shortcuts and unread counts', () => {
     assert.ok(await eventually(async () => (await page.getByRole('navigation', { name: 'Conversations' }).locator('.count').count()) === 0), 'all read');
   });
 
-  test('message shortcuts: Shift+H edit history, Shift+V read receipts, M move, Shift+U mark unread from here; refused ones say why', async () => {
+  test('message shortcuts: Shift+H edit history, Shift+V read receipts, M move, E edit, U sender, + and = reactions, Shift+U mark unread from here; refused ones say why', async () => {
     const page = a.page;
     const plain = await sendStream(ts.ownerClient, 'general', 'keys', 'Never edited');
     const edited = await sendStream(ts.ownerClient, 'general', 'keys', 'First words');
@@ -356,6 +356,28 @@ test.describe('chat search, shortcuts and unread counts', () => {
       // Focus went back to the message's actions button, so the next key still reaches the page.
       await blur(page);
     }
+    // E edits one's own message; U opens the sender's card; + reacts 👍, = takes the first reaction back.
+    await page.keyboard.press('e');
+    const box = page.getByRole('textbox', { name: 'Edit message' });
+    await box.waitFor();
+    await box.press('Escape');
+    await box.waitFor({ state: 'detached' });
+    await blur(page);
+    await page.keyboard.press('u');
+    const card = page.getByRole('dialog', { name: 'Olive Owner' });
+    await card.waitFor();
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    await blur(page);
+    const reactions = async () => ((await ts.ownerClient.get(`/messages/${edited}`)).body.message.reactions as { emoji_code: string }[]).map((r) => r.emoji_code);
+    await page.keyboard.press('+');
+    assert.ok(await eventually(async () => (await reactions()).join() === '1f44d'), 'the 👍 is on the server');
+    await selected(page).getByRole('button', { name: /^thumbs up|^\+1/ }).waitFor();
+    await page.keyboard.press('=');
+    assert.ok(await eventually(async () => (await reactions()).length === 0), '= took it back');
+    await selected(page).getByRole('button', { name: /^thumbs up|^\+1/ }).waitFor({ state: 'detached' });
+    await page.keyboard.press('=');
+    await page.getByRole('status').filter({ hasText: 'This message has no reaction yet.' }).waitFor();
     await page.keyboard.press('k');
     await selected(page).filter({ hasText: 'Never edited' }).waitFor();
     await page.keyboard.press('Shift+U');
