@@ -166,7 +166,7 @@ function Body({ m }: { m: Message }) {
         const a = imageLinkOf(e.target);
         if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
         e.preventDefault();
-        act.open({ kind: 'lightbox', id: m.id, anchor: a, src: a.getAttribute('href')!, title: a.title || a.querySelector('img')?.alt || '' });
+        act.openLightbox(m.id, a);
       }}
       onKeyDown={(e) => {
         if ((e.key === 'Enter' || e.key === ' ') && toggleSpoiler(e.target)) e.preventDefault();

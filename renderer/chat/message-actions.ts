@@ -10,7 +10,7 @@ import { holdsSetting } from './autocomplete.js';
 import { composeInsert } from './compose-bus.js';
 import { apiNarrow, dmPeers, hashOf, isFeed, keyOf, type FeedView } from './narrow.js';
 import { go, view } from './router.js';
-import { channelName, store, userName, type GroupSettingValue, type Message } from './state.js';
+import { channelName, isTopicMuted, store, userName, type GroupSettingValue, type Message } from './state.js';
 
 export type Overlay =
   | { kind: 'menu' | 'picker' | 'delete' | 'move' | 'report' | 'receipts' | 'history'; id: number; anchor: HTMLElement }
@@ -206,6 +206,17 @@ export const hasReacted = (m: Message, e: { code: string; type: string }) =>
 export function toggleReaction(m: Message, e: { name: string; code: string; type: string }): Promise<unknown> {
   const path = `/messages/${m.id}/reactions`;
   return (hasReacted(m, e) ? del(path, reactionParams(e)) : post(path, reactionParams(e))).catch((err: Error) => say(m.id, err.message, true));
+}
+
+/** The lightbox for an image link of message `id`. */
+export const openLightbox = (id: number, a: HTMLAnchorElement) =>
+  open({ kind: 'lightbox', id, anchor: a, src: a.getAttribute('href')!, title: a.title || a.querySelector('img')?.alt || '' });
+
+/** Mutes the message's topic, or unmutes it when muted (Zulip's Shift+M); resolves with what it did. */
+export async function toggleTopicMute(m: Message): Promise<string> {
+  const muted = isTopicMuted(m.stream_id!, m.subject);
+  await post('/user_topics', { stream_id: m.stream_id, topic: m.subject, visibility_policy: muted ? 0 : 1 });
+  return `${muted ? 'Unmuted' : 'Muted'} #${channelName(m.stream_id!)} > ${m.subject || 'general chat'}`;
 }
 
 /** Moves the message (and maybe its topic's others); follows the topic when it is the one open. */

@@ -17,6 +17,7 @@ import { openDialogOf, openMenuOf, openPickerOf } from './MessageActions.js';
 import * as act from './message-actions.js';
 import { focusPeopleFilter } from './People.js';
 import { openProfileCard } from './ProfileCard.js';
+import { imageLinkOf } from './Lightbox.js';
 
 /** Whether the "Keyboard shortcuts" dialog is open. */
 export const helpOpen = signal(false);
@@ -45,6 +46,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['u'], show: ['U'], does: "The selected message's sender", group: 'Messages', run: () => onSelected(senderCardOf) },
   { keys: ['+'], show: ['+'], does: 'React with 👍 (again: take it back)', group: 'Messages', run: () => onSelected(reactWith(THUMBS_UP)) },
   { keys: ['='], show: ['='], does: 'Toggle the first reaction', group: 'Messages', run: () => onSelected(toggleFirstReaction) },
+  { keys: ['v'], show: ['V'], does: 'View the image in the selected message', group: 'Messages', run: () => onSelected(viewImageOf) },
+  { keys: ['M'], show: ['Shift', 'M'], does: "Mute or unmute the selected message's topic", group: 'Messages', run: () => onAllowed((m) => m.type === 'stream', 'Direct messages have no topic to mute.', toggleMuteOf) },
   { keys: ['m'], show: ['M'], does: 'Move the selected message', group: 'Messages', run: () => onAllowed(act.canMove, 'You may not move this message.', openDialogOf('move')) },
   { keys: ['H'], show: ['Shift', 'H'], does: 'Edit history of the selected message', group: 'Messages', run: () => onAllowed(act.canViewHistory, 'This message has no edit history to show.', openDialogOf('history')) },
   { keys: ['V'], show: ['Shift', 'V'], does: 'Read receipts of the selected message', group: 'Messages', run: () => onAllowed(act.showsReadReceipts, 'Read receipts are turned off in this organization.', openDialogOf('receipts')) },
@@ -145,6 +148,20 @@ function toggleFirstReaction(_li: HTMLElement, id: number): void {
   const r = m?.reactions[0];
   if (!m || !r) return announce('This message has no reaction yet.');
   void act.toggleReaction(m, { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type });
+}
+
+/** V: the message's first image in the lightbox. */
+function viewImageOf(li: HTMLElement, id: number): void {
+  const img = li.querySelector('.message_inline_image a img');
+  const a = imageLinkOf(img);
+  if (!a) return announce('This message has no image.');
+  act.openLightbox(id, a);
+}
+
+/** Shift+M: the topic muted, or unmuted; says which. */
+function toggleMuteOf(_li: HTMLElement, id: number): void {
+  const m = findMessage(id);
+  if (m) act.toggleTopicMute(m).then(announce, (err: Error) => announce(err.message));
 }
 
 /** Shift+U: as the menu's "Mark as unread from here". */

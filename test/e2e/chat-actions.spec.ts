@@ -439,7 +439,7 @@ test.describe('chat message actions in Chromium', () => {
     assert.ok(reports.body.messages.some((x: { content: string }) => x.content.includes('Testing the report')));
   });
 
-  test('an image in a message opens in the lightbox; Escape closes it', async () => {
+  test('an image in a message opens in the lightbox, by click or by V; Escape closes it', async () => {
     const url = await uploadOne(ts.ownerClient, 'pic.png', gradientPng(), 'image/png');
     await sendStream(ts.ownerClient, 'general', 'images', `Look: [pic.png](${url})`);
     await a.page.goto(topicUrl('images'));
@@ -452,6 +452,14 @@ test.describe('chat message actions in Chromium', () => {
     await a.page.keyboard.press('Escape');
     await box.waitFor({ state: 'detached' });
     await eventually(() => a.page.evaluate(() => document.activeElement?.closest('.message_inline_image') !== null));
+    // By keyboard: J selects the message, V opens its image.
+    await a.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await a.page.keyboard.press('j');
+    await a.page.locator('li.message[aria-current="true"]').filter({ hasText: 'Look:' }).waitFor();
+    await a.page.keyboard.press('v');
+    await box.locator('img').waitFor();
+    await a.page.keyboard.press('Escape');
+    await box.waitFor({ state: 'detached' });
   });
 
   test('no serious or critical axe-core violation with the menu, the picker or a dialog open', async () => {

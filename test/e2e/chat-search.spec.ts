@@ -330,7 +330,7 @@ test.describe('chat search, shortcuts and unread counts', () => {
     assert.ok(await eventually(async () => (await page.getByRole('navigation', { name: 'Conversations' }).locator('.count').count()) === 0), 'all read');
   });
 
-  test('message shortcuts: Shift+H edit history, Shift+V read receipts, M move, E edit, U sender, + and = reactions, Shift+U mark unread from here; refused ones say why', async () => {
+  test('message shortcuts: Shift+H edit history, Shift+V read receipts, M move, E edit, U sender, + and = reactions, V image, Shift+M mute topic, Shift+U mark unread from here; refused ones say why', async () => {
     const page = a.page;
     const plain = await sendStream(ts.ownerClient, 'general', 'keys', 'Never edited');
     const edited = await sendStream(ts.ownerClient, 'general', 'keys', 'First words');
@@ -378,6 +378,20 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await selected(page).getByRole('button', { name: /^thumbs up|^\+1/ }).waitFor({ state: 'detached' });
     await page.keyboard.press('=');
     await page.getByRole('status').filter({ hasText: 'This message has no reaction yet.' }).waitFor();
+    await page.keyboard.press('v');
+    await page.getByRole('status').filter({ hasText: 'This message has no image.' }).waitFor();
+    // Shift+M mutes the topic on the server, and again unmutes it.
+    const mutedKeys = async () =>
+      ((await ts.ownerClient.post('/register', { fetch_event_types: JSON.stringify(['user_topic']) })).body.user_topics as { topic_name: string; visibility_policy: number }[])
+        .filter((t) => t.topic_name === 'keys' && t.visibility_policy === 1).length;
+    await page.keyboard.press('Shift+M');
+    await page.getByRole('status').filter({ hasText: 'Muted #general > keys' }).waitFor();
+    assert.equal(await mutedKeys(), 1);
+    // The page learns of the mute from its event queue (nothing on this page shows it); give the event a moment.
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Shift+M');
+    await page.getByRole('status').filter({ hasText: 'Unmuted #general > keys' }).waitFor();
+    assert.equal(await mutedKeys(), 0);
     await page.keyboard.press('k');
     await selected(page).filter({ hasText: 'Never edited' }).waitFor();
     await page.keyboard.press('Shift+U');
