@@ -11,8 +11,8 @@ import { helpOpen, SHORTCUTS, type Shortcut } from './shortcuts.js';
 const GROUPS: Shortcut['group'][] = ['Messages', 'Writing', 'Going places', 'The app'];
 
 function Keys({ s }: { s: Shortcut }) {
-  // Shift+I is one chord; R and Enter are two keys doing the same.
-  const chord = s.show[0] === 'Shift';
+  // Shift+I and Ctrl+S are chords; R and Enter are two keys doing the same.
+  const chord = s.show[0] === 'Shift' || s.show[0] === 'Ctrl';
   return <>{s.show.flatMap((k, i) => [i > 0 ? <span class="muted">{chord ? ' + ' : ' or '}</span> : null, <kbd>{k}</kbd>])}</>;
 }
 

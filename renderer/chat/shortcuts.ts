@@ -31,6 +31,8 @@ export interface Shortcut {
   group: 'Messages' | 'Going places' | 'Writing' | 'The app';
   /** Only when focus is in the message list (the arrow keys: elsewhere they scroll or move). */
   inList?: boolean;
+  /** Pressed with Ctrl (Cmd on a Mac); taken from the browser only while a message is selected. */
+  ctrl?: boolean;
   run: () => void;
 }
 
@@ -46,6 +48,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['u'], show: ['U'], does: "The selected message's sender", group: 'Messages', run: () => onSelected(senderCardOf) },
   { keys: ['+'], show: ['+'], does: 'React with 👍 (again: take it back)', group: 'Messages', run: () => onSelected(reactWith(THUMBS_UP)) },
   { keys: ['='], show: ['='], does: 'Toggle the first reaction', group: 'Messages', run: () => onSelected(toggleFirstReaction) },
+  { keys: ['s'], show: ['Ctrl', 'S'], ctrl: true, does: 'Star or unstar the selected message', group: 'Messages', run: () => onSelected(toggleStarOf) },
   { keys: ['v'], show: ['V'], does: 'View the image in the selected message', group: 'Messages', run: () => onSelected(viewImageOf) },
   { keys: ['M'], show: ['Shift', 'M'], does: "Mute or unmute the selected message's topic", group: 'Messages', run: () => onAllowed((m) => m.type === 'stream', 'Direct messages have no topic to mute.', toggleMuteOf) },
   { keys: ['m'], show: ['M'], does: 'Move the selected message', group: 'Messages', run: () => onAllowed(act.canMove, 'You may not move this message.', openDialogOf('move')) },
@@ -75,11 +78,18 @@ function onKeyDown(e: KeyboardEvent): void {
   if (e.defaultPrevented || e.isComposing) return;
   if (document.querySelector('dialog[open]')) return; // a dialog has the keyboard (and handles its own Escape)
   if (e.key === 'Escape') return escape(e);
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && !isTyping(e.target) && selectedId.value !== null) {
+    const s = SHORTCUTS.find((x) => x.ctrl && x.keys.includes(e.key.toLowerCase()));
+    if (s) {
+      e.preventDefault();
+      return s.run();
+    }
+  }
   if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
   const target = e.target as HTMLElement;
   // A menu or picker open on the page keeps its keys (arrows, letters to jump).
   if (target.closest?.('[role="menu"], [role="listbox"], .popover')) return;
-  const s = SHORTCUTS.find((x) => x.keys.includes(e.key));
+  const s = SHORTCUTS.find((x) => !x.ctrl && x.keys.includes(e.key));
   if (!s || s.keys[0] === 'Escape') return;
   if (s.inList && !target.closest?.('#main .scroller')) return;
   // Enter on a link or button is theirs.
@@ -148,6 +158,12 @@ function toggleFirstReaction(_li: HTMLElement, id: number): void {
   const r = m?.reactions[0];
   if (!m || !r) return announce('This message has no reaction yet.');
   void act.toggleReaction(m, { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type });
+}
+
+/** Ctrl+S: the star on, or off. */
+function toggleStarOf(_li: HTMLElement, id: number): void {
+  const m = findMessage(id);
+  if (m) void act.setStarred(m, !m.flags.includes('starred'));
 }
 
 /** V: the message's first image in the lightbox. */

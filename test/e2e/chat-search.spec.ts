@@ -330,8 +330,9 @@ test.describe('chat search, shortcuts and unread counts', () => {
     assert.ok(await eventually(async () => (await page.getByRole('navigation', { name: 'Conversations' }).locator('.count').count()) === 0), 'all read');
   });
 
-  test('message shortcuts: Shift+H edit history, Shift+V read receipts, M move, E edit, U sender, + and = reactions, V image, Shift+M mute topic, Shift+U mark unread from here; refused ones say why', async () => {
+  test('message shortcuts: Shift+H edit history, Shift+V read receipts, M move, E edit, U sender, + and = reactions, V image, Ctrl+S star, Shift+M mute topic, Shift+U mark unread from here; refused ones say why', async () => {
     const page = a.page;
+    const flagsOf = async (id: number) => (await ts.ownerClient.get(`/messages/${id}`)).body.message.flags as string[];
     const plain = await sendStream(ts.ownerClient, 'general', 'keys', 'Never edited');
     const edited = await sendStream(ts.ownerClient, 'general', 'keys', 'First words');
     await ts.ownerClient.patch(`/messages/${edited}`, { content: 'Second words' });
@@ -380,6 +381,13 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await page.getByRole('status').filter({ hasText: 'This message has no reaction yet.' }).waitFor();
     await page.keyboard.press('v');
     await page.getByRole('status').filter({ hasText: 'This message has no image.' }).waitFor();
+    // Ctrl+S stars (the browser's Save is not offered), and again unstars.
+    await page.keyboard.press('Control+s');
+    await selected(page).getByText('★ starred').waitFor();
+    assert.ok((await flagsOf(edited)).includes('starred'));
+    await page.keyboard.press('Control+s');
+    await selected(page).getByText('★ starred').waitFor({ state: 'detached' });
+    assert.ok(!(await flagsOf(edited)).includes('starred'));
     // Shift+M mutes the topic on the server, and again unmutes it.
     const mutedKeys = async () =>
       ((await ts.ownerClient.post('/register', { fetch_event_types: JSON.stringify(['user_topic']) })).body.user_topics as { topic_name: string; visibility_policy: number }[])
@@ -395,7 +403,6 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await page.keyboard.press('k');
     await selected(page).filter({ hasText: 'Never edited' }).waitFor();
     await page.keyboard.press('Shift+U');
-    const flagsOf = async (id: number) => (await ts.ownerClient.get(`/messages/${id}`)).body.message.flags as string[];
     assert.ok(await eventually(async () => !(await flagsOf(plain)).includes('read') && !(await flagsOf(edited)).includes('read')), 'both unread on the server');
     await ts.ownerClient.post('/mark_all_as_read');
     assert.deepEqual(a.errors, []);
