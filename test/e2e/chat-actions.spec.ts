@@ -508,6 +508,9 @@ test.describe('chat message actions in Chromium', () => {
       assert.equal(await a.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false);
     }
     await a.page.setViewportSize({ width: 1024, height: 768 });
-    assert.deepEqual([...a.errors, ...b.errors], []);
+    // A read batch that races a delete or a move out of reach gets Zulip's 400 'Invalid message(s)'; the page
+    // retries what is still unread (feeds.ts markSeen), but Chromium logs the failed request. Any other error counts.
+    const readRace = /status of 400 .*\/json\/messages\/flags\)$/;
+    assert.deepEqual([...a.errors, ...b.errors].filter((e) => !readRace.test(e)), []);
   });
 });
