@@ -95,25 +95,18 @@ function ActionsMenu({ m, anchor }: { m: Message; anchor: HTMLElement }) {
   );
 }
 
-/** Opens the actions menu of a message from elsewhere (right click, a keyboard shortcut). */
-export function openMenuOf(li: HTMLElement, id: number): void {
-  const button = li.querySelector<HTMLElement>('.actions-button');
-  if (button) act.open({ kind: 'menu', id, anchor: button });
-}
-
-/** Opens one of a message's dialogs from elsewhere (a keyboard shortcut); focus returns to its actions button. */
-export function openDialogOf(kind: 'history' | 'receipts' | 'move'): (li: HTMLElement, id: number) => void {
-  return (li, id) => {
-    const button = li.querySelector<HTMLElement>('.actions-button');
-    if (button) act.open({ kind, id, anchor: button });
+/**
+ * Opens a message's menu, emoji picker or one of its dialogs from elsewhere (right click, a keyboard
+ * shortcut), anchored where a click would have opened it, so focus returns there.
+ */
+export const openOverlayOf =
+  (kind: 'menu' | 'picker' | 'history' | 'receipts' | 'move') =>
+  (li: HTMLElement, m: { id: number }): void => {
+    const button = li.querySelector<HTMLElement>(kind === 'picker' ? '.react-button' : '.actions-button');
+    if (button) act.open({ kind, id: m.id, anchor: button });
   };
-}
 
-/** Opens the emoji picker of a message from elsewhere (a keyboard shortcut). */
-export function openPickerOf(li: HTMLElement, id: number): void {
-  const button = li.querySelector<HTMLElement>('.react-button');
-  if (button) act.open({ kind: 'picker', id, anchor: button });
-}
+export const openMenuOf = openOverlayOf('menu');
 
 export function MessageTools({ m }: { m: Message }) {
   const o = act.overlay.value?.id === m.id ? act.overlay.value : null;

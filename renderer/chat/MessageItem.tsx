@@ -215,7 +215,7 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
       onContextMenu={(e) => {
         if (m.pending || (e.target as Element).closest(interactive) || getSelection()?.toString()) return;
         e.preventDefault();
-        openMenuOf(e.currentTarget, m.id);
+        openMenuOf(e.currentTarget, m);
       }}
     >
       {first ? (

@@ -13,7 +13,7 @@ import { leaveSearch } from './Search.js';
 import { store, type Message } from './state.js';
 import { dmPeers, isFeed, type View } from './narrow.js';
 import { announce } from './Toast.js';
-import { openDialogOf, openMenuOf, openPickerOf } from './MessageActions.js';
+import { openMenuOf, openOverlayOf } from './MessageActions.js';
 import * as act from './message-actions.js';
 import { focusPeopleFilter } from './People.js';
 import { openProfileCard } from './ProfileCard.js';
@@ -43,17 +43,17 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['ArrowUp'], show: ['↑'], does: 'Previous message (in the message list)', group: 'Messages', inList: true, run: () => moveSelection(-1) },
   { keys: ['r', 'Enter'], show: ['R', 'Enter'], does: 'Reply to the selected message', group: 'Writing', run: () => reply() },
   { keys: ['i'], show: ['I'], does: 'Actions of the selected message', group: 'Messages', run: () => onSelected(openMenuOf) },
-  { keys: [':'], show: [':'], does: 'React to the selected message', group: 'Messages', run: () => onSelected(openPickerOf) },
-  { keys: ['e'], show: ['E'], does: 'Edit the selected message', group: 'Messages', run: () => onAllowed(act.canEdit, 'You may not edit this message.', (_li, id) => void (act.editing.value = id)) },
+  { keys: [':'], show: [':'], does: 'React to the selected message', group: 'Messages', run: () => onSelected(openOverlayOf('picker')) },
+  { keys: ['e'], show: ['E'], does: 'Edit the selected message', group: 'Messages', run: () => onAllowed(act.canEdit, 'You may not edit this message.', (_li, m) => void (act.editing.value = m.id)) },
   { keys: ['u'], show: ['U'], does: "The selected message's sender", group: 'Messages', run: () => onSelected(senderCardOf) },
   { keys: ['+'], show: ['+'], does: 'React with 👍 (again: take it back)', group: 'Messages', run: () => onSelected(reactWith(THUMBS_UP)) },
   { keys: ['='], show: ['='], does: 'Toggle the first reaction', group: 'Messages', run: () => onSelected(toggleFirstReaction) },
   { keys: ['s'], show: ['Ctrl', 'S'], ctrl: true, does: 'Star or unstar the selected message', group: 'Messages', run: () => onSelected(toggleStarOf) },
   { keys: ['v'], show: ['V'], does: 'View the image in the selected message', group: 'Messages', run: () => onSelected(viewImageOf) },
   { keys: ['M'], show: ['Shift', 'M'], does: "Mute or unmute the selected message's topic", group: 'Messages', run: () => onAllowed((m) => m.type === 'stream', 'Direct messages have no topic to mute.', toggleMuteOf) },
-  { keys: ['m'], show: ['M'], does: 'Move the selected message', group: 'Messages', run: () => onAllowed(act.canMove, 'You may not move this message.', openDialogOf('move')) },
-  { keys: ['H'], show: ['Shift', 'H'], does: 'Edit history of the selected message', group: 'Messages', run: () => onAllowed(act.canViewHistory, 'This message has no edit history to show.', openDialogOf('history')) },
-  { keys: ['V'], show: ['Shift', 'V'], does: 'Read receipts of the selected message', group: 'Messages', run: () => onAllowed(act.showsReadReceipts, 'Read receipts are turned off in this organization.', openDialogOf('receipts')) },
+  { keys: ['m'], show: ['M'], does: 'Move the selected message', group: 'Messages', run: () => onAllowed(act.canMove, 'You may not move this message.', openOverlayOf('move')) },
+  { keys: ['H'], show: ['Shift', 'H'], does: 'Edit history of the selected message', group: 'Messages', run: () => onAllowed(act.canViewHistory, 'This message has no edit history to show.', openOverlayOf('history')) },
+  { keys: ['V'], show: ['Shift', 'V'], does: 'Read receipts of the selected message', group: 'Messages', run: () => onAllowed(act.showsReadReceipts, 'Read receipts are turned off in this organization.', openOverlayOf('receipts')) },
   { keys: ['U'], show: ['Shift', 'U'], does: 'Mark as unread from the selected message', group: 'Messages', run: () => onSelected(markUnreadOf) },
   { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
   { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
@@ -130,71 +130,54 @@ export function focusSearch(): void {
   box?.select();
 }
 
-/** Runs an opener on the selected message's element, or says how to select one. */
-function onSelected(open: (li: HTMLElement, id: number) => void): void {
+/** Runs an opener on the selected message (its element and record), or says how to select one. */
+function onSelected(open: (li: HTMLElement, m: Message) => void): void {
   const li = selectedElement();
-  const id = selectedId.value;
-  if (li && id !== null) open(li, id);
+  const m = selectedMessage();
+  if (li && m) open(li, m);
   else announce('Select a message first (J and K).');
+}
+
+/** Like onSelected, for an action the selected message may not allow: says why instead. */
+function onAllowed(allowed: (m: Message) => boolean, why: string, open: (li: HTMLElement, m: Message) => void): void {
+  onSelected((li, m) => (allowed(m) ? open(li, m) : announce(why)));
 }
 
 const THUMBS_UP = { name: '+1', code: '1f44d', type: 'unicode_emoji' };
 
 /** U: the sender's profile card, opened from their name. */
-function senderCardOf(li: HTMLElement, id: number): void {
-  const m = findMessage(id);
-  if (m) openProfileCard(m.sender_id, li.querySelector<HTMLElement>('.sender-button') ?? li);
-}
+const senderCardOf = (li: HTMLElement, m: Message) => openProfileCard(m.sender_id, li.querySelector<HTMLElement>('.sender-button') ?? li);
 
 /** +: my 👍 on the selected message, or taken back. */
-const reactWith = (e: typeof THUMBS_UP) => (_li: HTMLElement, id: number) => {
-  const m = findMessage(id);
-  if (m) void act.toggleReaction(m, e);
-};
+const reactWith = (e: typeof THUMBS_UP) => (_li: HTMLElement, m: Message) => void act.toggleReaction(m, e);
 
 /** =: the message's first reaction, mine added or taken back (Zulip's toggle_first_reaction). */
-function toggleFirstReaction(_li: HTMLElement, id: number): void {
-  const m = findMessage(id);
-  const r = m?.reactions[0];
-  if (!m || !r) return announce('This message has no reaction yet.');
+function toggleFirstReaction(_li: HTMLElement, m: Message): void {
+  const r = m.reactions[0];
+  if (!r) return announce('This message has no reaction yet.');
   void act.toggleReaction(m, { name: r.emoji_name, code: r.emoji_code, type: r.reaction_type });
 }
 
 /** Ctrl+S: the star on, or off. */
-function toggleStarOf(_li: HTMLElement, id: number): void {
-  const m = findMessage(id);
-  if (m) void act.setStarred(m, !m.flags.includes('starred'));
-}
+const toggleStarOf = (_li: HTMLElement, m: Message) => void act.setStarred(m, !m.flags.includes('starred'));
 
 /** V: the message's first image in the lightbox. */
-function viewImageOf(li: HTMLElement, id: number): void {
-  const img = li.querySelector('.message_inline_image a img');
-  const a = imageLinkOf(img);
+function viewImageOf(li: HTMLElement, m: Message): void {
+  const a = imageLinkOf(li.querySelector('.message_inline_image a img'));
   if (!a) return announce('This message has no image.');
-  act.openLightbox(id, a);
+  act.openLightbox(m.id, a);
 }
 
 /** Shift+M: the topic muted, or unmuted; says which. */
-function toggleMuteOf(_li: HTMLElement, id: number): void {
-  const m = findMessage(id);
-  if (m) act.toggleTopicMute(m).then(announce, (err: Error) => announce(err.message));
-}
+const toggleMuteOf = (_li: HTMLElement, m: Message) => void act.toggleTopicMute(m).then(announce, (err: Error) => announce(err.message));
 
 /** Shift+U: as the menu's "Mark as unread from here". */
-function markUnreadOf(_li: HTMLElement, id: number): void {
-  const m = findMessage(id);
-  if (m) void act.markUnreadFrom(m);
-}
+const markUnreadOf = (_li: HTMLElement, m: Message) => void act.markUnreadFrom(m);
 
-/** Like onSelected, for an action the selected message may not allow: says why instead. */
-function onAllowed(allowed: (m: Message) => boolean, why: string, open: (li: HTMLElement, id: number) => void): void {
-  const m = selectedId.value === null ? undefined : findMessage(selectedId.value);
-  if (m && !allowed(m)) announce(why);
-  else onSelected(open);
-}
-
-/** A loaded message by ID (from any feed in the store). */
-function findMessage(id: number): Message | undefined {
+/** The selected message, if it is loaded (in any feed in the store). */
+function selectedMessage(): Message | undefined {
+  const id = selectedId.value;
+  if (id === null) return undefined;
   for (const f of store.feeds.value.values()) {
     const m = f.messages.find((x) => x.id === id);
     if (m) return m;
@@ -233,8 +216,7 @@ const sameView = (a: View, b: View) => JSON.stringify({ ...a, near: undefined })
 
 /** R / Enter: the selected message's conversation, at that message, with the message box focused. */
 async function reply(): Promise<void> {
-  const id = selectedId.value;
-  const m = id === null ? undefined : findMessage(id);
+  const m = selectedMessage();
   if (m) {
     const to: View =
       m.type === 'stream' ? { kind: 'topic', streamId: m.stream_id!, topic: m.subject, near: m.id } : { kind: 'dm', userIds: dmPeers(m, store.selfId.value), near: m.id };
@@ -252,7 +234,7 @@ const FREE = new Set(['feed', 'mentions', 'starred']);
 /** C: a new topic in the channel of the selected message or of the open view, the Topic field focused. */
 async function newTopic(): Promise<void> {
   const v = view.value;
-  const m = selectedId.value === null ? undefined : findMessage(selectedId.value);
+  const m = selectedMessage();
   const streamId = m?.type === 'stream' ? m.stream_id! : v.kind === 'channel' || v.kind === 'topic' ? v.streamId : null;
   if (streamId !== null) {
     if (!(v.kind === 'channel' && v.streamId === streamId && v.near === undefined)) go({ kind: 'channel', streamId });
