@@ -6,12 +6,12 @@ import { useState } from 'preact/hooks';
 import { deleteDraft, restoreRequest, viewOfDraft } from './draft-sync.js';
 import { go } from './router.js';
 import { whenFmt } from './ScheduleDialog.js';
-import { channelName, store, userName, type Draft } from './state.js';
+import { channelName, store, topicLabel, userName, type Draft } from './state.js';
 
 /** "#general > lunch", "Mel, Ann" or "yourself"; null when there is no address. */
 export function destinationOf(type: string, to: number | number[], topic?: string): string | null {
   const ids = Array.isArray(to) ? to : [to];
-  if (type === 'stream') return `#${channelName(ids[0]!)} > ${topic || 'general chat'}`;
+  if (type === 'stream') return `#${channelName(ids[0]!)} > ${topicLabel(topic)}`;
   if (type === 'private' || type === 'direct') {
     const others = ids.filter((id) => id !== store.selfId.value);
     return others.length ? others.map(userName).join(', ') : 'yourself';

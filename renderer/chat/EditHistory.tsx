@@ -7,10 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { Modal } from './Dialog.js';
 import { sanitize } from './html.js';
 import * as act from './message-actions.js';
-import { channelName, userName, type Message } from './state.js';
+import { channelName, topicLabel, userName, type Message } from './state.js';
 import { fullTimeOf } from './time.js';
-
-const topicName = (t: string) => t || 'general chat';
 
 function kindOf(e: act.HistoryEntry, first: boolean): string {
   if (first) return 'Original message';
@@ -35,7 +33,7 @@ function Version({ e, first }: { e: act.HistoryEntry; first: boolean }) {
       )}
       {e.prev_topic !== undefined && (
         <p class="hint">
-          Topic: {topicName(e.prev_topic)} → {topicName(e.topic)}
+          Topic: {topicLabel(e.prev_topic)} → {topicLabel(e.topic)}
         </p>
       )}
       {showBody && e.rendered_content !== undefined && <div class="content" dangerouslySetInnerHTML={{ __html: sanitize(e.rendered_content) }} />}

@@ -9,7 +9,7 @@ import { useRenderWindow } from './render-window.js';
 import { MessageItem } from './MessageItem.js';
 import { keyOf, type FeedView } from './narrow.js';
 import { href } from './router.js';
-import { channelName, store, userName, type Message } from './state.js';
+import { channelName, store, topicLabel, userName, type Message } from './state.js';
 import { Compose } from './Compose.js';
 import { dayKey, dayOf } from './time.js';
 import { NextUnreadButton } from './next-unread.js';
@@ -26,7 +26,7 @@ export function titleOf(v: FeedView): string {
     case 'channel':
       return `#${channelName(v.streamId)}`;
     case 'topic':
-      return `#${channelName(v.streamId)} > ${v.topic || 'general chat'}`;
+      return `#${channelName(v.streamId)} > ${topicLabel(v.topic)}`;
     case 'dm':
       return v.userIds.length ? v.userIds.map(userName).join(', ') : `${userName(store.selfId.value)} (you)`;
   }
@@ -38,7 +38,7 @@ function ConversationHeading({ m }: { m: Message }) {
   if (m.type === 'stream') {
     return (
       <a class="conv-heading" href={href({ kind: 'topic', streamId: m.stream_id!, topic: m.subject })}>
-        #{channelName(m.stream_id!)} &gt; {m.subject || 'general chat'}
+        #{channelName(m.stream_id!)} &gt; {topicLabel(m.subject)}
       </a>
     );
   }

@@ -9,7 +9,7 @@ import { post } from './api.js';
 import { markChannelRead } from './feeds.js';
 import { NextUnreadButton } from './next-unread.js';
 import { href } from './router.js';
-import { channelName, isTopicMuted, store, unreadCounts, userName } from './state.js';
+import { channelName, isTopicMuted, store, topicLabel, unreadCounts, userName } from './state.js';
 
 const FOLDED_KEY = 'hearth.inbox.collapsed';
 
@@ -159,8 +159,8 @@ export function Inbox() {
               <ul class="rows" id={rows} hidden={isFolded}>
                 {topics.map((t) => (
                   <li key={t.topic}>
-                    <a href={href({ kind: 'topic', streamId, topic: t.topic })}>{t.topic || 'general chat'}</a>
-                    <Count n={t.n} what={t.topic || 'general chat'} onClick={() => void markChannelRead(streamId, t.topic)} />
+                    <a href={href({ kind: 'topic', streamId, topic: t.topic })}>{topicLabel(t.topic)}</a>
+                    <Count n={t.n} what={topicLabel(t.topic)} onClick={() => void markChannelRead(streamId, t.topic)} />
                   </li>
                 ))}
               </ul>

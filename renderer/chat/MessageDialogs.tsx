@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Modal } from './Dialog.js';
 import * as act from './message-actions.js';
-import { channelName, store, userName, type Message } from './state.js';
+import { channelName, store, topicLabel, userName, type Message } from './state.js';
 
 const excerpt = (html: string) => (new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '').trim().slice(0, 240);
 
@@ -81,7 +81,7 @@ export function MoveDialog({ m }: { m: Message }) {
         }}
       >
         <p class="hint">
-          From #{channelName(m.stream_id!)} &gt; {m.subject || 'general chat'}
+          From #{channelName(m.stream_id!)} &gt; {topicLabel(m.subject)}
         </p>
         {act.canMoveChannel(m) && (
           <label>

@@ -1,6 +1,6 @@
 /** Recent conversations: topics and direct conversations by their newest message. */
 import { href } from './router.js';
-import { channelName, store, unreadCounts, userName } from './state.js';
+import { channelName, store, topicLabel, unreadCounts, userName } from './state.js';
 
 export function Recent() {
   const counts = unreadCounts.value;
@@ -28,7 +28,7 @@ export function Recent() {
             const n = counts.topics.get(`${place.streamId}:${place.topic.toLowerCase()}`) ?? 0;
             return (
               <li key={`t${place.streamId}:${place.topic}`}>
-                <a href={href({ kind: 'topic', streamId: place.streamId, topic: place.topic })}>{place.topic || 'general chat'}</a>
+                <a href={href({ kind: 'topic', streamId: place.streamId, topic: place.topic })}>{topicLabel(place.topic)}</a>
                 <span class="muted">#{channelName(place.streamId)}</span>
                 {n > 0 && <span class="count" aria-label={`${n} unread messages`}>{n}</span>}
               </li>

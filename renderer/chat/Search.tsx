@@ -12,7 +12,7 @@ import { go, href, view } from './router.js';
 import { parseSearch, unparseSearch, type SearchTerm } from './search-terms.js';
 import { olderResults, openSearch, searchKey, type Result, type SearchView } from './search-feed.js';
 import { useSelection } from './selection.js';
-import { channelName, store, userName } from './state.js';
+import { channelName, store, topicLabel, userName } from './state.js';
 import { dayOf, fullTimeOf, isoOf, timeOf } from './time.js';
 
 /** The last view that was not a search: where Escape and "Close search" return. */
@@ -88,7 +88,7 @@ const inContext = (m: Result) =>
 function Heading({ m }: { m: Result }) {
   if (m.type === 'stream') {
     // The server's topic with its highlights (escaped HTML), else the topic, escaped here.
-    const topic = m.match_subject || (m.subject || 'general chat').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const topic = m.match_subject || topicLabel(m.subject).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     return (
       <a class="conv-heading" href={inContext(m)}>
         #{channelName(m.stream_id!)} &gt; <span dangerouslySetInnerHTML={{ __html: sanitize(topic) }} />

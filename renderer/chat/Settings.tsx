@@ -13,7 +13,7 @@ import { ApiError, del, patch, post } from './api.js';
 import type { SettingsTab } from './narrow.js';
 import { askForNotifications, notificationsPossible, playSound, testNotification } from './notifications.js';
 import { href, view } from './router.js';
-import { channelName, store, userName, type Subscription } from './state.js';
+import { channelName, store, topicLabel, userName, type Subscription } from './state.js';
 import { DENSITY } from './theme.js';
 
 const TABS: { tab: SettingsTab; label: string }[] = [
@@ -378,14 +378,14 @@ function Topics() {
           <li key={`${t.stream_id}:${t.topic_name}`}>
             <span class="grow">
               <a href={href({ kind: 'topic', streamId: t.stream_id, topic: t.topic_name })}>
-                #{channelName(t.stream_id)} &gt; {t.topic_name || 'general chat'}
+                #{channelName(t.stream_id)} &gt; {topicLabel(t.topic_name)}
               </a>
             </span>
             <span class="badge">{POLICY[t.visibility_policy]}</span>
             <button
               type="button"
               class="small"
-              aria-label={`${UNDO[t.visibility_policy]} ${t.topic_name || 'general chat'} in #${channelName(t.stream_id)}`}
+              aria-label={`${UNDO[t.visibility_policy]} ${topicLabel(t.topic_name)} in #${channelName(t.stream_id)}`}
               onClick={() => void post('/user_topics', { stream_id: t.stream_id, topic: t.topic_name, visibility_policy: 0 }).then(() => ok(), fail)}
             >
               {UNDO[t.visibility_policy]}

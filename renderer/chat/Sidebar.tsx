@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { href, view } from './router.js';
-import { store, topicsOf, unreadCounts, userName } from './state.js';
+import { store, topicLabel, topicsOf, unreadCounts, userName } from './state.js';
 import type { View } from './narrow.js';
 
 const Count = ({ n, label }: { n: number; label: string }) =>
@@ -92,7 +92,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                       <Item
                         key={t.topic}
                         to={{ kind: 'topic', streamId: s.stream_id, topic: t.topic }}
-                        label={t.topic || 'general chat'}
+                        label={topicLabel(t.topic)}
                         count={counts.topics.get(`${s.stream_id}:${t.topic.toLowerCase()}`)}
                         current={same(current, { kind: 'topic', streamId: s.stream_id, topic: t.topic })}
                       />

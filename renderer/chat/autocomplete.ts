@@ -8,7 +8,7 @@ import { signal } from '@preact/signals';
 import { get } from './api.js';
 import { unicodeEmoji, unicodeOf } from './emoji-data.js';
 import { keyOf } from './narrow.js';
-import { store, topicsOf, type GroupSettingValue } from './state.js';
+import { store, topicLabel, topicsOf, type GroupSettingValue } from './state.js';
 
 export type TokenKind = 'mention' | 'channel' | 'topic' | 'emoji';
 
@@ -179,9 +179,9 @@ function topics(t: Token): Suggestion[] {
   const names = new Map<string, string>();
   for (const x of [...topicsOf(id).map((x) => x.topic), ...(topicCache.value.get(id) ?? [])]) if (!names.has(lower(x))) names.set(lower(x), x);
   const channel = store.channels.value.get(id)?.name ?? '';
-  return ranked([...names.values()], (x) => x || 'general chat', lower(t.query.trim()))
+  return ranked([...names.values()], topicLabel, lower(t.query.trim()))
     .slice(0, MAX)
-    .map((x) => ({ key: `t:${x}`, label: x || 'general chat', detail: `#${channel}`, icon: 'topic', insert: `#**${channel}>${x}** ` }));
+    .map((x) => ({ key: `t:${x}`, label: topicLabel(x), detail: `#${channel}`, icon: 'topic', insert: `#**${channel}>${x}** ` }));
 }
 
 /** Emoji names from the server's emoji data (emoji-data.ts fetches it once, on first use). */

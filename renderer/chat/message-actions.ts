@@ -10,7 +10,7 @@ import { holdsSetting } from './autocomplete.js';
 import { composeInsert } from './compose-bus.js';
 import { apiNarrow, dmPeers, hashOf, isFeed, keyOf, type FeedView } from './narrow.js';
 import { go, view } from './router.js';
-import { channelName, isTopicMuted, store, userName, type GroupSettingValue, type Message } from './state.js';
+import { channelName, isTopicMuted, store, topicLabel, userName, type GroupSettingValue, type Message } from './state.js';
 
 export type Overlay =
   | { kind: 'menu' | 'picker' | 'delete' | 'move' | 'report' | 'receipts' | 'history'; id: number; anchor: HTMLElement }
@@ -216,7 +216,7 @@ export const openLightbox = (id: number, a: HTMLAnchorElement) =>
 export async function toggleTopicMute(m: Message): Promise<string> {
   const muted = isTopicMuted(m.stream_id!, m.subject);
   await post('/user_topics', { stream_id: m.stream_id, topic: m.subject, visibility_policy: muted ? 0 : 1 });
-  return `${muted ? 'Unmuted' : 'Muted'} #${channelName(m.stream_id!)} > ${m.subject || 'general chat'}`;
+  return `${muted ? 'Unmuted' : 'Muted'} #${channelName(m.stream_id!)} > ${topicLabel(m.subject)}`;
 }
 
 /** Moves the message (and maybe its topic's others); follows the topic when it is the one open. */

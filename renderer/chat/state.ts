@@ -231,6 +231,9 @@ export const userName = (id: number) => store.users.value.get(id)?.full_name ?? 
 
 export const channelName = (id: number) => store.channels.value.get(id)?.name ?? `channel ${id}`;
 
+/** How a topic is shown: the empty topic as Zulip's web app names it. */
+export const topicLabel = (topic: string | undefined) => topic || 'general chat';
+
 export const isTopicMuted = (streamId: number, topic: string) => store.mutedTopics.value.has(`${streamId}:${topic.toLowerCase()}`);
 
 const subscriptionOf = (id: number) => store.subscriptions.value.find((s) => s.stream_id === id);
