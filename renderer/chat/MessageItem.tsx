@@ -83,8 +83,9 @@ function EditBox({ m }: { m: Message }) {
       (err: Error) => setError(err.message),
     );
   }, [m.id]);
+  // Focused at once (read-only while the raw text loads), so Esc cancels even before it arrives.
   useEffect(() => {
-    if (text !== null) area.current?.focus();
+    area.current?.focus();
   }, [text === null]);
   const done = () => {
     act.editing.value = null;
@@ -109,7 +110,8 @@ function EditBox({ m }: { m: Message }) {
         aria-label="Edit message"
         rows={Math.min(12, Math.max(3, (text ?? '').split('\n').length + 1))}
         value={text ?? 'Loading…'}
-        disabled={text === null || busy}
+        readOnly={text === null || busy}
+        aria-busy={text === null || busy}
         maxLength={store.maxMessageLength.value}
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
