@@ -82,6 +82,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     listenAddress: null,
     tlsAddress: null,
     apiRateLimitPerMinute: 200,
+    presenceEventUserLimit: 100,
     caCertificate: null,
     networkInterfaces: osNetworkInterfaces,
     topicDeleteBudgetMs: 50_000,

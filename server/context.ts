@@ -53,6 +53,12 @@ export interface ServerConfig {
    * calls); 0 turns it off. The organization's `hearth_api_rate_limit` setting overrides it.
    */
   apiRateLimitPerMinute: number;
+  /**
+   * Zulip's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS (100): when more people than this may
+   * see someone, their coming online is not pushed as an event (quadratic work for the event
+   * queues when a large office arrives in the morning); clients learn it from their presence pings.
+   */
+  presenceEventUserLimit: number;
   /** This installation's authority certificate (PEM), served for people to trust; null while HTTPS is off. */
   caCertificate: string | null;
   /**

@@ -1,8 +1,10 @@
 /**
  * Zulip's do_update_user_presence: the row changes in memory (presence is not
  * persisted); a `presence` event goes to everyone who may see the user when
- * they come online or become active again. Through commit so events follow the
- * one path.
+ * they come online or become active again, unless more than `presenceEventUserLimit`
+ * people may see them (Zulip's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS: past it, such
+ * events are quadratic work and clients rely on their minute's presence ping instead).
+ * Through commit so events follow the one path.
  */
 import type { App } from '../context.js';
 import { OFFLINE_THRESHOLD_SECONDS } from '../lib/people/presence.js';
@@ -26,7 +28,8 @@ export async function doUpdatePresence(app: App, user: UserRecord, status: 'acti
     book.rows.set(user.id, row);
     const announce = !wasOnline || (status === 'active' && !wasActive);
     if (announce && userSetting(app, user, 'presence_enabled') !== false) {
-      tx.emit({ type: 'presence', user_id: user.id, row: { ...row } }, usersWhoCanAccess(app, user));
+      const viewers = usersWhoCanAccess(app, user);
+      if (viewers.length <= app.config.presenceEventUserLimit) tx.emit({ type: 'presence', user_id: user.id, row: { ...row } }, viewers);
     }
   });
 }

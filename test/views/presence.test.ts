@@ -67,3 +67,29 @@ describe('presence', () => {
     assert.equal((await mel.post('/users/me/presence', { status: 'away' })).body.msg, 'Invalid status: away');
   });
 });
+
+describe('presence events in a large organization (Zulip: USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS)', () => {
+  let ts: TestServer;
+  after(() => ts?.stop());
+
+  it('past the limit, coming online is not pushed; a ping still tells everyone', async () => {
+    // The owner, Mel and Sam may all see each other: three viewers, one over a limit of 2.
+    ts = await startTestServer({ config: { presenceEventUserLimit: 2 } });
+    const melAcc = await ts.addUser('Mel');
+    const samAcc = await ts.addUser('Sam');
+    const mel = ts.client(melAcc);
+    const sam = ts.client(samAcc);
+    const q = await sam.post('/register', { event_types: JSON.stringify(['presence']) });
+    const res = await mel.post('/users/me/presence', { status: 'active', slim_presence: true });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(await drain(sam, q.body.queue_id, q.body.last_event_id), []);
+    const ping = await sam.post('/users/me/presence', { status: 'active', slim_presence: true });
+    assert.ok(ping.body.presences[String(melAcc.id)], 'Sam learns of Mel from the ping');
+    // At the limit (3 viewers, limit 3) the event is pushed again.
+    ts.app.config.presenceEventUserLimit = 3;
+    const owner = ts.client(ts.owner);
+    await owner.post('/users/me/presence', { status: 'active' });
+    const events = await drain(sam, q.body.queue_id, q.body.last_event_id);
+    assert.deepEqual(events.map((e) => [e.type, e.user_id]), [['presence', ts.owner.id]]);
+  });
+});
