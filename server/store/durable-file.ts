@@ -23,8 +23,21 @@ async function fsyncPath(path: string, flags: string): Promise<void> {
 }
 
 /**
+ * Bytes to write over the end of the file in place (from offset `at`, which must be inside the
+ * file as last written), instead of replacing it: an append to a JSON array rewrites its closing
+ * `]` and adds the new items (server/store/segmented.ts).
+ */
+export interface TailPatch {
+  at: number;
+  text: string;
+}
+
+/**
  * A lowdb adapter that acknowledges a write only once it is on disk: it writes
- * `file.tmp`, fsyncs it, renames it over `file` and fsyncs the directory.
+ * `file.tmp`, fsyncs it, renames it over `file` and fsyncs the directory. A serializer may
+ * answer a TailPatch instead: those bytes are written in place at its offset and the file is
+ * fdatasynced (no rename: the directory does not change). `onFailed` hears of a flush that
+ * failed, after which the file's tail is unknown (a patch may be half written).
  *
  * Group commit: writes that arrive while a flush is running are coalesced into
  * the next flush, which serialises the newest data once. Every caller's promise
@@ -43,8 +56,9 @@ export class DurableJSONFile<T> implements Adapter<T> {
   constructor(
     readonly file: string,
     private readonly mode = 0o600,
-    /** How the data becomes the file's text (default JSON.stringify; segments reuse unchanged items' text). */
-    private readonly serialize: (data: T) => string = (data) => JSON.stringify(data),
+    /** How the data becomes the file's text (default JSON.stringify; segments reuse unchanged items' text, or patch the tail). */
+    private readonly serialize: (data: T) => string | TailPatch = (data) => JSON.stringify(data),
+    private readonly onFailed: () => void = () => undefined,
   ) {}
 
   async read(): Promise<T | null> {
@@ -97,7 +111,32 @@ export class DurableJSONFile<T> implements Adapter<T> {
   }
 
   private async flush(data: T): Promise<void> {
-    const text = this.serialize(data);
+    try {
+      const text = this.serialize(data);
+      if (typeof text === 'string') await this.replace(text);
+      else await this.patch(text);
+    } catch (err) {
+      this.onFailed();
+      throw err;
+    }
+    this.flushes++;
+  }
+
+  private async patch({ at, text }: TailPatch): Promise<void> {
+    const bytes = Buffer.from(text, 'utf8');
+    const handle = await open(this.file, 'r+');
+    try {
+      for (let done = 0; done < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done);
+        done += bytesWritten;
+      }
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async replace(text: string): Promise<void> {
     const tmp = `${this.file}.tmp`;
     const handle = await open(tmp, 'w', this.mode);
     try {
@@ -108,7 +147,6 @@ export class DurableJSONFile<T> implements Adapter<T> {
     }
     await rename(tmp, this.file);
     await fsyncPath(dirname(this.file), 'r');
-    this.flushes++;
   }
 }
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import { CorruptFileError, DurableJSONFile, removeStaleTemp } from './durable-file.js';
+import { CorruptFileError, DurableJSONFile, removeStaleTemp, type TailPatch } from './durable-file.js';
 
 export interface Identified {
   id: number;
@@ -18,15 +18,50 @@ interface Segment<T> {
    * whenever it is saved or removed (every change to an item is followed by save(its id)).
    */
   text: Map<number, string> | null;
+  /**
+   * The open segment's file as its last write left it (planned, or done): its length in bytes
+   * and the newest id in it, so the next write may append in place. null when unknown (after a
+   * start, a failed write, a change to an item already in the file, a removal): the next write
+   * replaces the file whole.
+   */
+  disk: { bytes: number; lastId: number } | null;
 }
 
-function parseSegment(file: string): unknown[] {
+function parseSegment(file: string, tornTailMayBeCut: boolean): { items: unknown[]; repaired: boolean } {
   const text = readFileSync(file, 'utf8');
   try {
-    return JSON.parse(text) as unknown[];
+    return { items: JSON.parse(text) as unknown[], repaired: false };
   } catch (err) {
+    const items = tornTailMayBeCut ? completeItems(text) : null;
+    if (items) return { items, repaired: true };
     throw new CorruptFileError(file, text.length === 0 ? 'empty file' : (err as Error).message);
   }
+}
+
+/**
+ * The items of an open segment whose last in-place append was cut short (the machine stopped
+ * mid-write: that append was never acknowledged): the longest run of whole items from the start,
+ * found by cutting at item boundaries from the end. null when the text is no such array.
+ */
+function completeItems(text: string): unknown[] | null {
+  if (!text.startsWith('[{')) return null;
+  const attempt = (cut: string): unknown[] | null => {
+    try {
+      const v = JSON.parse(`${cut}]`) as unknown;
+      return Array.isArray(v) ? v : null;
+    } catch {
+      return null;
+    }
+  };
+  const whole = attempt(text);
+  if (whole) return whole;
+  let tries = 0;
+  for (let i = text.lastIndexOf('},'); i > 0 && tries < 1000; i = text.lastIndexOf('},', i - 1), tries++) {
+    const items = attempt(text.slice(0, i + 1));
+    if (items) return items;
+  }
+  // A torn first item (the file held none before): nothing was there.
+  return text.includes('},') ? null : attempt('[');
 }
 
 const SEGMENT_RE = /^seg-(\d{12})\.json$/;
@@ -36,8 +71,10 @@ const LAST_ID_FILE = 'last-id.json';
 /**
  * An append-mostly collection of items with increasing integer ids, kept in
  * fixed-size segment files (`seg-<first id>.json`, `segmentSize` ids each).
- * Appending rewrites only the open (last) segment; updating an old item
- * rewrites only its segment. History is never rewritten as a whole.
+ * Appending writes only the new items, in place at the end of the open (last) segment's file;
+ * updating an item rewrites only its segment. History is never rewritten as a whole. After a
+ * machine crash cut an append short, opening keeps the open segment's whole items (the torn
+ * file is kept beside it as `.torn`).
  *
  * Every item is also held in memory, in id order, for fast reads; callers
  * build their own indexes from `all()` at load.
@@ -68,7 +105,7 @@ export class SegmentedCollection<T extends Identified> {
     const listing = await readdir(dir);
     const present = new Set(listing);
     const names = listing.filter((n) => SEGMENT_RE.test(n)).sort();
-    for (const name of names) {
+    for (const [index, name] of names.entries()) {
       const first = Number(SEGMENT_RE.exec(name)![1]);
       const file = join(dir, name);
       // Only where a temp file is left (a crash mid-write): one awaited unlink per segment costs seconds at 1M.
@@ -76,7 +113,9 @@ export class SegmentedCollection<T extends Identified> {
       const seg = c.makeSegment(first);
       // Read synchronously: opening is all this process does yet, and with a million items the
       // promise-based read costs more than twice as much (measured by `npm run bench -- p8`).
-      seg.db.data = parseSegment(file) as T[];
+      // Only the open (last) segment is appended to in place, so only it may end in a torn append.
+      const parsed = parseSegment(file, index === names.length - 1);
+      seg.db.data = parsed.items as T[];
       if (!Array.isArray(seg.db.data)) throw new CorruptFileError(file, 'not a JSON array');
       for (const item of seg.db.data) {
         if (typeof item?.id !== 'number' || item.id < first || item.id >= first + segmentSize || item.id <= c.lastId) {
@@ -85,6 +124,11 @@ export class SegmentedCollection<T extends Identified> {
         c.lastId = item.id;
       }
       c.segments.push(seg);
+      if (parsed.repaired) {
+        // The torn file stays beside it for inspection; the segment is written whole again.
+        await copyFile(file, `${file}.torn`);
+        await seg.db.write();
+      }
       onSegment?.(seg.db.data);
     }
     await removeStaleTemp(c.lastIdFile.file);
@@ -95,28 +139,53 @@ export class SegmentedCollection<T extends Identified> {
 
   private makeSegment(first: number): Segment<T> {
     const file = join(this.dir, `seg-${String(first).padStart(12, '0')}.json`);
-    const seg = { first, text: null } as Segment<T>;
-    seg.adapter = new DurableJSONFile<T[]>(file, 0o600, (items) => this.serialize(seg, items));
+    const seg = { first, text: null, disk: null } as Segment<T>;
+    seg.adapter = new DurableJSONFile<T[]>(
+      file,
+      0o600,
+      (items) => this.serialize(seg, items),
+      () => (seg.disk = null),
+    );
     seg.db = new Low<T[]>(seg.adapter, []);
     return seg;
   }
 
-  /** JSON of a segment: the open one from its items' kept text, older ones in one go (as JSON.stringify). */
-  private serialize(seg: Segment<T>, items: T[]): string {
+  /**
+   * JSON of a segment (as JSON.stringify, byte for byte). Older segments are written whole. The
+   * open one is made from its items' kept text and, when the file holds every item but the
+   * newest ones unchanged, only those are written: over the closing `]`, in place (a send then
+   * writes its own message, not the segment's thousand).
+   */
+  private serialize(seg: Segment<T>, items: T[]): string | TailPatch {
     const open = seg === this.segments[this.segments.length - 1];
     if (!open) {
       seg.text = null;
+      seg.disk = null;
       return JSON.stringify(items);
     }
     const text = (seg.text ??= new Map());
-    const parts = new Array<string>(items.length);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]!;
+    const jsonOf = (item: T) => {
       let t = text.get(item.id);
       if (t === undefined) text.set(item.id, (t = JSON.stringify(item)));
-      parts[i] = t;
+      return t;
+    };
+    const disk = seg.disk;
+    const newest = items.length > 0 ? items[items.length - 1]!.id : 0;
+    if (disk && disk.bytes >= 2 && newest > disk.lastId) {
+      let from = items.length;
+      while (from > 0 && items[from - 1]!.id > disk.lastId) from--;
+      const parts = new Array<string>(items.length - from);
+      for (let i = from; i < items.length; i++) parts[i - from] = jsonOf(items[i]!);
+      const tail = `${from > 0 ? ',' : ''}${parts.join(',')}]`;
+      const at = disk.bytes - 1;
+      seg.disk = { bytes: at + Buffer.byteLength(tail), lastId: newest };
+      return { at, text: tail };
     }
-    return `[${parts.join(',')}]`;
+    const parts = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) parts[i] = jsonOf(items[i]!);
+    const whole = `[${parts.join(',')}]`;
+    seg.disk = { bytes: Buffer.byteLength(whole), lastId: newest };
+    return whole;
   }
 
   get size(): number {
@@ -162,7 +231,10 @@ export class SegmentedCollection<T extends Identified> {
       seg = this.makeSegment(Math.floor((id - 1) / this.segmentSize) * this.segmentSize + 1);
       // The previous open segment is history now: its kept text goes.
       const previous = this.segments[this.segments.length - 1];
-      if (previous) previous.text = null;
+      if (previous) {
+        previous.text = null;
+        previous.disk = null;
+      }
       this.segments.push(seg);
     }
     seg.db.data.push(full);
@@ -194,6 +266,7 @@ export class SegmentedCollection<T extends Identified> {
     if (idx < 0) return false;
     seg.db.data.splice(idx, 1);
     seg.text?.delete(id);
+    seg.disk = null;
     return true;
   }
 
@@ -205,6 +278,8 @@ export class SegmentedCollection<T extends Identified> {
       if (s) {
         segs.add(s);
         s.text?.delete(id);
+        // A change to an item the file already holds: the next write replaces the file.
+        if (s.disk && id <= s.disk.lastId) s.disk = null;
       }
     }
     const writes = [...segs].map((s) => s.db.write());
@@ -226,7 +301,9 @@ export class SegmentedCollection<T extends Identified> {
    * hard-link them; the others must be taken from `data`.
    */
   files(): { file: string; clean: boolean; data: unknown }[] {
-    const out = this.segments.map((s) => ({ file: s.adapter.file, clean: s.adapter.clean, data: s.db.data as unknown }));
+    // The open segment's file is appended to in place: a hard link to it would change with it.
+    const open = this.segments[this.segments.length - 1];
+    const out = this.segments.map((s) => ({ file: s.adapter.file, clean: s.adapter.clean && s !== open, data: s.db.data as unknown }));
     out.push({ file: this.lastIdFile.file, clean: this.lastIdFile.clean, data: { lastId: this.lastId } });
     return out;
   }
