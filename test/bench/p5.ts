@@ -36,6 +36,10 @@ async function measure(o: DataSetOptions): Promise<{ mobile: Case; narrowed: Cas
   try {
     const info = await generateDataSet(dir, o);
     const { child, ready } = await ChildProc.start<ServerReady>('hearth', 'messages-server.ts', [dir], { startTimeoutMs: 300_000, nodeArgs: ['--expose-gc', ...(process.env.P5_NODE_ARGS ?? '').split(' ').filter(Boolean)] });
+    // Steady state: the word index builds in the background after a start (slices of a few ms
+    // between requests); its build is timed here and kept out of the registers measured.
+    const search = await child.call<{ readyMs: number; terms: number }>('searchReady', null, 600_000);
+    console.log(`  ${o.users} people: search index ready ${(search.readyMs / 1000).toFixed(1)} s after the process started (${search.terms.toLocaleString('en')} terms)`);
     await child.call('gc');
     const conn = await RawConnection.connect(ready.port);
     const user = info.channels[0]!.subscribers[1] ?? info.users[1]!.id;
@@ -63,7 +67,11 @@ async function measure(o: DataSetOptions): Promise<{ mobile: Case; narrowed: Cas
       const gz = await register(params, true);
       return { time: summarize(lat.values()), bytes, gzipBytes: gz.bytes };
     };
+    // HEARTH_BENCH_PROFILE=DIR: the server's CPU profile over the 10,000-person mobile registers (p5-mobile.cpuprofile).
+    const profileDir = o.users >= 10_000 ? process.env.HEARTH_BENCH_PROFILE : undefined;
+    if (profileDir) await child.call('profileStart');
     const mobile = await run(MOBILE);
+    if (profileDir) await child.call('profileStop', `${profileDir}/p5-mobile.cpuprofile`);
     const narrowed = await run({ ...MOBILE, narrow: JSON.stringify([['channel', info.channels[0]!.name]]) });
     conn.close();
     return { mobile, narrowed, openMs: ready.openMs };
