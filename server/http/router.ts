@@ -154,7 +154,8 @@ function chain(stack: Koa.Middleware[]): (ctx: Koa.Context) => Promise<void> {
 
 function handler(app: App, route: Route): Koa.Middleware {
   return async (ctx) => {
-    const params = Params.from(ctx.query as Record<string, unknown>, (ctx.request as { body?: unknown }).body);
+    // The query string is read here, once (Koa's ctx.query builds an object of it first).
+    const params = Params.from(ctx.querystring, (ctx.request as { body?: unknown }).body);
     const result = await route.view({
       app,
       user: ctx.state.user ?? null,

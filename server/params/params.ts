@@ -38,18 +38,22 @@ export class Params {
 
   constructor(private readonly raw: Map<string, string>) {}
 
-  static from(query: Record<string, unknown>, body: unknown): Params {
+  /**
+   * The body's parameters, then the query string's (`a=1&b=2`, as URLSearchParams reads it) where
+   * the body has none; a key given more than once counts with its last value.
+   */
+  static from(query: string, body: unknown): Params {
     const raw = new Map<string, string>();
-    const add = (src: unknown) => {
-      if (!src || typeof src !== 'object') return;
-      for (const [k, val] of Object.entries(src as Record<string, unknown>)) {
-        if (raw.has(k)) continue;
+    if (body && typeof body === 'object') {
+      for (const [k, val] of Object.entries(body as Record<string, unknown>)) {
         const s = Array.isArray(val) ? val[val.length - 1] : val;
         if (typeof s === 'string') raw.set(k, s);
       }
-    };
-    add(body);
-    add(query);
+    }
+    if (query) {
+      const fromBody = raw.size > 0 ? new Set(raw.keys()) : null;
+      for (const [k, val] of new URLSearchParams(query)) if (!fromBody?.has(k)) raw.set(k, val);
+    }
     return new Params(raw);
   }
 

@@ -3,7 +3,7 @@
  * as fast as 32 keep-alive connections go for 5 s, to 40 channels each with
  * 10 subscribers holding a parked long-poll that re-polls after every answer
  * (a child process). Baseline: the same sends with no event queues at all.
- * Goals: >= 2,000 msg/s, p99 <= 20 ms.
+ * Goal (issue 18): with queues, >= 0.75x the baseline's throughput and a p99 <= 1.5x its p99.
  */
 import { environment, fmtInt, fmtMs, goal, heading, Samples, sleep, summarize, table, ChildProc, type Summary } from './lib.js';
 import { withDataSet, type Served } from './messages-bench-lib.js';
@@ -103,5 +103,9 @@ export async function main(): Promise<void> {
   ];
   table([['case', 'throughput', 'p50', 'p99', 'max', 'sent', 'events delivered'], row('no queues', base), row('10 parked subscribers', real)]);
   console.log(`ratio with/without queues: throughput ${(real.rate / base.rate).toFixed(2)}x, p99 ${(real.latency.p99 / base.latency.p99).toFixed(2)}x`);
-  console.log(`goal: >= 2,000 msg/s: ${goal(real.rate >= 2000)} (${fmtInt(real.rate)}); p99 <= 20 ms: ${goal(real.latency.p99 <= 20)} (${fmtMs(real.latency.p99)})`);
+  const rateRatio = real.rate / base.rate;
+  const p99Ratio = real.latency.p99 / base.latency.p99;
+  console.log(
+    `goal: throughput >= 0.75x the baseline: ${goal(rateRatio >= 0.75)} (${rateRatio.toFixed(2)}x); p99 <= 1.5x the baseline's: ${goal(p99Ratio <= 1.5)} (${p99Ratio.toFixed(2)}x)`,
+  );
 }

@@ -3,8 +3,8 @@
  * subscribers with 50 queues each, all registered for `message` events): the
  * time from the send's acknowledgement (POST /messages answered) to the last
  * long-poll answer, measured by one client process. Baseline: 5,000 polls
- * parked on a bare Koa server woken by one trigger request. Goal: last
- * delivery <= 150 ms after the acknowledgement.
+ * parked on a bare Koa server woken by one trigger request. Goal (issue 18):
+ * send to last delivery <= 1.05x bare Koa's.
  */
 import type { ParkArgs, TriggerArgs, TriggerResult } from './parked-client.js';
 import { generateDataSet } from './messages-data.js';
@@ -126,5 +126,6 @@ export async function main(): Promise<void> {
   const hSend = median(hearth.map((w) => w.sendToLastMs));
   const bSend = median(bare.map((w) => w.sendToLastMs));
   console.log(`median send -> last answer: hearth ${fmtMs(hSend, 1)}, bare ${fmtMs(bSend, 1)}, ratio ${(hSend / bSend).toFixed(2)}`);
-  console.log(`goal: last delivery <= 150 ms after the send is acknowledged: ${goal(hAck <= 150)} (median ${fmtMs(hAck, 1)})`);
+  console.log(`median acknowledgement -> last answer: hearth ${fmtMs(hAck, 1)}`);
+  console.log(`goal: send -> last answer <= 1.05x bare Koa's: ${goal(hSend / bSend <= 1.05)} (${(hSend / bSend).toFixed(2)}x)`);
 }
