@@ -15,13 +15,13 @@ interface Person {
 }
 
 const now = () => performance.timeOrigin + performance.now();
-const state = { running: false, failures: 0, presence: 0 };
+const state = { running: false, failures: 0, presence: 0, reads: 0 };
 /** [user id, message id, arrival ms] triples, flat. */
 const arrivals: number[] = [];
 const conns: RawConnection[] = [];
 const timers: NodeJS.Timeout[] = [];
 
-async function person(port: number, p: Person, presenceEveryMs: number, offsetMs: number): Promise<void> {
+async function person(port: number, p: Person, presenceEveryMs: number, offsetMs: number, readEveryMs: number): Promise<void> {
   const headers = basicAuth(p.email, p.apiKey);
   const conn = await RawConnection.connect(port);
   conns.push(conn);
@@ -39,6 +39,21 @@ async function person(port: number, p: Person, presenceEveryMs: number, offsetMs
     ping();
     timers.push(setInterval(ping, presenceEveryMs));
   }, offsetMs));
+  // --read: marks what arrived as read every readEveryMs, as a web client with the channel open does.
+  const unread: number[] = [];
+  const reader = await RawConnection.connect(port);
+  conns.push(reader);
+  let reading = false;
+  const markRead = () => {
+    if (reading || unread.length === 0) return;
+    reading = true;
+    const body = new URLSearchParams({ op: 'add', flag: 'read', messages: JSON.stringify(unread.splice(0)) }).toString();
+    reader.send(rawRequest('POST', port, '/api/v1/messages/flags', headers, body)).then(
+      (r) => ((reading = false), r.status === 200 ? state.reads++ : state.failures++),
+      () => ((reading = false), state.running && state.failures++),
+    );
+  };
+  if (readEveryMs > 0) timers.push(setTimeout(() => timers.push(setInterval(markRead, readEveryMs)), (offsetMs / presenceEveryMs) * readEveryMs));
   let last = first;
   void (async () => {
     while (state.running) {
@@ -56,21 +71,24 @@ async function person(port: number, p: Person, presenceEveryMs: number, offsetMs
       }
       for (const e of (JSON.parse(res.body.toString()) as { events: { id: number; type: string; message?: { id: number } }[] }).events) {
         last = Math.max(last, e.id);
-        if (e.type === 'message') arrivals.push(p.id, e.message!.id, t);
+        if (e.type === 'message') {
+          arrivals.push(p.id, e.message!.id, t);
+          if (readEveryMs > 0) unread.push(e.message!.id);
+        }
       }
     }
   })();
 }
 
 childMain(async () => ({}), {
-  async start(a: { port: number; people: Person[]; presenceEveryMs: number }) {
+  async start(a: { port: number; people: Person[]; presenceEveryMs: number; readEveryMs?: number }) {
     state.running = true;
-    await Promise.all(a.people.map((p, i) => person(a.port, p, a.presenceEveryMs, (i * a.presenceEveryMs) / a.people.length)));
+    await Promise.all(a.people.map((p, i) => person(a.port, p, a.presenceEveryMs, (i * a.presenceEveryMs) / a.people.length, a.readEveryMs ?? 0)));
     return { people: a.people.length };
   },
   collect() {
     const out = arrivals.splice(0);
-    return { arrivals: out, failures: state.failures, presence: state.presence };
+    return { arrivals: out, failures: state.failures, presence: state.presence, reads: state.reads };
   },
   stop() {
     state.running = false;

@@ -4,7 +4,8 @@
  * everyone reports presence each minute, someone is typing five times a second. Measured:
  * delivery latency from the start of each send to its arrival in every recipient's poll, the
  * server's CPU (fraction of one core) and RSS, and that every delivery arrived exactly once.
- * `--minutes` makes it a soak (one line per minute: RSS and latency should stay flat).
+ * `--minutes` makes it a soak (one line per minute: RSS and latency should stay flat). `--read` adds
+ * reading: everyone marks what arrived as read every 2 s (POST /messages/flags), as open web clients do.
  * Goals: p99 <= 100 ms, server <= 50% of one core, RSS <= 500 MB, nothing lost or doubled.
  */
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ const RATE = 50;
 const TYPING_RATE = 5;
 const SENDERS = 12;
 const now = () => performance.timeOrigin + performance.now();
+const reading = () => process.argv.includes('--read');
+const READ_EVERY_MS = 2_000;
 const minutesArg = () => {
   const i = process.argv.indexOf('--minutes');
   const n = i >= 0 ? Number(process.argv[i + 1]) : 1;
@@ -27,7 +30,7 @@ const minutesArg = () => {
 
 export async function main(): Promise<void> {
   const minutes = minutesArg();
-  heading(`office: 500 people polling, ${RATE} msg/s into channels of 75, presence, typing, for ${minutes} min`);
+  heading(`office: 500 people polling, ${RATE} msg/s into channels of 75, presence, typing${reading() ? ', reading every 2 s' : ''}, for ${minutes} min`);
   console.log(environment());
   const dir = tempDir('hearth-office-');
   try {
@@ -36,7 +39,7 @@ export async function main(): Promise<void> {
     await server.call('gc');
     const halves = [info.users.slice(0, PEOPLE / 2), info.users.slice(PEOPLE / 2)];
     const clients = (await Promise.all(halves.map((_, i) => ChildProc.start(`office-${i}`, 'office-client.ts', [], { startTimeoutMs: 30_000 })))).map((c) => c.child);
-    await Promise.all(clients.map((c, i) => c.call('start', { port: ready.port, people: halves[i], presenceEveryMs: 60_000 })));
+    await Promise.all(clients.map((c, i) => c.call('start', { port: ready.port, people: halves[i], presenceEveryMs: 60_000, readEveryMs: reading() ? READ_EVERY_MS : 0 })));
     console.log(`${PEOPLE} people registered and polling`);
     const accounts = new Map(info.users.map((u) => [u.id, u]));
     const senders = await Promise.all(Array.from({ length: SENDERS }, () => RawConnection.connect(ready.port)));
@@ -85,9 +88,13 @@ export async function main(): Promise<void> {
     const latencies = new Samples();
     const seen = new Map<string, number>();
     let unexpected = 0;
+    const clientReads = [0, 0];
+    const clientFailures = [0, 0];
     const drain = async () => {
-      for (const c of clients) {
-        const got = (await c.call('collect')) as { arrivals: number[]; failures: number };
+      for (const [ci, c] of clients.entries()) {
+        const got = (await c.call('collect')) as { arrivals: number[]; failures: number; reads: number };
+        clientReads[ci] = got.reads;
+        clientFailures[ci] = got.failures;
         for (let i = 0; i < got.arrivals.length; i += 3) {
           const [user, msg, at] = [got.arrivals[i]!, got.arrivals[i + 1]!, got.arrivals[i + 2]!];
           const start = sentAt.get(msg);
@@ -140,6 +147,7 @@ export async function main(): Promise<void> {
       ['delivery latency', `p50 ${fmtMs(lat.p50)}, p99 ${fmtMs(lat.p99)}, max ${fmtMs(lat.max)}`],
       ['server CPU', `${(core * 100).toFixed(0)}% of one core`],
       ['server RSS', `max ${maxRss.toFixed(0)} MB`],
+      ...(reading() ? [['read batches', `${clientReads[0]! + clientReads[1]!} (client failures ${clientFailures[0]! + clientFailures[1]!})`]] : []),
     ]);
     console.log(
       `goal: p99 <= 100 ms: ${goal(lat.p99 <= 100)} (${fmtMs(lat.p99)}); CPU <= 50% of a core: ${goal(core <= 0.5)} (${(core * 100).toFixed(0)}%); RSS <= 500 MB: ${goal(maxRss <= 500)} (${maxRss.toFixed(0)} MB); exactly once: ${goal(missing === 0 && doubled === 0 && unexpected === 0)}`,
