@@ -29,7 +29,7 @@ async function fsyncPath(path: string, flags: string): Promise<void> {
  */
 export interface TailPatch {
   at: number;
-  text: string;
+  bytes: Buffer;
 }
 
 /**
@@ -57,7 +57,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
     readonly file: string,
     private readonly mode = 0o600,
     /** How the data becomes the file's text (default JSON.stringify; segments reuse unchanged items' text, or patch the tail). */
-    private readonly serialize: (data: T) => string | TailPatch = (data) => JSON.stringify(data),
+    private readonly serialize: (data: T) => string | Buffer | TailPatch = (data) => JSON.stringify(data),
     private readonly onFailed: () => void = () => undefined,
   ) {}
 
@@ -113,7 +113,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
   private async flush(data: T): Promise<void> {
     try {
       const text = this.serialize(data);
-      if (typeof text === 'string') await this.replace(text);
+      if (typeof text === 'string' || Buffer.isBuffer(text)) await this.replace(text);
       else await this.patch(text);
     } catch (err) {
       this.onFailed();
@@ -122,8 +122,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
     this.flushes++;
   }
 
-  private async patch({ at, text }: TailPatch): Promise<void> {
-    const bytes = Buffer.from(text, 'utf8');
+  private async patch({ at, bytes }: TailPatch): Promise<void> {
     const handle = await open(this.file, 'r+');
     try {
       for (let done = 0; done < bytes.length; ) {
@@ -136,7 +135,7 @@ export class DurableJSONFile<T> implements Adapter<T> {
     }
   }
 
-  private async replace(text: string): Promise<void> {
+  private async replace(text: string | Buffer): Promise<void> {
     const tmp = `${this.file}.tmp`;
     const handle = await open(tmp, 'w', this.mode);
     try {

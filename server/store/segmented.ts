@@ -13,11 +13,11 @@ interface Segment<T> {
   db: Low<T[]>;
   adapter: DurableJSONFile<T[]>;
   /**
-   * The open (last) segment's items as JSON text, by id, reused while unchanged: appending a
+   * The open (last) segment's items as UTF-8 JSON bytes, by id, reused while unchanged: appending a
    * message then costs its own serialisation, not the segment's. An item's text is dropped
    * whenever it is saved or removed (every change to an item is followed by save(its id)).
    */
-  text: Map<number, string> | null;
+  text: Map<number, Buffer> | null;
   /**
    * The open segment's file as its last write left it (planned, or done): its length in bytes
    * and the newest id in it, so the next write may append in place. null when unknown (after a
@@ -63,6 +63,10 @@ function completeItems(text: string): unknown[] | null {
   // A torn first item (the file held none before): nothing was there.
   return text.includes('},') ? null : attempt('[');
 }
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 const SEGMENT_RE = /^seg-(\d{12})\.json$/;
 /** Holds the highest id ever assigned once the newest items were removed, so ids are never reused. */
@@ -156,7 +160,7 @@ export class SegmentedCollection<T extends Identified> {
    * newest ones unchanged, only those are written: over the closing `]`, in place (a send then
    * writes its own message, not the segment's thousand).
    */
-  private serialize(seg: Segment<T>, items: T[]): string | TailPatch {
+  private serialize(seg: Segment<T>, items: T[]): string | Buffer | TailPatch {
     const open = seg === this.segments[this.segments.length - 1];
     if (!open) {
       seg.text = null;
@@ -166,25 +170,31 @@ export class SegmentedCollection<T extends Identified> {
     const text = (seg.text ??= new Map());
     const jsonOf = (item: T) => {
       let t = text.get(item.id);
-      if (t === undefined) text.set(item.id, (t = JSON.stringify(item)));
+      if (t === undefined) text.set(item.id, (t = Buffer.from(JSON.stringify(item))));
       return t;
+    };
+    // The file's bytes from the kept ones, copied once (no string of the whole segment to build and encode).
+    const joined = (from: number, lead: Buffer | null): Buffer => {
+      const parts: Buffer[] = lead ? [lead] : [];
+      for (let i = from; i < items.length; i++) {
+        if (i > from) parts.push(COMMA);
+        parts.push(jsonOf(items[i]!));
+      }
+      parts.push(CLOSE);
+      return Buffer.concat(parts);
     };
     const disk = seg.disk;
     const newest = items.length > 0 ? items[items.length - 1]!.id : 0;
     if (disk && disk.bytes >= 2 && newest > disk.lastId) {
       let from = items.length;
       while (from > 0 && items[from - 1]!.id > disk.lastId) from--;
-      const parts = new Array<string>(items.length - from);
-      for (let i = from; i < items.length; i++) parts[i - from] = jsonOf(items[i]!);
-      const tail = `${from > 0 ? ',' : ''}${parts.join(',')}]`;
+      const tail = joined(from, from > 0 ? COMMA : null);
       const at = disk.bytes - 1;
-      seg.disk = { bytes: at + Buffer.byteLength(tail), lastId: newest };
-      return { at, text: tail };
+      seg.disk = { bytes: at + tail.length, lastId: newest };
+      return { at, bytes: tail };
     }
-    const parts = new Array<string>(items.length);
-    for (let i = 0; i < items.length; i++) parts[i] = jsonOf(items[i]!);
-    const whole = `[${parts.join(',')}]`;
-    seg.disk = { bytes: Buffer.byteLength(whole), lastId: newest };
+    const whole = joined(0, OPEN);
+    seg.disk = { bytes: whole.length, lastId: newest };
     return whole;
   }
 
