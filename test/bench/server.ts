@@ -3,6 +3,7 @@
  *
  *   server.ts bare        Koa answering {result:'success'} to everything
  *   server.ts bare-park   Koa whose handler awaits a promise until POST /trigger
+ *                         ('{"bodyBytes": N}': each answer padded to about N bytes)
  *   server.ts hearth '{"dataDir": "..."}'
  *                         Hearth (startServer) with an organization and its owner
  *
@@ -20,7 +21,7 @@ import { startServer, type RunningServer } from '../../server/start.js';
 import { childMain, profilerHandlers, removeOnExit } from './lib.js';
 
 const mode = process.argv[2];
-const opts = JSON.parse(process.argv[3] ?? '{}') as { dataDir?: string; heartbeatMs?: number };
+const opts = JSON.parse(process.argv[3] ?? '{}') as { dataDir?: string; heartbeatMs?: number; bodyBytes?: number };
 
 let running: RunningServer | null = null;
 let tracked: string[] = [];
@@ -54,7 +55,10 @@ async function init(): Promise<unknown> {
         return;
       }
       await new Promise<void>((resolve) => waiters.push(resolve));
-      ctx.body = { result: 'success', msg: '', events: [{ type: 'drafts', op: 'add', drafts: [], id: 0 }], queue_id: 'q' };
+      const event: Record<string, unknown> = { type: 'drafts', op: 'add', drafts: [], id: 0 };
+      // bodyBytes: padded to the size of a real answer (P3's same-size baseline).
+      if (opts.bodyBytes) event.pad = 'x'.repeat(Math.max(0, opts.bodyBytes - 110));
+      ctx.body = { result: 'success', msg: '', events: [event], queue_id: 'q' };
     });
     return { port: await listenBare(koa) };
   }
