@@ -19,12 +19,18 @@ interface Segment<T> {
    */
   text: Map<number, Buffer> | null;
   /**
-   * The open segment's file as its last write left it (planned, or done): its length in bytes
-   * and the newest id in it, so the next write may append in place. null when unknown (after a
-   * start, a failed write, a change to an item already in the file, a removal): the next write
-   * replaces the file whole.
+   * The open segment's file as its last write left it (planned, or done): its length in bytes,
+   * the newest id in it and the bytes of copies later ones superseded, so the next write may
+   * append in place. null when unknown (after a start, a failed write, a removal): the next
+   * write replaces the file whole.
    */
-  disk: { bytes: number; lastId: number } | null;
+  disk: { bytes: number; lastId: number; copies: number } | null;
+  /**
+   * IDs of items the open segment's file holds (as of `disk`) that changed since: the next write
+   * appends their new versions after the file's items (a later copy of an ID replaces an earlier
+   * one when the file is read), until copies outweigh the live items and the file is rewritten.
+   */
+  changed: Set<number>;
 }
 
 function parseSegment(file: string, tornTailMayBeCut: boolean): { items: unknown[]; repaired: boolean } {
@@ -64,6 +70,35 @@ function completeItems(text: string): unknown[] | null {
   return text.includes('},') ? null : attempt('[');
 }
 
+/**
+ * A segment file's items in ID order, each as its last copy: IDs rise through the file, except
+ * that an item the file already held may come again (a newer version appended after it), and
+ * then the later copy counts. Anything else (an ID outside the segment, not above the previous
+ * segment's, or falling back to one the file never held) is damage.
+ */
+function latestCopies<T extends Identified>(file: string, items: T[], first: number, size: number, previousLast: number): T[] {
+  let top = previousLast;
+  let held: Set<number> | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const id = items[i]?.id;
+    if (typeof id !== 'number' || id < first || id >= first + size || id <= previousLast) {
+      throw new CorruptFileError(file, `item id ${String(id)} out of order or outside the segment`);
+    }
+    if (id > top) {
+      top = id;
+      held?.add(id);
+      continue;
+    }
+    held ??= new Set(items.slice(0, i).map((x) => x.id));
+    if (!held.has(id)) throw new CorruptFileError(file, `item id ${id} out of order or outside the segment`);
+  }
+  if (held === null) return items;
+  const latest = new Map<number, T>();
+  for (const item of items) latest.set(item.id, item);
+  // A Map keeps each key where it was first set: first copies rise, so this is ID order.
+  return [...latest.values()];
+}
+
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
@@ -75,10 +110,12 @@ const LAST_ID_FILE = 'last-id.json';
 /**
  * An append-mostly collection of items with increasing integer ids, kept in
  * fixed-size segment files (`seg-<first id>.json`, `segmentSize` ids each).
- * Appending writes only the new items, in place at the end of the open (last) segment's file;
- * updating an item rewrites only its segment. History is never rewritten as a whole. After a
- * machine crash cut an append short, opening keeps the open segment's whole items (the torn
- * file is kept beside it as `.torn`).
+ * Appending writes only the new items, in place at the end of the open (last) segment's file,
+ * and so does a change to one of its items (read flags, mostly): its new version is appended and
+ * the later copy counts, until copies outweigh the live items and the file is written whole
+ * again. A change to an older segment rewrites that segment. History is never rewritten as a
+ * whole. After a machine crash cut an append short, opening keeps the open segment's whole items
+ * (the torn file is kept beside it as `.torn`).
  *
  * Every item is also held in memory, in id order, for fast reads; callers
  * build their own indexes from `all()` at load.
@@ -119,14 +156,10 @@ export class SegmentedCollection<T extends Identified> {
       // promise-based read costs more than twice as much (measured by `npm run bench -- p8`).
       // Only the open (last) segment is appended to in place, so only it may end in a torn append.
       const parsed = parseSegment(file, index === names.length - 1);
-      seg.db.data = parsed.items as T[];
-      if (!Array.isArray(seg.db.data)) throw new CorruptFileError(file, 'not a JSON array');
-      for (const item of seg.db.data) {
-        if (typeof item?.id !== 'number' || item.id < first || item.id >= first + segmentSize || item.id <= c.lastId) {
-          throw new CorruptFileError(file, `item id ${String(item?.id)} out of order or outside the segment`);
-        }
-        c.lastId = item.id;
-      }
+      if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
+      seg.db.data = latestCopies(file, parsed.items as T[], first, segmentSize, c.lastId);
+      const last = seg.db.data[seg.db.data.length - 1];
+      if (last) c.lastId = last.id;
       c.segments.push(seg);
       if (parsed.repaired) {
         // The torn file stays beside it for inspection; the segment is written whole again.
@@ -143,7 +176,7 @@ export class SegmentedCollection<T extends Identified> {
 
   private makeSegment(first: number): Segment<T> {
     const file = join(this.dir, `seg-${String(first).padStart(12, '0')}.json`);
-    const seg = { first, text: null, disk: null } as Segment<T>;
+    const seg = { first, text: null, disk: null, changed: new Set<number>() } as Segment<T>;
     seg.adapter = new DurableJSONFile<T[]>(
       file,
       0o600,
@@ -165,6 +198,7 @@ export class SegmentedCollection<T extends Identified> {
     if (!open) {
       seg.text = null;
       seg.disk = null;
+      seg.changed.clear();
       return JSON.stringify(items);
     }
     const text = (seg.text ??= new Map());
@@ -185,16 +219,34 @@ export class SegmentedCollection<T extends Identified> {
     };
     const disk = seg.disk;
     const newest = items.length > 0 ? items[items.length - 1]!.id : 0;
-    if (disk && disk.bytes >= 2 && newest > disk.lastId) {
+    if (disk && disk.bytes >= 2 && (newest > disk.lastId || seg.changed.size > 0)) {
       let from = items.length;
       while (from > 0 && items[from - 1]!.id > disk.lastId) from--;
-      const tail = joined(from, from > 0 ? COMMA : null);
-      const at = disk.bytes - 1;
-      seg.disk = { bytes: at + tail.length, lastId: newest };
-      return { at, bytes: tail };
+      const parts: Buffer[] = [];
+      let copies = disk.copies;
+      // New versions of held items first (in ID order), then the new items; a later copy wins.
+      for (const id of [...seg.changed].sort((a, b) => a - b)) {
+        const item = this.findIn(seg, id);
+        if (!item) continue;
+        const json = jsonOf(item);
+        parts.push(COMMA, json);
+        copies += json.length + 1;
+      }
+      for (let i = from; i < items.length; i++) parts.push(COMMA, jsonOf(items[i]!));
+      if (disk.bytes === 2 && parts.length > 0) parts.shift(); // `[]`: no comma before the first item
+      parts.push(CLOSE);
+      const tail = Buffer.concat(parts);
+      const bytes = disk.bytes - 1 + tail.length;
+      // Until the superseded copies outweigh the live items; then the segment is written whole again.
+      if (copies <= bytes - copies + 65_536) {
+        seg.changed.clear();
+        seg.disk = { bytes, lastId: Math.max(disk.lastId, newest), copies };
+        return { at: disk.bytes - 1, bytes: tail };
+      }
     }
+    seg.changed.clear();
     const whole = joined(0, OPEN);
-    seg.disk = { bytes: whole.length, lastId: newest };
+    seg.disk = { bytes: whole.length, lastId: newest, copies: 0 };
     return whole;
   }
 
@@ -254,7 +306,10 @@ export class SegmentedCollection<T extends Identified> {
 
   get(id: number): T | undefined {
     const seg = this.segmentFor(id);
-    if (!seg) return undefined;
+    return seg ? this.findIn(seg, id) : undefined;
+  }
+
+  private findIn(seg: Segment<T>, id: number): T | undefined {
     const arr = seg.db.data;
     let lo = 0;
     let hi = arr.length - 1;
@@ -288,8 +343,8 @@ export class SegmentedCollection<T extends Identified> {
       if (s) {
         segs.add(s);
         s.text?.delete(id);
-        // A change to an item the file already holds: the next write replaces the file.
-        if (s.disk && id <= s.disk.lastId) s.disk = null;
+        // A change to an item the open segment's file already holds: the next write appends its new version.
+        if (s.disk && id <= s.disk.lastId) s.changed.add(id);
       }
     }
     const writes = [...segs].map((s) => s.db.write());

@@ -30,19 +30,14 @@ describe('segment files with kept item text', () => {
       let seed = 42;
       const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
       const live: number[] = [];
-      /** The files, settled, hold exactly the items in memory, each as JSON.stringify writes it. */
+      /** The files, settled, are JSON arrays that read back (a later copy of an ID counting) as exactly the items in memory. */
       const filesMatch = async (label: string) => {
         await Promise.all(inFlight.splice(0));
         await c.settled();
         const files = (await readdir(dir)).filter((f) => f.startsWith('seg-')).sort();
-        const onDisk: Item[] = [];
-        for (const f of files) {
-          const text = await readFile(join(dir, f), 'utf8');
-          const items = JSON.parse(text) as Item[];
-          assert.equal(text, JSON.stringify(items), f);
-          onDisk.push(...items);
-        }
-        assert.deepEqual(onDisk, [...c.all()], label);
+        for (const f of files) assert.ok(Array.isArray(JSON.parse(await readFile(join(dir, f), 'utf8'))), f);
+        const again = await SegmentedCollection.open<Item>(dir, 50);
+        assert.deepEqual([...again.all()], [...c.all()], label);
         return files.length;
       };
       for (let step = 0; step < 600; step++) {
@@ -85,7 +80,7 @@ describe('segment files with kept item text', () => {
   };
   const file1 = (dir: string) => join(dir, `seg-${String(1).padStart(12, '0')}.json`);
 
-  it('an append writes in place (same file), a change to a held item replaces the file', () =>
+  it('an append, and a change to a held item, write in place (same file); copies past the live items rewrite it whole', () =>
     withDir(async (dir) => {
       const c = await SegmentedCollection.open<Item>(dir, 100);
       const add = async (text: string) => c.save(c.append({ text, flags: [] }).id);
@@ -96,17 +91,40 @@ describe('segment files with kept item text', () => {
       await add('fünf €');
       assert.equal((await stat(file1(dir))).ino, ino, 'appended in place');
       assert.equal(await readFile(file1(dir), 'utf8'), JSON.stringify([...c.all()]));
-      c.get(2)!.text = 'TWO';
+      const reread = async () => [...(await SegmentedCollection.open<Item>(dir, 100)).all()];
+      // Item 2 read: its new version follows the items, and reading the file takes the later copy.
+      c.get(2)!.flags.push(1);
       await c.save(2);
-      assert.notEqual((await stat(file1(dir))).ino, ino, 'replaced whole');
       await add('after the change');
-      assert.equal(await readFile(file1(dir), 'utf8'), JSON.stringify([...c.all()]));
+      assert.equal((await stat(file1(dir))).ino, ino, 'the change was appended too');
+      const text = await readFile(file1(dir), 'utf8');
+      assert.equal((JSON.parse(text) as Item[]).filter((x) => x.id === 2).length, 2, 'two copies of item 2');
+      assert.deepEqual(await reread(), [...c.all()]);
+      // Many changes: once the copies outweigh the items, the file is written whole again.
+      for (let i = 0; i < 40; i++) {
+        c.get(3)!.text = `changed ${i} ${'x'.repeat(2000)}`;
+        await c.save(3);
+      }
+      assert.notEqual((await stat(file1(dir))).ino, ino, 'rewritten whole');
+      assert.ok((await stat(file1(dir))).size < 3 * Buffer.byteLength(JSON.stringify([...c.all()])) + 65_536);
+      assert.deepEqual(await reread(), [...c.all()]);
       // The open segment is never offered for a hard link (backups take it from memory).
       const segmentsClean = () => c.files().filter((f) => basename(f.file).startsWith('seg-')).map((f) => f.clean);
       assert.deepEqual(segmentsClean(), [false]);
       for (let i = 0; i < 100; i++) c.append({ text: `more ${i}`, flags: [] });
       await c.save(...Array.from({ length: 100 }, (_, i) => 6 + i));
       assert.deepEqual(segmentsClean(), [true, false], 'closed segments may be linked');
+      assert.deepEqual(await reread(), [...c.all()]);
+    }));
+
+  it('reading a file: a later copy of an ID the file held counts; an ID falling back to one it never held is damage', () =>
+    withDir(async (dir) => {
+      await writeFile(file1(dir), '[{"id":1,"text":"a","flags":[]},{"id":3,"text":"b","flags":[]},{"id":1,"text":"a2","flags":[1]}]');
+      const c = await SegmentedCollection.open<Item>(dir, 100);
+      assert.deepEqual([...c.all()].map((x) => [x.id, x.text]), [[1, 'a2'], [3, 'b']]);
+      assert.equal(c.nextId(), 4);
+      await writeFile(file1(dir), '[{"id":1,"text":"a","flags":[]},{"id":3,"text":"b","flags":[]},{"id":2,"text":"new","flags":[]}]');
+      await assert.rejects(SegmentedCollection.open<Item>(dir, 100), { name: 'CorruptFileError' });
     }));
 
   it('a failed append makes the next write replace the file whole', () =>
