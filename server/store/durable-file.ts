@@ -1,4 +1,4 @@
-import { open, rename, readFile, unlink } from 'node:fs/promises';
+import { open, rename, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 
@@ -12,6 +12,9 @@ export class CorruptFileError extends Error {
     this.name = 'CorruptFileError';
   }
 }
+
+/** Flushes a file's contents to disk. */
+export const fsyncFile = (path: string): Promise<void> => fsyncPath(path, 'r');
 
 async function fsyncPath(path: string, flags: string): Promise<void> {
   const handle = await open(path, flags);
@@ -30,6 +33,8 @@ async function fsyncPath(path: string, flags: string): Promise<void> {
 export interface TailPatch {
   at: number;
   bytes: Buffer;
+  /** What the file held from `at` to its end before the patch, put back if the patch fails (e.g. a full disk). */
+  undo: Buffer;
 }
 
 /**
@@ -122,14 +127,18 @@ export class DurableJSONFile<T> implements Adapter<T> {
     this.flushes++;
   }
 
-  private async patch({ at, bytes }: TailPatch): Promise<void> {
+  private async patch({ at, bytes, undo }: TailPatch): Promise<void> {
     const handle = await open(this.file, 'r+');
     try {
-      for (let done = 0; done < bytes.length; ) {
-        const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done);
-        done += bytesWritten;
-      }
+      await writeAt(handle, bytes, at);
       await handle.datasync();
+    } catch (err) {
+      // Leave the file as it was (no new block is needed for that), so it never stays torn.
+      await writeAt(handle, undo, at)
+        .then(() => handle.truncate(at + undo.length))
+        .then(() => handle.datasync())
+        .catch(() => undefined);
+      throw err;
     } finally {
       await handle.close();
     }
@@ -146,6 +155,13 @@ export class DurableJSONFile<T> implements Adapter<T> {
     }
     await rename(tmp, this.file);
     await fsyncPath(dirname(this.file), 'r');
+  }
+}
+
+async function writeAt(handle: FileHandle, bytes: Buffer, at: number): Promise<void> {
+  for (let done = 0; done < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done);
+    done += bytesWritten;
   }
 }
 

@@ -26,6 +26,12 @@ export const migrations: Migration[] = [
         return doc;
       }),
   },
+  {
+    to: 3,
+    describe:
+      'message segments may hold a later copy of a message (changes appended in place); a Hearth before this schema would read them as damage, so it refuses the data dir instead',
+    run: async () => undefined,
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = 1 + migrations.length;

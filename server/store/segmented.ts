@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import { CorruptFileError, DurableJSONFile, removeStaleTemp, type TailPatch } from './durable-file.js';
+import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp, type TailPatch } from './durable-file.js';
 
 export interface Identified {
   id: number;
@@ -45,29 +45,35 @@ function parseSegment(file: string, tornTailMayBeCut: boolean): { items: unknown
 }
 
 /**
- * The items of an open segment whose last in-place append was cut short (the machine stopped
- * mid-write: that append was never acknowledged): the longest run of whole items from the start,
- * found by cutting at item boundaries from the end. null when the text is no such array.
+ * The items of a segment whose last in-place append was cut short (the machine stopped
+ * mid-write: that append was never acknowledged): the longest run of whole items from the start.
+ * Trailing zero bytes (blocks the file system allocated but never wrote) are dropped first, then
+ * the text is cut after each `}` that may end an item, from the end, until what is left reads as
+ * an array. null when the text is no such array.
  */
-function completeItems(text: string): unknown[] | null {
-  if (!text.startsWith('[{')) return null;
+function completeItems(raw: string): unknown[] | null {
+  const text = raw.replace(/[\0\s]+$/, '');
+  if (!text.startsWith('[')) return null;
   const attempt = (cut: string): unknown[] | null => {
     try {
-      const v = JSON.parse(`${cut}]`) as unknown;
+      const v = JSON.parse(cut) as unknown;
       return Array.isArray(v) ? v : null;
     } catch {
       return null;
     }
   };
-  const whole = attempt(text);
+  const whole = attempt(text) ?? attempt(`${text}]`);
   if (whole) return whole;
   let tries = 0;
-  for (let i = text.lastIndexOf('},'); i > 0 && tries < 1000; i = text.lastIndexOf('},', i - 1), tries++) {
-    const items = attempt(text.slice(0, i + 1));
+  for (let i = text.lastIndexOf('}'); i > 0 && tries < 5_000; i = text.lastIndexOf('}', i - 1)) {
+    const next = text[i + 1];
+    if (next !== ',' && next !== ']' && next !== '\0') continue;
+    tries++;
+    const items = attempt(`${text.slice(0, i + 1)}]`);
     if (items) return items;
   }
-  // A torn first item (the file held none before): nothing was there.
-  return text.includes('},') ? null : attempt('[');
+  // Torn inside its first item (the file held none before): nothing was there.
+  return tries === 0 ? [] : null;
 }
 
 /**
@@ -115,7 +121,7 @@ const LAST_ID_FILE = 'last-id.json';
  * the later copy counts, until copies outweigh the live items and the file is written whole
  * again. A change to an older segment rewrites that segment. History is never rewritten as a
  * whole. After a machine crash cut an append short, opening keeps the open segment's whole items
- * (the torn file is kept beside it as `.torn`).
+ * (the torn file is kept beside it as `.torn-<time>`).
  *
  * Every item is also held in memory, in id order, for fast reads; callers
  * build their own indexes from `all()` at load.
@@ -154,8 +160,9 @@ export class SegmentedCollection<T extends Identified> {
       const seg = c.makeSegment(first);
       // Read synchronously: opening is all this process does yet, and with a million items the
       // promise-based read costs more than twice as much (measured by `npm run bench -- p8`).
-      // Only the open (last) segment is appended to in place, so only it may end in a torn append.
-      const parsed = parseSegment(file, index === names.length - 1);
+      // Only the open segment is appended to in place, so only the last one (or the one before it,
+      // if the machine stopped just as a new segment began) may end in a torn append.
+      const parsed = parseSegment(file, index >= names.length - 2);
       if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
       seg.db.data = latestCopies(file, parsed.items as T[], first, segmentSize, c.lastId);
       const last = seg.db.data[seg.db.data.length - 1];
@@ -163,7 +170,9 @@ export class SegmentedCollection<T extends Identified> {
       c.segments.push(seg);
       if (parsed.repaired) {
         // The torn file stays beside it for inspection; the segment is written whole again.
-        await copyFile(file, `${file}.torn`);
+        const kept = `${file}.torn-${Date.now()}`;
+        await copyFile(file, kept);
+        await fsyncFile(kept);
         await seg.db.write();
       }
       onSegment?.(seg.db.data);
@@ -241,7 +250,7 @@ export class SegmentedCollection<T extends Identified> {
       if (copies <= bytes - copies + 65_536) {
         seg.changed.clear();
         seg.disk = { bytes, lastId: Math.max(disk.lastId, newest), copies };
-        return { at: disk.bytes - 1, bytes: tail };
+        return { at: disk.bytes - 1, bytes: tail, undo: CLOSE };
       }
     }
     seg.changed.clear();

@@ -80,6 +80,14 @@ describe('schema migrations', () => {
     await migrated.close();
     const settings = JSON.parse(await readFile(join(dir, 'realm.json'), 'utf8')).realm.settings;
     assert.deepEqual(settings, { create_multiuse_invite_group: 12, enable_read_receipts: false });
-    assert.equal(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).schemaVersion, 2);
+    assert.equal(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).schemaVersion, CURRENT_SCHEMA_VERSION);
+  });
+
+  it('version 3: a data dir whose segments may hold later copies of messages is marked so older builds refuse it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-mig-'));
+    dirs.push(dir);
+    await (await Store.open(dir)).close();
+    assert.ok(CURRENT_SCHEMA_VERSION >= 3);
+    assert.equal(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).schemaVersion, CURRENT_SCHEMA_VERSION);
   });
 });

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -127,6 +127,49 @@ describe('segment files with kept item text', () => {
       await assert.rejects(SegmentedCollection.open<Item>(dir, 100), { name: 'CorruptFileError' });
     }));
 
+  it('a segment torn just as the next one began is cut back too; an older torn segment is refused', () =>
+    withDir(async (dir) => {
+      const c = await SegmentedCollection.open<Item>(dir, 2);
+      for (const text of ['one', 'two', 'three', 'four', 'five']) await c.save(c.append({ text, flags: [] }).id);
+      await c.settled();
+      const seg = (first: number) => join(dir, `seg-${String(first).padStart(12, '0')}.json`);
+      const good = await readFile(seg(3), 'utf8');
+      await writeFile(seg(3), `${good.slice(0, -1)},{"text":"fo`);
+      assert.deepEqual([...(await SegmentedCollection.open<Item>(dir, 2)).all()].map((x) => x.id), [1, 2, 3, 4, 5]);
+      await writeFile(seg(1), '[{"text":"one","flags":[],"id":1},{"text":"tw');
+      await assert.rejects(SegmentedCollection.open<Item>(dir, 2), { name: 'CorruptFileError' });
+    }));
+
+  it('an append the disk refuses half-way leaves the file as it was', () =>
+    withDir(async (dir) => {
+      const c = await SegmentedCollection.open<Item>(dir, 100);
+      await c.save(c.append({ text: 'one', flags: [] }).id);
+      await c.save(c.append({ text: 'two', flags: [] }).id);
+      const before = await readFile(file1(dir), 'utf8');
+      // The next positional write lands half its bytes, then the disk is full.
+      const probe = await open(file1(dir), 'r');
+      const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => Promise<{ bytesWritten: number }> };
+      await probe.close();
+      const write = proto.write;
+      let failed = false;
+      proto.write = async function (this: unknown, ...a: unknown[]) {
+        const [buf, off, len, pos] = a as [Buffer, number, number, number];
+        if (failed || len < 20) return write.apply(this, a);
+        failed = true;
+        await write.call(this, buf, off, Math.floor(len / 2), pos);
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      };
+      try {
+        await assert.rejects(c.save(c.append({ text: 'three, a longer message', flags: [] }).id), { code: 'ENOSPC' });
+      } finally {
+        proto.write = write;
+      }
+      assert.ok(failed);
+      assert.equal(await readFile(file1(dir), 'utf8'), before, 'not torn');
+      await c.save(c.append({ text: 'four', flags: [] }).id);
+      assert.deepEqual([...(await SegmentedCollection.open<Item>(dir, 100)).all()].map((x) => x.text), ['one', 'two', 'three, a longer message', 'four']);
+    }));
+
   it('a failed append makes the next write replace the file whole', () =>
     withDir(async (dir) => {
       const c = await SegmentedCollection.open<Item>(dir, 100);
@@ -149,13 +192,21 @@ describe('segment files with kept item text', () => {
       await writeFile(file1(dir), torn);
       const again = await SegmentedCollection.open<Item>(dir, 100);
       assert.deepEqual([...again.all()].map((x) => x.text), ['one', 'two', 'three', 'four']);
-      assert.equal(await readFile(`${file1(dir)}.torn`, 'utf8'), torn);
+      const tornCopies = (await readdir(dir)).filter((f) => f.includes('.torn-'));
+      assert.equal(tornCopies.length, 1);
+      assert.equal(await readFile(join(dir, tornCopies[0]!), 'utf8'), torn);
       assert.equal(await readFile(file1(dir), 'utf8'), JSON.stringify([...again.all()]), 'written whole again');
       await again.save(again.append({ text: 'five', flags: [] }).id);
       assert.equal(again.get(5)?.text, 'five');
       // Torn inside the first item: the segment held none.
       await writeFile(file1(dir), '[{"text":"on');
       assert.deepEqual([...(await SegmentedCollection.open<Item>(dir, 100)).all()], []);
+      // The block holding the old `]` was never rewritten: zeros, then the rest of the append.
+      await writeFile(file1(dir), JSON.stringify([{ text: 'a', flags: [], id: 1 }, { text: 'b', flags: [{ x: 1 }], id: 2 }]));
+      await writeFile(file1(dir), Buffer.concat([await readFile(file1(dir)), Buffer.alloc(600), Buffer.from('xt":"c","flags":[{"y":2}],"id":3}]')]));
+      assert.deepEqual([...(await SegmentedCollection.open<Item>(dir, 100)).all()].map((x) => x.text), ['a', 'b'], 'the acknowledged items stay');
+      await writeFile(file1(dir), Buffer.concat([Buffer.from(JSON.stringify([{ text: 'a', flags: [], id: 1 }])), Buffer.alloc(100)]));
+      assert.deepEqual([...(await SegmentedCollection.open<Item>(dir, 100)).all()].map((x) => x.text), ['a']);
       // Anything else is still refused, unchanged.
       await writeFile(file1(dir), 'not json at all');
       await assert.rejects(SegmentedCollection.open<Item>(dir, 100), { name: 'CorruptFileError' });
