@@ -47,6 +47,9 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const log = opts.log ?? consoleLogger;
   const store = await Store.open(opts.dataDir);
+  for (const r of store.messages.items.repaired) {
+    log.warn('a message file ended in a write cut short by a stop; kept its whole messages', { file: r.file, messages: r.items, torn_copy: r.kept });
+  }
   const setupToken = opts.setupToken && store.realm.data.realm === null ? newSetupToken() : null;
   const server = createApp({ store, log, config: { ...opts.config, ...(setupToken ? { setupToken } : {}) } });
   let bound: { port: number };

@@ -129,6 +129,8 @@ const LAST_ID_FILE = 'last-id.json';
 export class SegmentedCollection<T extends Identified> {
   private readonly segments: Segment<T>[] = [];
   private lastId = 0;
+  /** Segment files cut back to their whole items at open (a torn append), each with where the torn copy was kept. */
+  readonly repaired: { file: string; kept: string; items: number }[] = [];
   private readonly lastIdFile: DurableJSONFile<{ lastId: number }>;
 
   private constructor(
@@ -173,6 +175,7 @@ export class SegmentedCollection<T extends Identified> {
         const kept = `${file}.torn-${Date.now()}`;
         await copyFile(file, kept);
         await fsyncFile(kept);
+        c.repaired.push({ file, kept, items: seg.db.data.length });
         await seg.db.write();
       }
       onSegment?.(seg.db.data);

@@ -194,6 +194,7 @@ describe('segment files with kept item text', () => {
       assert.deepEqual([...again.all()].map((x) => x.text), ['one', 'two', 'three', 'four']);
       const tornCopies = (await readdir(dir)).filter((f) => f.includes('.torn-'));
       assert.equal(tornCopies.length, 1);
+      assert.deepEqual(again.repaired, [{ file: file1(dir), kept: join(dir, tornCopies[0]!), items: 4 }], 'reported, for the log');
       assert.equal(await readFile(join(dir, tornCopies[0]!), 'utf8'), torn);
       assert.equal(await readFile(file1(dir), 'utf8'), JSON.stringify([...again.all()]), 'written whole again');
       await again.save(again.append({ text: 'five', flags: [] }).id);
