@@ -39,20 +39,17 @@ export class Params {
   constructor(private readonly raw: Map<string, string>) {}
 
   /**
-   * The body's parameters, then the query string's (`a=1&b=2`, as URLSearchParams reads it) where
-   * the body has none; a key given more than once counts with its last value.
+   * The query string's parameters (`a=1&b=2`, as URLSearchParams reads it), then the body's over
+   * them: the body wins, and a key given more than once counts with its last value.
    */
   static from(query: string, body: unknown): Params {
     const raw = new Map<string, string>();
+    if (query) for (const [k, val] of new URLSearchParams(query)) raw.set(k, val);
     if (body && typeof body === 'object') {
       for (const [k, val] of Object.entries(body as Record<string, unknown>)) {
         const s = Array.isArray(val) ? val[val.length - 1] : val;
         if (typeof s === 'string') raw.set(k, s);
       }
-    }
-    if (query) {
-      const fromBody = raw.size > 0 ? new Set(raw.keys()) : null;
-      for (const [k, val] of new URLSearchParams(query)) if (!fromBody?.has(k)) raw.set(k, val);
     }
     return new Params(raw);
   }

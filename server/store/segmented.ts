@@ -200,10 +200,11 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   /**
-   * JSON of a segment (as JSON.stringify, byte for byte). Older segments are written whole. The
-   * open one is made from its items' kept text and, when the file holds every item but the
-   * newest ones unchanged, only those are written: over the closing `]`, in place (a send then
-   * writes its own message, not the segment's thousand).
+   * What a write of a segment puts on disk. Older segments are written whole (JSON.stringify).
+   * The open one is made from its items' kept bytes: while its file is known, only new items and
+   * new versions of changed ones are written, over the closing `]`, in place (a send then writes
+   * its own message, not the segment's thousand); else, or once superseded copies outweigh the
+   * live items, it is written whole, byte for byte as JSON.stringify.
    */
   private serialize(seg: Segment<T>, items: T[]): string | Buffer | TailPatch {
     const open = seg === this.segments[this.segments.length - 1];
@@ -218,16 +219,6 @@ export class SegmentedCollection<T extends Identified> {
       let t = text.get(item.id);
       if (t === undefined) text.set(item.id, (t = Buffer.from(JSON.stringify(item))));
       return t;
-    };
-    // The file's bytes from the kept ones, copied once (no string of the whole segment to build and encode).
-    const joined = (from: number, lead: Buffer | null): Buffer => {
-      const parts: Buffer[] = lead ? [lead] : [];
-      for (let i = from; i < items.length; i++) {
-        if (i > from) parts.push(COMMA);
-        parts.push(jsonOf(items[i]!));
-      }
-      parts.push(CLOSE);
-      return Buffer.concat(parts);
     };
     const disk = seg.disk;
     const newest = items.length > 0 ? items[items.length - 1]!.id : 0;
@@ -257,7 +248,14 @@ export class SegmentedCollection<T extends Identified> {
       }
     }
     seg.changed.clear();
-    const whole = joined(0, OPEN);
+    // The file's bytes from the kept ones, copied once (no string of the whole segment to build and encode).
+    const parts: Buffer[] = [OPEN];
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(jsonOf(items[i]!));
+    }
+    parts.push(CLOSE);
+    const whole = Buffer.concat(parts);
     seg.disk = { bytes: whole.length, lastId: newest, copies: 0 };
     return whole;
   }

@@ -41,11 +41,12 @@ async function person(port: number, p: Person, presenceEveryMs: number, offsetMs
   }, offsetMs));
   // --read: marks what arrived as read every readEveryMs, as a web client with the channel open does.
   const unread: number[] = [];
-  const reader = await RawConnection.connect(port);
-  conns.push(reader);
+  // Only when reading: idle connections would change what the plain run measures.
+  const reader = readEveryMs > 0 ? await RawConnection.connect(port) : null;
+  if (reader) conns.push(reader);
   let reading = false;
   const markRead = () => {
-    if (reading || unread.length === 0) return;
+    if (!reader || reading || unread.length === 0) return;
     reading = true;
     const body = new URLSearchParams({ op: 'add', flag: 'read', messages: JSON.stringify(unread.splice(0)) }).toString();
     reader.send(rawRequest('POST', port, '/api/v1/messages/flags', headers, body)).then(

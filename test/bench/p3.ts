@@ -118,12 +118,15 @@ export async function main(): Promise<void> {
   try {
     for (let r = 1; r <= ROUNDS; r++) {
       const h = await hearthRound(client);
-      hearth.push(h);
+      const b = await bareRound(client);
       // Informational: bare Koa answering bodies as large as Hearth's message event.
-      const sizes: [string, TriggerResult][] = [['hearth', h], ['bare', await bareRound(client)], [`bare, ${h.sample.length} B body`, await bareRound(client, h.sample.length)]];
-      bare.push(sizes[1]![1]);
-      sameSize.push(sizes[2]![1]);
-      for (const [kind, w] of sizes) rows.push([r, kind, fmtMs(w.postMs, 1), fmtMs(w.sendToLastMs, 1), fmtMs(w.responseToLastMs, 1), w.woken]);
+      const s = await bareRound(client, h.sample.length);
+      hearth.push(h);
+      bare.push(b);
+      sameSize.push(s);
+      for (const [kind, w] of [['hearth', h], ['bare', b], [`bare, ${h.sample.length} B body`, s]] as const) {
+        rows.push([r, kind, fmtMs(w.postMs, 1), fmtMs(w.sendToLastMs, 1), fmtMs(w.responseToLastMs, 1), w.woken]);
+      }
     }
   } finally {
     await stopAllChildren();
