@@ -11,6 +11,8 @@ import { EventQueues } from './events/queues.js';
 import { answerClientErrorsWithJson } from './http/client-errors.js';
 import { envelope } from './http/envelope.js';
 import { compressResponses } from './http/compress.js';
+import { TurnEnd } from './events/turn-end.js';
+import { batchAnswers } from './http/answer-batch.js';
 import { plainHttpGate } from './http/plain-http.js';
 import { channelMessageStats, messageAccess } from './lib/messages/hooks.js';
 import { doEnsureSystemGroups } from './actions/user-groups.js';
@@ -88,12 +90,14 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     topicDeleteBudgetMs: 50_000,
     ...opts.config,
   };
+  const turn = new TurnEnd();
   const app: App = {
     store: opts.store,
     clock,
     log,
     config,
-    events: new EventQueues(clock, { heartbeatMs: config.heartbeatMs, gcIntervalMs: config.gcIntervalMs }),
+    events: new EventQueues(clock, { heartbeatMs: config.heartbeatMs, gcIntervalMs: config.gcIntervalMs }, turn),
+    turn,
     state: buildStateRegistry(),
     apiLimiter: new ApiRateLimiter(),
     rateLimits: {
@@ -116,6 +120,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
 
   const koa = new Koa({ proxy: false });
   koa.silent = true;
+  koa.use(batchAnswers(app));
   koa.use(compressResponses());
   koa.use(envelope(log));
   koa.use(plainHttpGate(app));

@@ -9,6 +9,7 @@ import type { ApiRateLimiter } from './auth/api-rate-limit.js';
 import type Koa from 'koa';
 import type { Clock } from './clock.js';
 import type { EventQueues } from './events/queues.js';
+import type { TurnEnd } from './events/turn-end.js';
 import type { QueueOptions } from './events/queue.js';
 import type { Want } from './events/want.js';
 import type { Params } from './params/params.js';
@@ -112,6 +113,8 @@ export interface App {
   store: Store;
   clock: Clock;
   events: EventQueues;
+  /** The end of the event loop's turn, where answers go out together (server/events/turn-end.ts). */
+  turn: TurnEnd;
   /** The register snapshot's sections (server/events/state.ts's StateRegistry, filled by server/state/). */
   state: RegisterState;
   config: ServerConfig;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { EventQueue, type QueueOptions, type SavedQueue } from './queue.js';
 import type { ClientEvent, ClientEventType, Event, EventOf, EventType } from './types.js';
+import type { TurnEnd } from './turn-end.js';
 import { Waker } from './waker.js';
 
 /**
@@ -34,12 +35,16 @@ export class EventQueues {
   private nextQueue = 0;
   private readonly prefix = `${Math.floor(Date.now() / 1000)}${randomBytes(2).toString('hex')}`;
   private gcTimer: NodeJS.Timeout | null = null;
-  private readonly waker = new Waker();
+  private readonly waker: Waker;
 
+  /** `turn`: woken polls are answered at the end of the turn, after its other answers. */
   constructor(
     private readonly clock: Clock,
     readonly config: EventQueuesConfig,
-  ) {}
+    turn?: TurnEnd,
+  ) {
+    this.waker = new Waker(turn ? (task) => turn.later(task) : undefined);
+  }
 
   /**
    * Shapes `type` events per queue (null drops the event). `outputs` names the other types the

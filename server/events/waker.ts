@@ -4,6 +4,11 @@ export interface Wakeable {
   wakeForEvent(): void;
 }
 
+/** Where the waker's batches run: at the end of the turn (server/events/turn-end.ts's `later`). */
+export type Later = (task: () => void) => void;
+
+const nextTurn: Later = (task) => setImmediate(task);
+
 /**
  * Wakes parked long-polls in batches, one batch per turn of the event loop.
  * Waking means serialising and writing a response; doing thousands in the
@@ -16,13 +21,16 @@ export class Waker {
   private readonly pending = new Set<Wakeable>();
   private scheduled = false;
 
-  constructor(private readonly batchSize = 256) {}
+  constructor(
+    private readonly later: Later = nextTurn,
+    private readonly batchSize = 256,
+  ) {}
 
   schedule(target: Wakeable): void {
     this.pending.add(target);
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      this.later(() => this.flush());
     }
   }
 
@@ -33,7 +41,7 @@ export class Waker {
       target.wakeForEvent();
       if (++n >= this.batchSize) break;
     }
-    if (this.pending.size > 0) setImmediate(() => this.flush());
+    if (this.pending.size > 0) this.later(() => this.flush());
     else this.scheduled = false;
   }
 }

@@ -63,8 +63,11 @@ function answerWoken(req: ApiRequest, queue: EventQueue): void {
   }}`;
   const res = req.koa.res;
   req.koa.respond = false;
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
+  // Written with the turn's other woken polls, after the answers already on their way (the sender's).
+  req.app.turn.write(() => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  });
 }
 
 export function deleteQueue(req: ApiRequest): ViewResult {

@@ -5,7 +5,7 @@
  * (a child process). Baseline: the same sends with no event queues at all.
  * Goal (issue 18): with queues, >= 0.75x the baseline's throughput and a p99 <= 1.5x its p99.
  */
-import { environment, fmtInt, fmtMs, goal, heading, Samples, sleep, summarize, table, ChildProc, type Summary } from './lib.js';
+import { cpuMs, environment, fmtInt, fmtMs, goal, pct, heading, Samples, sleep, summarize, table, ChildProc, type Summary } from './lib.js';
 import { withDataSet, type Served } from './messages-bench-lib.js';
 import type { PollArgs } from './messages-poller.js';
 import { RawConnection, basicAuth } from './raw-http.js';
@@ -18,6 +18,8 @@ interface Result {
   latency: Summary;
   sent: number;
   delivered: number;
+  /** CPU over the flood, as a fraction of one core: the server, the senders (this process), the poller. */
+  cpu: { server: number; senders: number; poller: number };
 }
 
 async function registerQueues(s: Served): Promise<PollArgs['queues']> {
@@ -74,7 +76,13 @@ async function measure(withQueues: boolean): Promise<Result> {
     // HEARTH_BENCH_PROFILE=DIR: a CPU profile of the server during the flood (p2-queues.cpuprofile...).
     const profileDir = process.env.HEARTH_BENCH_PROFILE;
     if (profileDir) await s.child.call('profileStart');
+    const cpu0 = { server: cpuMs(s.child.pid), senders: cpuMs(), poller: poller ? cpuMs(poller.pid) : 0 };
     const { lat, sent, ms } = await sendFlood(s);
+    const cpu = {
+      server: (cpuMs(s.child.pid) - cpu0.server) / ms,
+      senders: (cpuMs() - cpu0.senders) / ms,
+      poller: poller ? (cpuMs(poller.pid) - cpu0.poller) / ms : 0,
+    };
     if (profileDir) await s.child.call('profileStop', `${profileDir}/p2-${withQueues ? 'queues' : 'base'}.cpuprofile`);
     let delivered = 0;
     if (poller) {
@@ -83,7 +91,7 @@ async function measure(withQueues: boolean): Promise<Result> {
       if (c.failures) throw new Error(`${c.failures} long-polls failed`);
       delivered = c.received;
     }
-    return { rate: (sent / ms) * 1000, latency: summarize(lat.values()), sent, delivered };
+    return { rate: (sent / ms) * 1000, latency: summarize(lat.values()), sent, delivered, cpu };
   });
 }
 
@@ -100,9 +108,23 @@ export async function main(): Promise<void> {
     fmtMs(r.latency.max),
     fmtInt(r.sent),
     fmtInt(r.delivered),
+    pct(r.cpu.server),
+    `${((r.cpu.server * 1000) / r.rate).toFixed(2)} ms`,
+    pct(r.cpu.senders),
+    pct(r.cpu.poller),
   ];
-  table([['case', 'throughput', 'p50', 'p99', 'max', 'sent', 'events delivered'], row('no queues', base), row('10 parked subscribers', real)]);
+  table([['case', 'throughput', 'p50', 'p99', 'max', 'sent', 'events delivered', 'server CPU', 'per message', 'senders CPU', 'poller CPU'], row('no queues', base), row('10 parked subscribers', real)]);
   console.log(`ratio with/without queues: throughput ${(real.rate / base.rate).toFixed(2)}x, p99 ${(real.latency.p99 / base.latency.p99).toFixed(2)}x`);
+  // Server CPU per message (seconds): what each poll answer and its next poll cost on top of a send,
+  // against what the goal leaves them when the server is the bottleneck in both cases.
+  const perMessage = (r: Result) => r.cpu.server / r.rate;
+  const fanout = real.delivered / real.sent; // polls each message wakes
+  const perPoll = (perMessage(real) - perMessage(base)) / fanout;
+  const budget = (perMessage(base) / 0.75 - perMessage(base)) / fanout;
+  console.log(
+    `server CPU per poll answer and its next poll: ${(perPoll * 1e6).toFixed(0)} µs; the throughput goal leaves ${(budget * 1e6).toFixed(0)} µs ` +
+      `(compare bare Koa's CPU per request in \`npm run bench -- http\`)`,
+  );
   const rateRatio = real.rate / base.rate;
   const p99Ratio = real.latency.p99 / base.latency.p99;
   console.log(

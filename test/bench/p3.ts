@@ -111,7 +111,7 @@ export async function main(): Promise<void> {
   heading(`P3 one message to ${POLLS} parked long-polls (baseline: bare Koa woken by one request)`);
   console.log(environment());
   const { child: client } = await ChildProc.start<object>('client', 'parked-client.ts');
-  const rows: (string | number)[][] = [['round', 'server', 'POST answered', 'send -> last', 'ack -> last', 'answers']];
+  const rows: (string | number)[][] = [['round', 'server', 'POST answered', 'send -> first', 'send -> last', 'ack -> last', 'answers', 'client CPU']];
   const hearth: TriggerResult[] = [];
   const bare: TriggerResult[] = [];
   const sameSize: TriggerResult[] = [];
@@ -125,7 +125,7 @@ export async function main(): Promise<void> {
       bare.push(b);
       sameSize.push(s);
       for (const [kind, w] of [['hearth', h], ['bare', b], [`bare, ${h.sample.length} B body`, s]] as const) {
-        rows.push([r, kind, fmtMs(w.postMs, 1), fmtMs(w.sendToLastMs, 1), fmtMs(w.responseToLastMs, 1), w.woken]);
+        rows.push([r, kind, fmtMs(w.postMs, 1), fmtMs(w.sendToFirstMs, 1), fmtMs(w.sendToLastMs, 1), fmtMs(w.responseToLastMs, 1), w.woken, fmtMs(w.clientCpuMs, 0)]);
       }
     }
   } finally {

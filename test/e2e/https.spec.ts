@@ -121,7 +121,11 @@ test.describe('HTTPS and the trust page in Chromium', () => {
     const card = page.getByRole('region', { name: 'API key' });
     await card.getByLabel('Password').fill(PASSWORD);
     await card.getByRole('button', { name: 'Show API key' }).click();
-    const files: Promise<import('playwright-core').Download>[] = [page.waitForEvent('download'), page.waitForEvent('download', (d) => d.suggestedFilename() === 'hearth-ca.crt')];
+    // The two downloads may start in either order: each is waited for by its name.
+    const files: Promise<import('playwright-core').Download>[] = [
+      page.waitForEvent('download', (d) => d.suggestedFilename() === 'zuliprc'),
+      page.waitForEvent('download', (d) => d.suggestedFilename() === 'hearth-ca.crt'),
+    ];
     await card.getByRole('button', { name: 'Download zuliprc' }).click();
     const [rc, caFile] = (await Promise.all(files)) as [import('playwright-core').Download, import('playwright-core').Download];
     assert.equal(rc.suggestedFilename(), 'zuliprc');
