@@ -90,7 +90,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     topicDeleteBudgetMs: 50_000,
     ...opts.config,
   };
-  const turn = new TurnEnd();
+  const turn = new TurnEnd((error) => log.error('an answer could not be written', { error: String(error) }));
   const app: App = {
     store: opts.store,
     clock,

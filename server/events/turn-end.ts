@@ -15,6 +15,8 @@ export class TurnEnd {
   private tasks: (() => void)[] = [];
   private writes: (() => void)[] = [];
 
+  constructor(private readonly onWriteError: (error: unknown) => void) {}
+
   /** Resolves at the end of this turn. */
   wait(): Promise<void> {
     this.schedule();
@@ -29,9 +31,12 @@ export class TurnEnd {
 
   /**
    * Runs `write` once no promise job is left to run, with every other write asked for
-   * meanwhile: the answers released at the end of a turn are written first, then these.
-   * (A tick queued from a promise job runs only once the job queue is empty; one queued
-   * from plain code would run before it, hence the job that queues the tick.)
+   * meanwhile: answers released at the end of a turn and written straight from promise jobs
+   * (Koa's, for a plain answer) go first, then these. An answer that waits on anything else
+   * (a stream, another write to disk) may go after them. (A tick queued from a promise job
+   * runs only once the job queue is empty; one queued from plain code would run before it,
+   * hence the job that queues the tick.) A write that throws does not keep the others from
+   * being written; its error goes to `onWriteError`.
    */
   write(write: () => void): void {
     this.writes.push(write);
@@ -58,6 +63,12 @@ export class TurnEnd {
   private flushWrites(): void {
     const writes = this.writes;
     this.writes = [];
-    for (const write of writes) write();
+    for (const write of writes) {
+      try {
+        write();
+      } catch (error) {
+        this.onWriteError(error);
+      }
+    }
   }
 }

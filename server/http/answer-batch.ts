@@ -1,7 +1,8 @@
 /**
  * Outermost middleware: each answer waits for the end of the event loop's turn
  * (server/events/turn-end.ts), so the answers to every request read in one turn are written
- * back to back. The wait stays within the turn: no timer, no extra turn.
+ * back to back. No timer: an answer made while the turn reads requests goes out in that
+ * turn; one made at the turn's end (a poll whose client went away) in the next.
  */
 import type Koa from 'koa';
 import type { App } from '../context.js';

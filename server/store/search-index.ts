@@ -72,14 +72,16 @@ export class SearchIndex {
    * of the event loop, so requests meanwhile wait at most that long for it (at a million
    * messages the build takes seconds; slices of a fixed 5,000 messages held the loop ~50 ms
    * each and were most of POST /register's slowest answers right after a start).
-   * Resolves when the index is ready.
+   * A slice resumes from a timer, which runs before the turn reads requests: resuming at the
+   * turn's end (setImmediate) put each slice before the answers those requests wait to send
+   * there (server/events/turn-end.ts). Resolves when the index is ready.
    */
   async build(all: Iterable<Indexable>, sliceMs = 8): Promise<void> {
     let sliceEnd = performance.now() + sliceMs;
     for (const m of all) {
       this.put(m);
       if (performance.now() >= sliceEnd) {
-        await new Promise<void>((r) => setImmediate(r));
+        await new Promise<void>((r) => setTimeout(r, 0));
         sliceEnd = performance.now() + sliceMs;
       }
     }

@@ -65,8 +65,14 @@ function answerWoken(req: ApiRequest, queue: EventQueue): void {
   req.koa.respond = false;
   // Written with the turn's other woken polls, after the answers already on their way (the sender's).
   req.app.turn.write(() => {
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
+    try {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    } catch (err) {
+      // Outside Koa here: the client gets a closed connection (and polls again), the log the reason.
+      req.app.log.error('a woken poll could not be answered', { queue: queue.id, error: String(err) });
+      res.destroy();
+    }
   });
 }
 

@@ -73,7 +73,8 @@ async function hearthRound(client: ChildProc): Promise<TriggerResult> {
       request: rawRequest('POST', port, '/api/v1/messages', basicAuth(sender.email, sender.apiKey), body).toString(),
       expect: 'wake up everyone',
     };
-    // HEARTH_BENCH_PROFILE=DIR: the server's CPU profile over the wake (p3-hearth.cpuprofile, the last round's).
+    // HEARTH_BENCH_PROFILE=DIR: the server's CPU profile over the wake (p3-hearth.cpuprofile, p3-bare.cpuprofile,
+    // p3-bare-sized.cpuprofile: the last round's).
     const profileDir = process.env.HEARTH_BENCH_PROFILE;
     if (profileDir) await server.call('profileStart');
     const wake = await client.call<TriggerResult>('trigger', trigger);
@@ -97,11 +98,14 @@ async function bareRound(client: ChildProc, bodyBytes = 0): Promise<TriggerResul
   );
   await park(server, client, port, requests, false);
   while ((await server.call<number>('parked')) < POLLS) await sleep(20);
+  const profileDir = process.env.HEARTH_BENCH_PROFILE;
+  if (profileDir) await server.call('profileStart');
   const wake = await client.call<TriggerResult>('trigger', {
     port,
     request: rawRequest('POST', port, '/trigger', headers, '').toString(),
     expect: '"drafts"',
   } satisfies TriggerArgs);
+  if (profileDir) await server.call('profileStop', `${profileDir}/p3-bare${bodyBytes ? '-sized' : ''}.cpuprofile`);
   await client.call('closeAll');
   await server.stop();
   return wake;

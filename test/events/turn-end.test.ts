@@ -13,10 +13,11 @@ import { encodeParams, startTestServer, type Client, type TestServer } from '../
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const authorization = (client: Client) => client.authHeader.authorization!;
+const unexpected = (error: unknown) => assert.fail(`a write failed: ${String(error)}`);
 
 describe('the end of the turn', () => {
   it('is one promise for every waiter of a turn, and a new one for the next', async () => {
-    const turn = new TurnEnd();
+    const turn = new TurnEnd(unexpected);
     const first = turn.wait();
     assert.equal(turn.wait(), first);
     let released = false;
@@ -30,7 +31,7 @@ describe('the end of the turn', () => {
   });
 
   it('runs later tasks after releasing the waiters, and writes after what the waiters do next', async () => {
-    const turn = new TurnEnd();
+    const turn = new TurnEnd(unexpected);
     const order: string[] = [];
     void turn
       .wait()
@@ -45,8 +46,25 @@ describe('the end of the turn', () => {
     assert.deepEqual(order, ['task', 'answer', 'woken poll']);
   });
 
+  it('writes the rest when one write throws, and reports the error', async () => {
+    const errors: unknown[] = [];
+    const turn = new TurnEnd((error) => errors.push(error));
+    const written: number[] = [];
+    turn.write(() => written.push(1));
+    turn.write(() => {
+      throw new Error('socket gone');
+    });
+    turn.write(() => written.push(3));
+    await nextTurn();
+    assert.deepEqual(written, [1, 3]);
+    assert.deepEqual(
+      errors.map((e) => (e as Error).message),
+      ['socket gone'],
+    );
+  });
+
   it('runs a task asked for during the end of a turn at the next one', async () => {
-    const turn = new TurnEnd();
+    const turn = new TurnEnd(unexpected);
     const order: string[] = [];
     turn.later(() => {
       order.push('first');
