@@ -10,6 +10,7 @@ import type { ParkArgs, TriggerArgs, TriggerResult } from './parked-client.js';
 import { generateDataSet } from './messages-data.js';
 import {
   ChildProc,
+  cpuMs,
   environment,
   fmtMs,
   goal,
@@ -43,7 +44,10 @@ async function park(server: ChildProc, client: ChildProc, port: number, requests
   if (!track) await sleep(500);
 }
 
-async function hearthRound(client: ChildProc): Promise<TriggerResult> {
+/** A wake as the client saw it, and the server's CPU over it (from /proc: all its threads). */
+type Wake = TriggerResult & { serverCpuMs: number };
+
+async function hearthRound(client: ChildProc): Promise<Wake> {
   const dir = tempDir('hearth-p3-');
   try {
     const info = await generateDataSet(dir, { messages: 1000, users: 100, channels: 1, subscribersPerChannel: 100, topicsPerChannel: 5 });
@@ -77,7 +81,8 @@ async function hearthRound(client: ChildProc): Promise<TriggerResult> {
     // p3-bare-sized.cpuprofile: the last round's).
     const profileDir = process.env.HEARTH_BENCH_PROFILE;
     if (profileDir) await server.call('profileStart');
-    const wake = await client.call<TriggerResult>('trigger', trigger);
+    const cpu0 = cpuMs(server.pid);
+    const wake = { ...(await client.call<TriggerResult>('trigger', trigger)), serverCpuMs: cpuMs(server.pid) - cpu0 };
     if (profileDir) await server.call('profileStop', `${profileDir}/p3-hearth.cpuprofile`);
     if (wake.triggerStatus !== 200) throw new Error(`send failed: ${wake.triggerBody}`);
     if (wake.bad) throw new Error(`${wake.bad} answers without the message; e.g. ${wake.sample}`);
@@ -89,7 +94,7 @@ async function hearthRound(client: ChildProc): Promise<TriggerResult> {
   }
 }
 
-async function bareRound(client: ChildProc, bodyBytes = 0): Promise<TriggerResult> {
+async function bareRound(client: ChildProc, bodyBytes = 0): Promise<Wake> {
   const { child: server, ready } = await ChildProc.start<{ port: number }>('bare', 'server.ts', ['bare-park', JSON.stringify({ bodyBytes })]);
   const port = ready.port;
   const headers = basicAuth('owner@example.com', 'x'.repeat(32));
@@ -100,11 +105,13 @@ async function bareRound(client: ChildProc, bodyBytes = 0): Promise<TriggerResul
   while ((await server.call<number>('parked')) < POLLS) await sleep(20);
   const profileDir = process.env.HEARTH_BENCH_PROFILE;
   if (profileDir) await server.call('profileStart');
-  const wake = await client.call<TriggerResult>('trigger', {
+  const cpu0 = cpuMs(server.pid);
+  const triggered = await client.call<TriggerResult>('trigger', {
     port,
     request: rawRequest('POST', port, '/trigger', headers, '').toString(),
     expect: '"drafts"',
   } satisfies TriggerArgs);
+  const wake = { ...triggered, serverCpuMs: cpuMs(server.pid) - cpu0 };
   if (profileDir) await server.call('profileStop', `${profileDir}/p3-bare${bodyBytes ? '-sized' : ''}.cpuprofile`);
   await client.call('closeAll');
   await server.stop();
@@ -115,10 +122,10 @@ export async function main(): Promise<void> {
   heading(`P3 one message to ${POLLS} parked long-polls (baseline: bare Koa woken by one request)`);
   console.log(environment());
   const { child: client } = await ChildProc.start<object>('client', 'parked-client.ts');
-  const rows: (string | number)[][] = [['round', 'server', 'POST answered', 'send -> first', 'send -> last', 'ack -> last', 'answers', 'client CPU']];
-  const hearth: TriggerResult[] = [];
-  const bare: TriggerResult[] = [];
-  const sameSize: TriggerResult[] = [];
+  const rows: (string | number)[][] = [['round', 'server', 'POST answered', 'send -> first', 'send -> last', 'ack -> last', 'answers', 'client CPU', 'server CPU']];
+  const hearth: Wake[] = [];
+  const bare: Wake[] = [];
+  const sameSize: Wake[] = [];
   try {
     for (let r = 1; r <= ROUNDS; r++) {
       const h = await hearthRound(client);
@@ -129,7 +136,7 @@ export async function main(): Promise<void> {
       bare.push(b);
       sameSize.push(s);
       for (const [kind, w] of [['hearth', h], ['bare', b], [`bare, ${h.sample.length} B body`, s]] as const) {
-        rows.push([r, kind, fmtMs(w.postMs, 1), fmtMs(w.sendToFirstMs, 1), fmtMs(w.sendToLastMs, 1), fmtMs(w.responseToLastMs, 1), w.woken, fmtMs(w.clientCpuMs, 0)]);
+        rows.push([r, kind, fmtMs(w.postMs, 1), fmtMs(w.sendToFirstMs, 1), fmtMs(w.sendToLastMs, 1), fmtMs(w.responseToLastMs, 1), w.woken, fmtMs(w.clientCpuMs, 0), fmtMs(w.serverCpuMs, 0)]);
       }
     }
   } finally {
