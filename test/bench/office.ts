@@ -84,7 +84,7 @@ export async function main(): Promise<void> {
     const cpu0 = (await server.call('cpu')) as number;
     const t0 = now();
     const rss: number[] = [];
-    const perMinute: string[][] = [['minute', 'p50', 'p99', 'RSS']];
+    const perMinute: string[][] = [['minute', 'p50', 'p99', 'RSS', 'JS heap', 'outside the heap']];
     const latencies = new Samples();
     const seen = new Map<string, number>();
     let unexpected = 0;
@@ -116,7 +116,10 @@ export async function main(): Promise<void> {
       }
       await drain();
       const minute = summarize(latencies.values().slice(before));
-      perMinute.push([String(m), fmtMs(minute.p50), fmtMs(minute.p99), `${rss[rss.length - 1]!.toFixed(0)} MB`]);
+      // Where RSS goes: V8's heap (live and not yet collected) and what lives outside it (Buffers).
+      const mem = (await server.call('mem')) as { heapUsed: number; external: number };
+      const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+      perMinute.push([String(m), fmtMs(minute.p50), fmtMs(minute.p99), `${rss[rss.length - 1]!.toFixed(0)} MB`, mb(mem.heapUsed), mb(mem.external)]);
     }
     clearInterval(msgTimer);
     clearInterval(typingTimer);
