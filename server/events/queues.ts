@@ -41,9 +41,9 @@ export class EventQueues {
   constructor(
     private readonly clock: Clock,
     readonly config: EventQueuesConfig,
-    turn?: TurnEnd,
+    turn: TurnEnd,
   ) {
-    this.waker = new Waker(turn ? (task) => turn.later(task) : undefined);
+    this.waker = new Waker((task) => turn.later(task));
   }
 
   /**

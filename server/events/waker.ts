@@ -7,8 +7,6 @@ export interface Wakeable {
 /** Where the waker's batches run: at the end of the turn (server/events/turn-end.ts's `later`). */
 export type Later = (task: () => void) => void;
 
-const nextTurn: Later = (task) => setImmediate(task);
-
 /**
  * Wakes parked long-polls in batches, one batch per turn of the event loop.
  * Waking means serialising and writing a response; doing thousands in the
@@ -22,7 +20,7 @@ export class Waker {
   private scheduled = false;
 
   constructor(
-    private readonly later: Later = nextTurn,
+    private readonly later: Later,
     private readonly batchSize = 256,
   ) {}
 

@@ -47,6 +47,20 @@ async function park(server: ChildProc, client: ChildProc, port: number, requests
 /** A wake as the client saw it, and the server's CPU over it (from /proc: all its threads). */
 type Wake = TriggerResult & { serverCpuMs: number };
 
+/**
+ * Fires the trigger and waits for every answer. HEARTH_BENCH_PROFILE=DIR: the server's CPU profile
+ * over the wake as DIR/<name>.cpuprofile (the last round's is what stays).
+ */
+async function measureWake(server: ChildProc, client: ChildProc, trigger: TriggerArgs, name: string): Promise<Wake> {
+  const profileDir = process.env.HEARTH_BENCH_PROFILE;
+  if (profileDir) await server.call('profileStart');
+  const cpu0 = cpuMs(server.pid);
+  const wake = await client.call<TriggerResult>('trigger', trigger);
+  const serverCpuMs = cpuMs(server.pid) - cpu0;
+  if (profileDir) await server.call('profileStop', `${profileDir}/${name}.cpuprofile`);
+  return { ...wake, serverCpuMs };
+}
+
 async function hearthRound(client: ChildProc): Promise<Wake> {
   const dir = tempDir('hearth-p3-');
   try {
@@ -77,13 +91,7 @@ async function hearthRound(client: ChildProc): Promise<Wake> {
       request: rawRequest('POST', port, '/api/v1/messages', basicAuth(sender.email, sender.apiKey), body).toString(),
       expect: 'wake up everyone',
     };
-    // HEARTH_BENCH_PROFILE=DIR: the server's CPU profile over the wake (p3-hearth.cpuprofile, p3-bare.cpuprofile,
-    // p3-bare-sized.cpuprofile: the last round's).
-    const profileDir = process.env.HEARTH_BENCH_PROFILE;
-    if (profileDir) await server.call('profileStart');
-    const cpu0 = cpuMs(server.pid);
-    const wake = { ...(await client.call<TriggerResult>('trigger', trigger)), serverCpuMs: cpuMs(server.pid) - cpu0 };
-    if (profileDir) await server.call('profileStop', `${profileDir}/p3-hearth.cpuprofile`);
+    const wake = await measureWake(server, client, trigger, 'p3-hearth');
     if (wake.triggerStatus !== 200) throw new Error(`send failed: ${wake.triggerBody}`);
     if (wake.bad) throw new Error(`${wake.bad} answers without the message; e.g. ${wake.sample}`);
     await client.call('closeAll');
@@ -103,16 +111,8 @@ async function bareRound(client: ChildProc, bodyBytes = 0): Promise<Wake> {
   );
   await park(server, client, port, requests, false);
   while ((await server.call<number>('parked')) < POLLS) await sleep(20);
-  const profileDir = process.env.HEARTH_BENCH_PROFILE;
-  if (profileDir) await server.call('profileStart');
-  const cpu0 = cpuMs(server.pid);
-  const triggered = await client.call<TriggerResult>('trigger', {
-    port,
-    request: rawRequest('POST', port, '/trigger', headers, '').toString(),
-    expect: '"drafts"',
-  } satisfies TriggerArgs);
-  const wake = { ...triggered, serverCpuMs: cpuMs(server.pid) - cpu0 };
-  if (profileDir) await server.call('profileStop', `${profileDir}/p3-bare${bodyBytes ? '-sized' : ''}.cpuprofile`);
+  const trigger: TriggerArgs = { port, request: rawRequest('POST', port, '/trigger', headers, '').toString(), expect: '"drafts"' };
+  const wake = await measureWake(server, client, trigger, bodyBytes ? 'p3-bare-sized' : 'p3-bare');
   await client.call('closeAll');
   await server.stop();
   return wake;
