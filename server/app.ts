@@ -18,6 +18,7 @@ import { channelMessageStats, messageAccess } from './lib/messages/hooks.js';
 import { doEnsureSystemGroups } from './actions/user-groups.js';
 import { canAddressChannel } from './lib/channels/access.js';
 import { buildRouter } from './http/router.js';
+import { directPolls } from './views/events-direct.js';
 import { consoleLogger, type Logger } from './log.js';
 import { routes, tusRoutes } from './routes.js';
 import { buildStateRegistry, installQueueFilters } from './state/index.js';
@@ -147,13 +148,13 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopMaintenance = scheduleChannelActivity(app);
       stopDelivery = scheduleMessageDelivery(app);
       // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
-      server = createServer({ maxHeaderSize: 64 * 1024 }, koa.callback());
+      server = createServer({ maxHeaderSize: 64 * 1024 }, directPolls(app, koa.callback()));
       const bound = await bind(server, port, host);
       config.listenAddress = { host, port: bound };
       return { host, port: bound };
     },
     async listenTls(port, host, creds) {
-      tlsServer = createHttpsServer({ maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert }, koa.callback());
+      tlsServer = createHttpsServer({ maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert }, directPolls(app, koa.callback()));
       const bound = await bind(tlsServer, port, host);
       config.tlsAddress = { host, port: bound };
       return { host, port: bound };

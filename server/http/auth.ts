@@ -36,15 +36,6 @@ export function parseBasic(header: string): { email: string; key: string } | nul
  */
 export type AuthScheme = 'basic' | 'session' | 'either';
 
-/** Resolves the request's user per policy; sets ctx.state.user (null for anonymous). */
-export function authenticate(app: App, policy: AuthPolicy): Koa.Middleware {
-  const auth = authenticateSync(app, policy);
-  return async (ctx, next) => {
-    await auth(ctx);
-    await next();
-  };
-}
-
 /** Zulip's INCOMING_WEBHOOK_BOT: such bots may only send messages (routes flagged `incomingWebhookBots`). */
 const INCOMING_WEBHOOK_BOT = 2;
 
@@ -71,15 +62,18 @@ export function authenticateSync(
       if (policy === 'required') throw errors.unauthorized();
       return;
     }
-    const creds = parseBasic(header);
-    if (!creds) throw errors.unauthorized();
-    const user = userByApiEmail(app, creds.email);
-    // Zulip's Basic-auth decorator turns every failure of validate_api_key into UNAUTHORIZED (401) with its message.
-    if (!user || !safeEqual(creds.key, user.api_key)) throw errors.unauthorized('Invalid API key');
-    if (!user.is_active) throw errors.unauthorized('Account is deactivated');
-    if (user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !opts.incomingWebhookBots) {
-      throw errors.incomingWebhookBot();
-    }
-    ctx.state.user = user;
+    ctx.state.user = basicUser(app, header, opts.incomingWebhookBots === true);
   };
+}
+
+/** The user an `Authorization: Basic` header proves, or the HearthError to answer. */
+export function basicUser(app: App, header: string, incomingWebhookBots: boolean): UserRecord {
+  const creds = parseBasic(header);
+  if (!creds) throw errors.unauthorized();
+  const user = userByApiEmail(app, creds.email);
+  // Zulip's Basic-auth decorator turns every failure of validate_api_key into UNAUTHORIZED (401) with its message.
+  if (!user || !safeEqual(creds.key, user.api_key)) throw errors.unauthorized('Invalid API key');
+  if (!user.is_active) throw errors.unauthorized('Account is deactivated');
+  if (user.is_bot && user.bot_type === INCOMING_WEBHOOK_BOT && !incomingWebhookBots) throw errors.incomingWebhookBot();
+  return user;
 }

@@ -9,11 +9,16 @@ import type { App } from '../context.js';
 
 const OPEN: ReadonlySet<string> = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/admin/style.css', '/static/hearth-icon.png']);
 
+/** Whether a request on this socket, to this path, is only redirected to HTTPS. */
+export function redirectedToHttps(app: App, socket: object, path: string): boolean {
+  const encrypted = (socket as { encrypted?: boolean }).encrypted === true;
+  return !encrypted && app.config.tlsAddress !== null && app.store.realm.data.realm?.settings.hearth_plain_http === false && !OPEN.has(path);
+}
+
 export function plainHttpGate(app: App): Koa.Middleware {
   return (ctx, next) => {
     const tls = app.config.tlsAddress;
-    const encrypted = (ctx.req.socket as { encrypted?: boolean }).encrypted === true;
-    if (encrypted || !tls || app.store.realm.data.realm?.settings.hearth_plain_http !== false || OPEN.has(ctx.path)) return next();
+    if (!tls || !redirectedToHttps(app, ctx.req.socket, ctx.path)) return next();
     const host = ctx.hostname.includes(':') ? `[${ctx.hostname}]` : ctx.hostname;
     ctx.status = 308;
     ctx.set('Location', `https://${host}:${tls.port}${ctx.originalUrl}`);

@@ -17,6 +17,7 @@ import {
   sessionUser,
 } from '../auth/sessions.js';
 import type { AuthPolicy } from './auth-policy.js';
+import type { UserRecord } from '../store/records.js';
 
 /** Methods that change nothing, so need no CSRF token. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -30,15 +31,12 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
  * only when it writes (that deletion, or `last_used` at most hourly).
  */
 export function authenticateSession(app: App, ctx: Koa.Context, policy: AuthPolicy, strict: boolean): void | Promise<void> {
-  const token = sessionTokenFrom(ctx.get('cookie') || undefined);
-  if (token === null) {
+  const found = findSession(app, ctx.get('cookie'));
+  if (found === null) {
     if (policy === 'required') throw strict ? errors.sessionUnauthorized() : errors.unauthorized();
     return;
   }
-  const id = sessionIdForToken(token);
-  const session = id === null ? undefined : app.store.sessions.get(id);
-  const now = unixSeconds(app.clock);
-  const user = session ? sessionUser(app.store, session, now) : null;
+  const { session, user, now } = found;
   if (!session || !user) {
     const refuse = () => {
       if (strict) throw errors.sessionUnauthorized(clearedSessionCookie(ctx.secure));
@@ -50,6 +48,26 @@ export function authenticateSession(app: App, ctx: Koa.Context, policy: AuthPoli
   ctx.state.user = user;
   ctx.state.session = session;
   if (now - session.last_used >= LAST_USED_RESOLUTION_SECONDS) return housekeeping(app, () => doTouchSession(app, session.id));
+}
+
+/** What a request's cookie names: null without a session cookie; `session`/`user` undefined/null when unusable. */
+function findSession(app: App, cookie: string) {
+  const token = sessionTokenFrom(cookie || undefined);
+  if (token === null) return null;
+  const id = sessionIdForToken(token);
+  const session = id === null ? undefined : app.store.sessions.get(id);
+  const now = unixSeconds(app.clock);
+  return { session, user: session ? sessionUser(app.store, session, now) : null, now };
+}
+
+/**
+ * The user of a GET's session cookie when the check needs no write and refuses nothing
+ * (for the events fast path, server/views/events-direct.ts); null sends the request the usual way.
+ */
+export function plainSessionUser(app: App, cookie: string | undefined): UserRecord | null {
+  const found = findSession(app, cookie ?? '');
+  if (!found?.session || !found.user || found.now - found.session.last_used >= LAST_USED_RESOLUTION_SECONDS) return null;
+  return found.user;
 }
 
 /**

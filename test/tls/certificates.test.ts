@@ -176,6 +176,7 @@ describe('hearth over HTTPS', () => {
   it('with plain HTTP off, HTTP only redirects to HTTPS (308) and still serves the trust page and the authority', async () => {
     const login = await new Client(server.url, null).post('/fetch_api_key', { username: 'o@example.com', password: 'long enough password' });
     const owner = new Client(server.url, { id: login.body.user_id, email: 'o@example.com', apiKey: login.body.api_key, password: '' });
+    const queue = (await owner.post('/register', { event_types: ['drafts'] })).body.queue_id as string;
     assert.equal((await owner.patch('/realm', { hearth_plain_http: false })).status, 200);
     try {
       const redirected = await fetch(`${server.url}/api/v1/server_settings?x=1`, { redirect: 'manual' });
@@ -186,6 +187,9 @@ describe('hearth over HTTPS', () => {
       assert.equal((await get(`${base}/api/v1/server_settings`, { ca })).status, 200, 'HTTPS serves as before');
       const auth = `Basic ${Buffer.from(`o@example.com:${login.body.api_key}`).toString('base64')}`;
       assert.equal((await fetch(`${server.url}/api/v1/hearth/status`, { headers: { authorization: auth }, redirect: 'manual' })).status, 308, 'the API over HTTP too');
+      // A valid long-poll, which would otherwise park the short way (server/views/events-direct.ts), is redirected too.
+      const polled = await fetch(`${server.url}/api/v1/events?queue_id=${encodeURIComponent(queue)}&last_event_id=-1`, { headers: { authorization: auth }, redirect: 'manual' });
+      assert.equal(polled.status, 308, 'a long-poll over HTTP too');
     } finally {
       // Back on, through HTTPS.
       const auth = `Basic ${Buffer.from(`o@example.com:${login.body.api_key}`).toString('base64')}`;
