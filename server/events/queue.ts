@@ -155,27 +155,26 @@ export class EventQueue implements Wakeable {
   }
 
   /**
-   * Parks a long-poll until an event arrives, a newer poll takes over, the
-   * heartbeat interval passes or the connection closes.
+   * Parks a long-poll until an event arrives, a newer poll takes over, the heartbeat interval
+   * passes or the connection closes; then calls `done` once, with the reason. (A callback, not a
+   * promise: thousands of polls wake at once, and each promise and resumption costs.)
    */
-  park(heartbeatMs: number, onClose: (cb: () => void) => () => void): Promise<WakeReason> {
+  park(heartbeatMs: number, onClose: (cb: () => void) => () => void, done: (reason: WakeReason) => void): void {
     this.supersede();
-    return new Promise<WakeReason>((resolve) => {
-      const timer = setTimeout(() => waiter.wake('heartbeat'), heartbeatMs);
-      const detach = onClose(() => waiter.wake('closed'));
-      const waiter: Waiter = {
-        wake: (reason) => {
-          if (this.waiter !== waiter) return;
-          this.waiter = null;
-          clearTimeout(timer);
-          detach();
-          this.lastActivity = this.clock.now();
-          resolve(reason);
-        },
-      };
-      this.waiter = waiter;
-      this.lastActivity = this.clock.now();
-    });
+    const timer = setTimeout(() => waiter.wake('heartbeat'), heartbeatMs);
+    const detach = onClose(() => waiter.wake('closed'));
+    const waiter: Waiter = {
+      wake: (reason) => {
+        if (this.waiter !== waiter) return;
+        this.waiter = null;
+        clearTimeout(timer);
+        detach();
+        this.lastActivity = this.clock.now();
+        done(reason);
+      },
+    };
+    this.waiter = waiter;
+    this.lastActivity = this.clock.now();
   }
 
   /** Finishes the parked long-poll, if any: a newer poll on this queue took over. */

@@ -63,12 +63,14 @@ function takePoll(app: App, req: IncomingMessage, res: ServerResponse): boolean 
     answerOnSocket(app, res, poll, 'closed');
     return true;
   }
-  waitForEvents(app, poll.queue, socket)
-    .then((reason) => answerOnSocket(app, res, poll, reason))
-    .catch((err: unknown) => {
+  waitForEvents(app, poll.queue, socket, (reason) => {
+    try {
+      answerOnSocket(app, res, poll, reason);
+    } catch (err) {
       // Outside Koa here: the client gets a closed connection (and polls again), the log the reason.
       app.log.error('a parked poll failed', { queue: poll.queue.id, error: String(err) });
       res.destroy();
-    });
+    }
+  });
   return true;
 }

@@ -52,14 +52,22 @@ export function startPoll(app: App, poll: Poll): void {
   poll.queue.lastActivity = app.clock.now();
 }
 
-/** Parks the poll until an event, a heartbeat (after a minute idle, added to the queue), a newer poll, the socket's close or shutdown. */
-export async function waitForEvents(app: App, queue: EventQueue, socket: Socket): Promise<WakeReason> {
-  const reason = await queue.park(app.events.config.heartbeatMs, (cb) => {
-    socket.once('close', cb);
-    return () => socket.off('close', cb);
-  });
-  if (reason === 'heartbeat') queue.push({ type: 'heartbeat' });
-  return reason;
+/**
+ * Parks the poll until an event, a heartbeat (after a minute idle, added to the queue), a newer
+ * poll, the socket's close or shutdown; then calls `done` with the reason.
+ */
+export function waitForEvents(app: App, queue: EventQueue, socket: Socket, done: (reason: WakeReason) => void): void {
+  queue.park(
+    app.events.config.heartbeatMs,
+    (cb) => {
+      socket.once('close', cb);
+      return () => socket.off('close', cb);
+    },
+    (reason) => {
+      if (reason === 'heartbeat') queue.push({ type: 'heartbeat' });
+      done(reason);
+    },
+  );
 }
 
 /**
@@ -78,7 +86,7 @@ export async function getEvents(req: ApiRequest): Promise<ViewResult | void> {
     const socket = req.koa.req.socket;
     // The client already hung up (e.g. while its request waited for a body or the queue lookup): don't park.
     if (!socket || socket.destroyed) return { events: [], queue_id: queue.id };
-    const reason = await waitForEvents(req.app, queue, socket);
+    const reason = await new Promise<WakeReason>((resolve) => waitForEvents(req.app, queue, socket, resolve));
     if (reason === 'closed') return { events: [], queue_id: queue.id };
     if (reason === 'event') {
       req.koa.respond = false;

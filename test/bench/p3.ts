@@ -25,7 +25,7 @@ import {
 import { RawConnection, basicAuth, rawRequest } from './raw-http.js';
 
 const POLLS = 5000;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const BATCH = 500;
 
 async function waitParked(server: ChildProc, n: number): Promise<void> {
