@@ -121,6 +121,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
 
   const koa = new Koa({ proxy: false });
   koa.silent = true;
+  // A long-poll that will park skips this stack (views/events-direct.ts repeats what it needs of it).
   koa.use(batchAnswers(app));
   koa.use(compressResponses());
   koa.use(envelope(log));

@@ -89,8 +89,9 @@ export async function getEvents(req: ApiRequest): Promise<ViewResult | void> {
     const reason = await new Promise<WakeReason>((resolve) => waitForEvents(req.app, queue, socket, resolve));
     if (reason === 'closed') return { events: [], queue_id: queue.id };
     if (reason === 'event') {
-      req.koa.respond = false;
       answerOnSocket(req.app, req.koa.res, poll, reason);
+      // Only once the answer is made: had that thrown, Koa's envelope answers a 500.
+      req.koa.respond = false;
       return;
     }
   }

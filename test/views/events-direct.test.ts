@@ -5,7 +5,7 @@
  * record which polls reached it.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
@@ -194,6 +194,25 @@ describe('long-polls the short way', () => {
     assert.equal(h.viaKoa.length, 1);
     await addDraft(h, h.ts.owner, 'slash');
     assert.equal(((await p.done).body.events as Body[]).length, 1);
+  });
+
+  it('a URL Koa reads another way (a raw `#` in it) goes through Koa, which answers as it always did', async () => {
+    const q = await register(h, h.ts.owner);
+    h.viaKoa.length = 0;
+    // parseurl ends the query at `#`: dont_block=true is the value Koa reads, so the poll answers at once.
+    const path = `/api/v1/events?queue_id=${encodeURIComponent(q)}&last_event_id=-1&dont_block=true&x=#&dont_block=false`;
+    const a = await new Promise<Answer>((resolve, reject) => {
+      const { hostname, port } = new URL(h.base);
+      const r = request({ hostname, port, path, headers: { authorization: basic(h.ts.owner) } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? null, body: JSON.parse(text) as Body }));
+      });
+      r.on('error', reject);
+      r.end();
+    });
+    assert.deepEqual(a.body, { result: 'success', msg: '', events: [], queue_id: q, ignored_parameters_unsupported: ['x'] });
+    assert.deepEqual(h.viaKoa, [`GET ${path}`]);
   });
 
   it('a newer poll finishes the parked one; a client that hangs up leaves nothing parked', async () => {
