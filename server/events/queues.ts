@@ -35,6 +35,7 @@ export class EventQueues {
   private nextQueue = 0;
   private readonly prefix = `${Math.floor(Date.now() / 1000)}${randomBytes(2).toString('hex')}`;
   private gcTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
   private readonly waker: Waker;
 
   /** `turn`: woken polls are answered at the end of the turn, after its other answers. */
@@ -183,7 +184,13 @@ export class EventQueues {
     return this.byUser.size;
   }
 
+  /** Whether the server is stopping: polls are answered at once, and their connections closed. */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
   start(): void {
+    this.stopped = false;
     if (this.gcTimer) return;
     this.gcTimer = setInterval(() => this.collectGarbage(), this.config.gcIntervalMs);
     this.gcTimer.unref();
@@ -191,6 +198,7 @@ export class EventQueues {
 
   /** Stops collection and finishes every parked long-poll. */
   stop(): void {
+    this.stopped = true;
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = null;
     for (const q of this.queues.values()) q.shutdown();

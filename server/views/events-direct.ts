@@ -56,7 +56,7 @@ function waitingPoll(app: App, req: IncomingMessage): Poll | null {
     return null;
   }
   // Acknowledging again through Koa changes nothing, so a poll with events waiting can still go that way.
-  if (acknowledgePoll(poll) !== null || !pollWaits(poll)) return null;
+  if (acknowledgePoll(poll) !== null || !pollWaits(app, poll)) return null;
   return poll;
 }
 

@@ -40,8 +40,12 @@ export function acknowledgePoll(poll: Poll): string | null {
   return poll.lastEventId === undefined ? null : poll.queue.acknowledge(poll.lastEventId);
 }
 
-/** Whether the poll, acknowledged, waits for an event rather than answering at once. */
-export const pollWaits = (poll: Poll): boolean => poll.queue.pending === 0 && !poll.dontBlock;
+/**
+ * Whether the poll, acknowledged, waits for an event rather than answering at once. While the
+ * server stops, none waits: a client that polls again on the answer it got at shutdown would
+ * otherwise park again and hold the stop until connections are dropped.
+ */
+export const pollWaits = (app: App, poll: Poll): boolean => poll.queue.pending === 0 && !poll.dontBlock && !app.events.stopping;
 
 /**
  * Takes the poll's place on its queue: any accepted poll, even a non-blocking one, finishes
@@ -82,7 +86,9 @@ export async function getEvents(req: ApiRequest): Promise<ViewResult | void> {
   if (problem) throw errors.badRequest(problem);
   startPoll(req.app, poll);
   const { queue } = poll;
-  if (pollWaits(poll)) {
+  // Stopping: the answer closes its connection, so the client's next poll finds the server gone.
+  if (req.app.events.stopping) req.koa.set('Connection', 'close');
+  if (pollWaits(req.app, poll)) {
     const socket = req.koa.req.socket;
     // The client already hung up (e.g. while its request waited for a body or the queue lookup): don't park.
     if (!socket || socket.destroyed) return { events: [], queue_id: queue.id };
@@ -114,7 +120,10 @@ export function answerOnSocket(app: App, res: ServerResponse, poll: Poll, reason
   }}`;
   app.turn.write(() => {
     try {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+      const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) };
+      // Stopping: the client's next poll then finds the server gone rather than parking again.
+      if (app.events.stopping) headers.Connection = 'close';
+      res.writeHead(200, headers);
       res.end(body);
     } catch (err) {
       // Outside Koa here: the client gets a closed connection (and polls again), the log the reason.

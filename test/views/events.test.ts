@@ -475,6 +475,40 @@ describe('shutdown', () => {
       await ts.stop();
     }
   });
+
+  it('a client that polls again on the shutdown answer does not hold the stop: it is answered at once and its connection closed', async () => {
+    const ts = await startTestServer();
+    try {
+      const q = await registerQueue(ts.ownerClient);
+      // As every Zulip client does: poll again as soon as an answer arrives (over the same keep-alive connection).
+      const answers: { status: number; events: number; connection: string | null }[] = [];
+      let failed = false;
+      const loop = (async () => {
+        let last = -1;
+        while (!failed) {
+          const url = `${ts.url}/api/v1/events?${encodeParams({ queue_id: q.queue_id, last_event_id: last })}`;
+          try {
+            const res = await fetch(url, { headers: ts.ownerClient.authHeader });
+            const body = (await res.json()) as { events: { id: number }[] };
+            answers.push({ status: res.status, events: body.events.length, connection: res.headers.get('connection') });
+            for (const e of body.events) last = Math.max(last, e.id);
+          } catch {
+            failed = true; // the server is gone
+          }
+        }
+      })();
+      await until(() => ts.app.events.get(q.queue_id)!.isParked, 'parked');
+      const started = Date.now();
+      await ts.server.close();
+      const closeMs = Date.now() - started;
+      await loop;
+      assert.ok(closeMs < 1000, `close took ${closeMs} ms (connections were dropped by force, not closed)`);
+      assert.ok(answers.length >= 1 && answers.length <= 3, JSON.stringify(answers));
+      assert.ok(answers.every((a) => a.status === 200 && a.connection === 'close'), JSON.stringify(answers));
+    } finally {
+      await ts.stop();
+    }
+  });
 });
 
 describe('register/action race', () => {
