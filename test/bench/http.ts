@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- http`: requests/s of authenticated GET /api/v1/users/me on
- * Hearth against a bare Koa handler, measured the same way in the same run.
+ * Hearth against a bare Koa handler, measured the same way in the same run
+ * (and, for reference, Node's HTTP server with no framework).
  * Each server and the load generator are separate processes; rounds alternate
  * between the two servers and the figures quoted are medians over rounds.
  */
@@ -74,8 +75,9 @@ export async function main(): Promise<void> {
         `${CONCURRENCY} keep-alive connections with one request in flight each; ` +
         `server and load generator in separate processes (2 cores).`,
     );
-    const [bare, hearth, loadgen] = await Promise.all([
+    const [bare, node, hearth, loadgen] = await Promise.all([
       ChildProc.start<{ port: number }>('bare server', 'server.ts', ['bare']),
+      ChildProc.start<{ port: number }>('node server', 'server.ts', ['node']),
       ChildProc.start<{ port: number; email: string; apiKey: string; userId: number }>('hearth server', 'server.ts', [
         'hearth',
         JSON.stringify({ dataDir }),
@@ -86,11 +88,14 @@ export async function main(): Promise<void> {
     const targets: Target[] = [
       { label: 'bare', server: bare.child, port: bare.ready.port, request: rawRequest('GET', bare.ready.port, '/api/v1/users/me', auth).toString() },
       { label: 'hearth', server: hearth.child, port: hearth.ready.port, request: rawRequest('GET', hearth.ready.port, '/api/v1/users/me', auth).toString() },
+      // Informational: Node's HTTP server with no framework, the floor of any request here.
+      { label: 'node', server: node.child, port: node.ready.port, request: rawRequest('GET', node.ready.port, '/api/v1/users/me', auth).toString() },
     ];
     await check(targets[0]!, (b) => b.result === 'success');
     await check(targets[1]!, (b) => b.result === 'success' && b.user_id === hearth.ready.userId);
+    await check(targets[2]!, (b) => b.result === 'success');
 
-    const results: Record<string, RoundResult[]> = { bare: [], hearth: [] };
+    const results: Record<string, RoundResult[]> = { bare: [], hearth: [], node: [] };
     const rows: (string | number)[][] = [['round', 'server', 'req/s', 'p50', 'p99', 'max', 'server CPU', 'req per server CPU-s', 'loadgen CPU']];
     // HEARTH_BENCH_PROFILE=DIR: CPU profiles of both servers during the last round (http-bare/-hearth.cpuprofile).
     const profileDir = process.env.HEARTH_BENCH_PROFILE;
@@ -124,6 +129,9 @@ export async function main(): Promise<void> {
     console.log(
       `  requests per server CPU-second: bare ${fmtInt(perCpu('bare'))}, hearth ${fmtInt(perCpu('hearth'))}, ratio ${(perCpu('hearth') / perCpu('bare')).toFixed(2)}`,
     );
+    // Server CPU per request, in µs: what P2's per-poll budget is to be compared with.
+    const us = (label: string) => (1e6 / perCpu(label)).toFixed(0);
+    console.log(`  server CPU per request: Node's HTTP server alone ${us('node')} µs, bare Koa ${us('bare')} µs, Hearth ${us('hearth')} µs (node: ${fmtInt(med('node', (r) => r.rps))} req/s)`);
     const maxLoadgenCpu = Math.max(...results.bare!.map((r) => r.cpu));
     if (maxLoadgenCpu > 0.9) {
       console.log(`  note: the load generator used up to ${pct(maxLoadgenCpu)} of a core against bare Koa; the bare figure may be capped by it.`);

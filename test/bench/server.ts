@@ -2,6 +2,7 @@
  * A server under test, run as a child process of a benchmark:
  *
  *   server.ts bare        Koa answering {result:'success'} to everything
+ *   server.ts node        Node's HTTP server alone answering that body (no Koa)
  *   server.ts bare-park   Koa whose handler awaits a promise until POST /trigger
  *                         ('{"bodyBytes": N}': each answer padded to about N bytes)
  *   server.ts hearth '{"dataDir": "..."}'
@@ -11,7 +12,7 @@
  * and `parked` over IPC.
  * Memory is read by the parent from /proc/<pid>/status, not through a route.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import Koa from 'koa';
@@ -27,8 +28,8 @@ let running: RunningServer | null = null;
 let tracked: string[] = [];
 const waiters: (() => void)[] = [];
 
-function listenBare(koa: Koa): Promise<number> {
-  const server: Server = createServer(koa.callback());
+function listenBare(handler: Koa | RequestListener): Promise<number> {
+  const server: Server = createServer(handler instanceof Koa ? handler.callback() : handler);
   server.keepAliveTimeout = 65_000; // as Hearth
   server.requestTimeout = 0;
   return new Promise((resolve, reject) => {
@@ -44,6 +45,15 @@ async function init(): Promise<unknown> {
       ctx.body = { result: 'success' };
     });
     return { port: await listenBare(koa) };
+  }
+  if (mode === 'node') {
+    // No framework at all: Node's HTTP server answering the same body (the floor under any Node server).
+    return {
+      port: await listenBare((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': 20 });
+        res.end('{"result":"success"}');
+      }),
+    };
   }
   if (mode === 'bare-park') {
     const koa = new Koa();
