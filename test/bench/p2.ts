@@ -123,7 +123,7 @@ export async function main(): Promise<void> {
   const budget = (perMessage(base) / 0.75 - perMessage(base)) / fanout;
   console.log(
     `server CPU per poll answer and its next poll: ${(perPoll * 1e6).toFixed(0)} µs; the throughput goal leaves ${(budget * 1e6).toFixed(0)} µs ` +
-      `(compare bare Koa's CPU per request in \`npm run bench -- http\`)`,
+      `(compare the server CPU per request that \`npm run bench -- http\` prints for Node's HTTP server alone and for bare Koa)`,
   );
   const rateRatio = real.rate / base.rate;
   const p99Ratio = real.latency.p99 / base.latency.p99;
