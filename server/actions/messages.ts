@@ -14,7 +14,7 @@ import { messageEvent } from '../lib/messages/events.js';
 import { checkGroupMentions, checkWildcardMentions } from '../lib/messages/mention-permissions.js';
 import { containsAlertWord } from '../lib/people/alert-words.js';
 import { renderForStorage } from '../lib/messages/render.js';
-import { FLAG, type MessageRecord } from '../store/message-records.js';
+import { FLAG, packRow, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { mentionFollowers, sendPolicy } from '../lib/topics/participation.js';
 import { VISIBILITY } from '../lib/topics/visibility.js';
@@ -108,7 +108,7 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
       flags.set(id, f);
     }
     const um: number[] = [];
-    for (const [id, f] of flags) um.push(id, f);
+    for (const [id, f] of flags) um.push(packRow(id, f));
     const fields: Omit<MessageRecord, 'id'> = {
       sender_id: sender.id,
       stream_id: addressee.kind === 'stream' ? addressee.channel.id : null,

@@ -20,7 +20,7 @@
 import { SegmentedCollection } from './segmented.js';
 import { IdList } from './message-ids.js';
 import { SearchIndex } from './search-index.js';
-import { FLAG, assignContent, conversationKey, type MessageRecord } from './message-records.js';
+import { FLAG, ROW_SPAN, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
 
 export interface TopicEntry {
   ids: IdList;
@@ -67,6 +67,7 @@ export class MessageStore {
     const items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
       // Interned as each segment is parsed, so the duplicate topic strings die young.
       for (const m of segment) {
+        m.um = packedRows(m.um);
         let t = topics.get(m.topic);
         if (t === undefined) topics.set(m.topic, (t = m.topic));
         m.topic = t;
@@ -134,16 +135,19 @@ export class MessageStore {
 
   // ------------------------------------------------------------ user rows
 
+  /** Where the user's row is in `m.um` (rows ascend by user, so by number), or -1. */
   private rowIndex(m: MessageRecord, userId: number): number {
     const um = m.um;
+    const first = userId * ROW_SPAN;
+    const last = first + ROW_SPAN - 1;
     let lo = 0;
-    let hi = (um.length >> 1) - 1;
+    let hi = um.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const u = um[mid * 2]!;
-      if (u === userId) return mid * 2;
-      if (u < userId) lo = mid + 1;
-      else hi = mid - 1;
+      const r = um[mid]!;
+      if (r < first) lo = mid + 1;
+      else if (r > last) hi = mid - 1;
+      else return mid;
     }
     return -1;
   }
@@ -151,35 +155,34 @@ export class MessageStore {
   /** The user's flags on the message, or null when the user has no row (never received it). */
   rowFlags(m: MessageRecord, userId: number): number | null {
     const i = this.rowIndex(m, userId);
-    return i < 0 ? null : m.um[i + 1]!;
+    return i < 0 ? null : rowFlagsOf(m.um[i]!);
   }
 
   /** User IDs with a row, ascending. */
   rowUserIds(m: MessageRecord): number[] {
-    const out: number[] = [];
-    for (let i = 0; i < m.um.length; i += 2) out.push(m.um[i]!);
-    return out;
+    return m.um.map(rowUser);
   }
 
   /** Sets (or creates) the user's row on the message. */
   setRowFlags(m: MessageRecord, userId: number, flags: number): void {
     const i = this.rowIndex(m, userId);
     if (i >= 0) {
-      const old = m.um[i + 1]!;
-      m.um[i + 1] = flags;
+      const old = rowFlagsOf(m.um[i]!);
+      m.um[i] = packRow(userId, flags);
       this.updateFlagIndexes(m.id, userId, old, flags);
       return;
     }
+    const row = packRow(userId, flags);
     let at = 0;
-    while (at < m.um.length && m.um[at]! < userId) at += 2;
-    m.um.splice(at, 0, userId, flags);
+    while (at < m.um.length && m.um[at]! < row) at++;
+    m.um.splice(at, 0, row);
     this.indexRow(m, userId, flags);
   }
 
   removeRow(m: MessageRecord, userId: number): void {
     const i = this.rowIndex(m, userId);
     if (i < 0) return;
-    m.um.splice(i, 2);
+    m.um.splice(i, 1);
     this.unindexRow(m, userId);
   }
 
@@ -267,14 +270,14 @@ export class MessageStore {
     this.allIds.insert(m.id);
     this.indexPlace(m);
     list(this.bySender, m.sender_id).insert(m.id);
-    for (let i = 0; i < m.um.length; i += 2) this.indexRow(m, m.um[i]!, m.um[i + 1]!);
+    for (const r of m.um) this.indexRow(m, rowUser(r), rowFlagsOf(r));
   }
 
   private unindex(m: MessageRecord): void {
     this.allIds.remove(m.id);
     this.unindexPlace(m);
     this.bySender.get(m.sender_id)?.remove(m.id);
-    for (let i = 0; i < m.um.length; i += 2) this.unindexRow(m, m.um[i]!);
+    for (const r of m.um) this.unindexRow(m, rowUser(r));
   }
 
   // ------------------------------------------------------------ index reads (ascending IdLists; do not mutate)

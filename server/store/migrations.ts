@@ -32,6 +32,12 @@ export const migrations: Migration[] = [
       'message segments may hold a later copy of a message (changes appended in place); a Hearth before this schema would read them as damage, so it refuses the data dir instead',
     run: async () => undefined,
   },
+  {
+    to: 4,
+    describe:
+      'message rows are one number each (user ID * 1024 + flags), not two; segments written before are read as pairs at load (store/message-records.ts packedRows), but a Hearth before this schema would misread the new ones, so it refuses the data dir instead',
+    run: async () => undefined,
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = 1 + migrations.length;

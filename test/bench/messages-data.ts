@@ -16,7 +16,7 @@ import { commit } from '../../server/actions/commit.js';
 import { randomBytes } from 'node:crypto';
 import { silentLogger } from '../../server/log.js';
 import { defaultChannelSettings } from '../../server/lib/channels/settings.js';
-import { FLAG, type MessageRecord } from '../../server/store/message-records.js';
+import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
 import { Store } from '../../server/store/store.js';
 
 export interface DataSetOptions {
@@ -140,13 +140,13 @@ function message(id: number, info: Omit<DataSetInfo, 'generateMs' | 'bytes' | 'm
     const b = info.users[(id * 7 + 1) % info.users.length]!.id;
     const dm = [...new Set([a, b])].sort((x, y) => x - y);
     const um: number[] = [];
-    for (const u of dm) um.push(u, FLAG.is_private | (unread && u !== a ? 0 : FLAG.read));
+    for (const u of dm) um.push(packRow(u, FLAG.is_private | (unread && u !== a ? 0 : FLAG.read)));
     return { id, sender_id: a, stream_id: null, topic: '', dm, ...body(id), timestamp: ts, um };
   }
   const ch = info.channels[(id - Math.floor(id / 10)) % info.channels.length]!; // every channel gets messages
   const sender = ch.subscribers[id % ch.subscribers.length]!;
   const um: number[] = [];
-  for (const u of ch.subscribers) um.push(u, unread && u !== sender ? 0 : FLAG.read);
+  for (const u of ch.subscribers) um.push(packRow(u, unread && u !== sender ? 0 : FLAG.read));
   return {
     id,
     sender_id: sender,
