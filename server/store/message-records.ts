@@ -146,7 +146,9 @@ export const ROW_SPAN = 1024;
 
 /** One UserMessage row as stored in `um`. */
 export function packRow(userId: number, flags: number): number {
-  if (!(flags >= 0 && flags < ROW_SPAN)) throw new RangeError(`flags out of range: ${flags}`);
+  // User IDs start at 1: a row's number is then at least ROW_SPAN, which tells it from a pair's flags.
+  if (!Number.isSafeInteger(userId) || userId < 1) throw new RangeError(`not a user ID: ${userId}`);
+  if (!Number.isInteger(flags) || flags < 0 || flags >= ROW_SPAN) throw new RangeError(`flags out of range: ${flags}`);
   return userId * ROW_SPAN + flags;
 }
 
@@ -160,7 +162,7 @@ export const rowFlagsOf = (row: number): number => row % ROW_SPAN;
  */
 export function packedRows(um: number[]): number[] {
   if (um.length === 0 || um[um.length - 1]! >= ROW_SPAN) return um;
-  const rows = new Array<number>(um.length >> 1);
-  for (let i = 0; i < rows.length; i++) rows[i] = packRow(um[2 * i]!, um[2 * i + 1]!);
+  const rows: number[] = [];
+  for (let i = 0; i + 1 < um.length; i += 2) rows.push(packRow(um[i]!, um[i + 1]!));
   return rows;
 }

@@ -67,7 +67,11 @@ export class MessageStore {
     const items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
       // Interned as each segment is parsed, so the duplicate topic strings die young.
       for (const m of segment) {
-        m.um = packedRows(m.um);
+        try {
+          m.um = packedRows(m.um);
+        } catch (err) {
+          throw new Error(`message ${m.id} in ${dir}: its recipients' rows cannot be read (${(err as Error).message})`);
+        }
         let t = topics.get(m.topic);
         if (t === undefined) topics.set(m.topic, (t = m.topic));
         m.topic = t;
@@ -137,6 +141,14 @@ export class MessageStore {
 
   /** Where the user's row is in `m.um` (rows ascend by user, so by number), or -1. */
   private rowIndex(m: MessageRecord, userId: number): number {
+    const at = this.rowSearch(m, userId);
+    return at >= 0 ? at : -1;
+  }
+
+  /** The user's row's index in `m.um`; when there is none, `-(where it would go) - 1`. */
+  private rowSearch(m: MessageRecord, userId: number): number {
+    // Not a user ID (NaN, 1.5): no row, rather than whichever row its range would hit.
+    if (!Number.isInteger(userId)) return -1;
     const um = m.um;
     const first = userId * ROW_SPAN;
     const last = first + ROW_SPAN - 1;
@@ -149,7 +161,7 @@ export class MessageStore {
       else if (r > last) hi = mid - 1;
       else return mid;
     }
-    return -1;
+    return -lo - 1;
   }
 
   /** The user's flags on the message, or null when the user has no row (never received it). */
@@ -165,17 +177,15 @@ export class MessageStore {
 
   /** Sets (or creates) the user's row on the message. */
   setRowFlags(m: MessageRecord, userId: number, flags: number): void {
-    const i = this.rowIndex(m, userId);
+    const i = this.rowSearch(m, userId);
+    const row = packRow(userId, flags);
     if (i >= 0) {
       const old = rowFlagsOf(m.um[i]!);
-      m.um[i] = packRow(userId, flags);
+      m.um[i] = row;
       this.updateFlagIndexes(m.id, userId, old, flags);
       return;
     }
-    const row = packRow(userId, flags);
-    let at = 0;
-    while (at < m.um.length && m.um[at]! < row) at++;
-    m.um.splice(at, 0, row);
+    m.um.splice(-i - 1, 0, row);
     this.indexRow(m, userId, flags);
   }
 

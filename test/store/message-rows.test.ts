@@ -37,6 +37,24 @@ describe('message rows', () => {
     assert.equal(packRow(3, FLAG.read | FLAG.starred), 3 * ROW_SPAN + 3);
     assert.throws(() => packRow(3, ROW_SPAN), RangeError);
     assert.throws(() => packRow(3, -1), RangeError);
+    assert.throws(() => packRow(3, 1.5), RangeError);
+    // User IDs start at 1, which is what tells a row (>= ROW_SPAN) from a pair's flags.
+    for (const id of [0, -1, 1.5, Number.NaN, 2 ** 60]) assert.throws(() => packRow(id, 0), RangeError, String(id));
+  });
+
+  it('rows of large user IDs, and lookups of what is not a user ID', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-rows-'));
+    dirs.push(dir);
+    const store = await MessageStore.open(dir);
+    const big = 2 ** 40 + 3;
+    const m = store.add(message([packRow(1, FLAG.read), packRow(2, 0)]));
+    store.setRowFlags(m, big, FLAG.starred);
+    store.setRowFlags(m, 2 ** 20, 0);
+    assert.deepEqual(store.rowUserIds(m), [1, 2, 2 ** 20, big]);
+    assert.equal(store.rowFlags(m, big), FLAG.starred);
+    for (const id of [Number.NaN, 1.5, 0, -1]) assert.equal(store.rowFlags(m, id), null, String(id));
+    assert.throws(() => store.setRowFlags(m, 1.5, 0), RangeError);
+    assert.deepEqual(store.rowUserIds(m), [1, 2, 2 ** 20, big], 'unchanged');
   });
 
   it('packedRows reads pairs as one number a row and leaves packed rows alone', () => {
@@ -49,13 +67,28 @@ describe('message rows', () => {
     assert.deepEqual(packedRows([ROW_SPAN]), [ROW_SPAN]);
   });
 
+  it('a row that cannot be read stops the open with the message named', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-rows-'));
+    dirs.push(dir);
+    const first = await MessageStore.open(dir);
+    const a = first.add(message([packRow(1, 0)]));
+    await first.save(a.id);
+    await first.settled();
+    const [file] = await segmentFiles(dir);
+    const items = JSON.parse(await readFile(file!, 'utf8')) as MessageRecord[];
+    items[0]!.um = [0, 5];
+    await writeFile(file!, JSON.stringify(items));
+    await assert.rejects(MessageStore.open(dir), new RegExp(`message ${a.id} in .*rows cannot be read`));
+  });
+
   it('a store written with pairs opens with the same rows and indexes, and is written back one number a row', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hearth-rows-'));
     dirs.push(dir);
     const first = await MessageStore.open(dir);
     const a = first.add(message([packRow(1, FLAG.read), packRow(2, 0), packRow(3, FLAG.starred | FLAG.read)]));
     const b = first.add(message([packRow(2, FLAG.read), packRow(3, 0)]));
-    await first.save(a.id, b.id);
+    const others = Array.from({ length: 8 }, () => first.add(message([packRow(5, FLAG.read)])).id);
+    await first.save(a.id, b.id, ...others);
     await first.settled();
     // Rewrite the segment as a Hearth before schema 4 wrote it: [userId, flags, ...].
     const [file] = await segmentFiles(dir);
@@ -86,6 +119,10 @@ describe('message rows', () => {
     const byId = new Map(written.map((m) => [m.id, m.um]));
     assert.deepEqual(byId.get(a.id), [packRow(1, FLAG.read), packRow(3, FLAG.starred | FLAG.read)]);
     assert.deepEqual(byId.get(b.id), [packRow(1, FLAG.historical | FLAG.read), packRow(2, FLAG.read), packRow(3, FLAG.read)]);
+
+    // The first write after a load writes the segment whole, from memory: no pairs are left in it.
+    assert.ok(written.every((x) => x.um.length === 0 || x.um[x.um.length - 1]! >= ROW_SPAN), JSON.stringify(written.map((x) => x.um)));
+    assert.equal(written.length, 10, 'written whole: one copy each');
 
     const reopened = await MessageStore.open(dir);
     assert.deepEqual(reopened.rowUserIds(reopened.get(b.id)!), [1, 2, 3]);

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { directPolls } from '../../server/views/events-direct.js';
+import { until } from '../helpers/until.js';
 import { encodeParams, startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 type Body = Record<string, unknown>;
@@ -60,14 +60,6 @@ function poll(base: string, path: string, params: Record<string, string | number
     async (res): Promise<Answer> => ({ status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Body }),
   );
   return { done, abort: () => controller.abort() };
-}
-
-async function until(cond: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(5);
-  }
 }
 
 async function register(h: Harness, account: Account): Promise<string> {

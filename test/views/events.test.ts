@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { Clock } from '../../server/clock.js';
 import { applyEvents } from '../helpers/apply-events.js';
+import { until } from '../helpers/until.js';
 import { encodeParams, startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 import { drain, stateOf, verifyAction } from '../helpers/verify-action.js';
 
@@ -35,15 +36,6 @@ function longPoll(client: Client, queueId: string, lastEventId: number) {
     at: Date.now(),
   }));
   return { done, abort: () => controller.abort() };
-}
-
-/** Waits until the server has parked a poll on the queue (or it stops being parked). */
-async function until(cond: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(5);
-  }
 }
 
 describe('GET /events', () => {
