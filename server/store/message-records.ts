@@ -48,8 +48,11 @@ export interface MessageRecord {
   timestamp: number;
   /** MSG_BIT flags of the message itself (absent: none). */
   bits?: number;
-  /** UserMessage rows: `userId * ROW_SPAN + flags` each, ascending (flags: FLAG bits); read them through MessageStore. */
-  um: number[];
+  /**
+   * UserMessage rows: `userId * ROW_SPAN + flags` each, ascending (flags: FLAG bits); read and
+   * change them through MessageStore. Messages with the same rows share one frozen list.
+   */
+  um: readonly number[];
   /** Name of the sending client (`sending_client`), when not the default. */
   client?: string;
   last_edit_timestamp?: number;
@@ -160,7 +163,7 @@ export const rowFlagsOf = (row: number): number => row % ROW_SPAN;
  * as pairs `[userId, flags, ...]` before, one number per row. Pairs end with a flags value (under
  * ROW_SPAN); a packed list ends with the highest user's row (user IDs start at 1, so at least ROW_SPAN).
  */
-export function packedRows(um: number[]): number[] {
+export function packedRows(um: readonly number[]): readonly number[] {
   if (um.length === 0 || um[um.length - 1]! >= ROW_SPAN) return um;
   const rows: number[] = [];
   for (let i = 0; i + 1 < um.length; i += 2) rows.push(packRow(um[i]!, um[i + 1]!));

@@ -20,6 +20,7 @@
 import { SegmentedCollection } from './segmented.js';
 import { IdList } from './message-ids.js';
 import { SearchIndex } from './search-index.js';
+import { RowLists } from './row-lists.js';
 import { FLAG, ROW_SPAN, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
 
 export interface TopicEntry {
@@ -58,6 +59,8 @@ export class MessageStore {
   private readonly directByUser: (IdList | undefined)[] = [];
   /** Words → message IDs for the `search` operator (built in the background after open). */
   readonly search = new SearchIndex();
+  /** Row lists shared between messages with the same rows (a change makes a new list). */
+  private readonly rows = new RowLists();
 
   private constructor(readonly items: SegmentedCollection<MessageRecord>) {}
 
@@ -80,7 +83,12 @@ export class MessageStore {
     });
     const store = new MessageStore(items);
     store.allIds.reserve(items.size);
-    for (const segment of loaded) for (const m of segment) store.index(m);
+    for (const segment of loaded) {
+      for (const m of segment) {
+        m.um = store.rows.hold(m.um);
+        store.index(m);
+      }
+    }
     // The word index builds between requests; search scans until it is ready.
     const ids = store.allIds.toArray();
     void store.search.build(
@@ -114,6 +122,7 @@ export class MessageStore {
   add(fields: Omit<MessageRecord, 'id'>): MessageRecord {
     if (fields.rendered !== undefined) assignContent(fields, fields.content, fields.rendered);
     if (fields.bits === 0) delete fields.bits;
+    fields.um = this.rows.hold(fields.um);
     const m = this.items.append(fields);
     this.index(m);
     this.search.add(m);
@@ -134,6 +143,7 @@ export class MessageStore {
     if (!m) return undefined;
     this.unindex(m);
     this.items.remove(id);
+    this.rows.release(m.um);
     return m;
   }
 
@@ -179,20 +189,26 @@ export class MessageStore {
   setRowFlags(m: MessageRecord, userId: number, flags: number): void {
     const i = this.rowSearch(m, userId);
     const row = packRow(userId, flags);
+    const rows = m.um.slice();
     if (i >= 0) {
-      const old = rowFlagsOf(m.um[i]!);
-      m.um[i] = row;
+      const old = rowFlagsOf(rows[i]!);
+      if (old === flags) return;
+      rows[i] = row;
+      m.um = this.rows.replace(m.um, rows);
       this.updateFlagIndexes(m.id, userId, old, flags);
       return;
     }
-    m.um.splice(-i - 1, 0, row);
+    rows.splice(-i - 1, 0, row);
+    m.um = this.rows.replace(m.um, rows);
     this.indexRow(m, userId, flags);
   }
 
   removeRow(m: MessageRecord, userId: number): void {
     const i = this.rowIndex(m, userId);
     if (i < 0) return;
-    m.um.splice(i, 1);
+    const rows = m.um.slice();
+    rows.splice(i, 1);
+    m.um = this.rows.replace(m.um, rows);
     this.unindexRow(m, userId);
   }
 

@@ -1,0 +1,110 @@
+/**
+ * Messages with the same UserMessage rows share one frozen list (server/store/row-lists.ts); a
+ * change gives the message a list of its own, or the one other messages already share.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
+import { MessageStore } from '../../server/store/messages.js';
+import { RowLists } from '../../server/store/row-lists.js';
+
+const rowsOf = (...pairs: [number, number][]) => pairs.map(([u, f]) => packRow(u, f));
+
+describe('shared row lists', () => {
+  it('equal lists are one list, held until the last holder lets go', () => {
+    const lists = new RowLists();
+    const a = lists.hold(rowsOf([1, FLAG.read], [2, 0]));
+    const b = lists.hold(rowsOf([1, FLAG.read], [2, 0]));
+    assert.equal(a, b);
+    assert.equal(lists.size, 1);
+    assert.ok(Object.isFrozen(a));
+    assert.throws(() => (a as number[]).push(5), TypeError);
+    const c = lists.hold(rowsOf([1, FLAG.read], [2, FLAG.read]));
+    assert.notEqual(c, a);
+    assert.equal(lists.size, 2);
+    lists.release(a);
+    assert.equal(lists.size, 2, 'b still holds it');
+    assert.equal(lists.hold(rowsOf([1, FLAG.read], [2, 0])), a);
+    lists.release(a);
+    lists.release(b);
+    assert.equal(lists.size, 1);
+    // Once forgotten, an equal list is a new one.
+    const again = rowsOf([1, FLAG.read], [2, 0]);
+    assert.equal(lists.hold(again), again);
+    assert.equal(lists.hold([]), lists.hold([]), 'the empty list is one list, never counted');
+    assert.equal(lists.size, 2);
+  });
+
+  it('lists whose hashes collide stay apart', () => {
+    // These two hash alike (found by search); each must still find itself, and only itself.
+    const lists = new RowLists();
+    const x = lists.hold([652288, 854017]);
+    const y = lists.hold([1096704, 1212417]);
+    assert.notEqual(x, y);
+    assert.deepEqual([...y], [1096704, 1212417]);
+    assert.equal(lists.hold([652288, 854017]), x);
+    assert.equal(lists.hold([1096704, 1212417]), y);
+    assert.equal(lists.size, 2);
+    lists.release(x);
+    lists.release(x);
+    assert.equal(lists.size, 1);
+    assert.equal(lists.hold([1096704, 1212417]), y, 'the other list of the hash is kept');
+    const x2 = [652288, 854017];
+    assert.equal(lists.hold(x2), x2);
+    lists.release(y);
+    lists.release(y);
+    lists.release(y);
+    assert.equal(lists.size, 1);
+    lists.release([652288, 854017]); // not a held list: nothing happens
+    assert.equal(lists.hold([652288, 854017]), x2);
+  });
+
+  describe('in the message store', () => {
+    const dirs: string[] = [];
+    after(async () => {
+      for (const d of dirs) await rm(d, { recursive: true, force: true });
+    });
+    const message = (um: number[]): Omit<MessageRecord, 'id'> => ({ sender_id: 1, stream_id: 1, topic: 't', content: 'hi', timestamp: 1_700_000_000, um });
+
+    it('messages share rows until one changes, and share them again after a restart', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'hearth-rowlists-'));
+      dirs.push(dir);
+      let store = await MessageStore.open(dir);
+      const rows = () => rowsOf([1, FLAG.read], [2, 0], [3, 0]);
+      const a = store.add(message(rows()));
+      const b = store.add(message(rows()));
+      const c = store.add(message(rows()));
+      await store.save(a.id, b.id, c.id);
+      assert.equal(a.um, b.um);
+      assert.equal(b.um, c.um);
+
+      store.setRowFlags(b, 2, FLAG.read);
+      assert.notEqual(a.um, b.um);
+      assert.equal(store.rowFlags(a, 2), 0, "another message's rows are not changed");
+      assert.equal(store.rowFlags(b, 2), FLAG.read);
+      assert.deepEqual([...store.unread(2).toArray()], [a.id, c.id]);
+      store.setRowFlags(c, 2, FLAG.read);
+      assert.equal(c.um, b.um, 'equal again: shared again');
+      store.setRowFlags(c, 4, FLAG.historical);
+      assert.deepEqual(store.rowUserIds(c), [1, 2, 3, 4]);
+      assert.deepEqual(store.rowUserIds(b), [1, 2, 3]);
+      store.removeRow(b, 3);
+      assert.deepEqual(store.rowUserIds(b), [1, 2]);
+      assert.deepEqual(store.rowUserIds(a), [1, 2, 3]);
+      await store.save(a.id, b.id, c.id);
+
+      store = await MessageStore.open(dir);
+      const [a2, b2, c2] = [store.get(a.id)!, store.get(b.id)!, store.get(c.id)!];
+      assert.deepEqual([a2.um, b2.um, c2.um].map((um) => [...um]), [[...a.um], [...b.um], [...c.um]]);
+      const d = store.add(message(rows()));
+      assert.equal(d.um, a2.um, 'a new message with the rows of a stored one shares them');
+      store.remove(a2.id);
+      store.setRowFlags(d, 3, FLAG.starred);
+      assert.equal(store.rowFlags(d, 3), FLAG.starred);
+      assert.deepEqual(store.starred(3).toArray(), [d.id]);
+    });
+  });
+});
