@@ -17,9 +17,21 @@ export class IdList {
     return l;
   }
 
+  /**
+   * Half as much again: hundreds of per-user lists grow in step as messages arrive (each
+   * message joins every recipient's unread list), so room left over at doubling was a third
+   * of their memory.
+   */
   private grow(): void {
-    const next = new Int32Array(this.buf.length * 2);
+    const next = new Int32Array(Math.max(4, Math.ceil(this.buf.length * 1.5)));
     next.set(this.buf);
+    this.buf = next;
+  }
+
+  /** Gives back room when a list has shrunk to a quarter of it (an unread list once read). */
+  private shrink(): void {
+    const next = new Int32Array(Math.max(8, this.length * 2));
+    next.set(this.buf.subarray(0, this.length));
     this.buf = next;
   }
 
@@ -79,6 +91,7 @@ export class IdList {
     if (i >= this.length || this.buf[i] !== id) return false;
     this.buf.copyWithin(i, i + 1, this.length);
     this.length--;
+    if (this.buf.length > 64 && this.length < this.buf.length / 4) this.shrink();
     return true;
   }
 

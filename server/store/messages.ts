@@ -83,9 +83,13 @@ export class MessageStore {
     });
     const store = new MessageStore(items);
     store.allIds.reserve(items.size);
+    // A message's rows are most often the previous ones of its channel (or conversation).
+    const lastRows = new Map<number | string, readonly number[]>();
     for (const segment of loaded) {
       for (const m of segment) {
-        m.um = store.rows.hold(m.um);
+        const place = m.stream_id ?? conversationKey(m.dm ?? []);
+        m.um = store.rows.hold(m.um, lastRows.get(place));
+        lastRows.set(place, m.um);
         store.index(m);
       }
     }

@@ -11,6 +11,7 @@
 interface Entry {
   rows: readonly number[];
   holders: number;
+  hash: number;
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
@@ -20,7 +21,8 @@ function hashOf(rows: readonly number[]): number {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     h = Math.imul(h ^ (r | 0), 0x01000193);
-    h = Math.imul(h ^ ((r / 0x1_0000_0000) | 0), 0x01000193);
+    // Rows past 2^31 (user IDs past 2 million) mix in their high part too.
+    if (r > 0x7fffffff) h = Math.imul(h ^ ((r / 0x1_0000_0000) | 0), 0x01000193);
   }
   return h;
 }
@@ -34,20 +36,32 @@ function sameRows(a: readonly number[], b: readonly number[]): boolean {
 export class RowLists {
   /** Entries by hash; a hash that two lists share keeps an array of entries. */
   private readonly byHash = new Map<number, Entry | Entry[]>();
-  private count = 0;
+  /** The same entries by list. */
+  private readonly byList = new Map<readonly number[], Entry>();
 
   /** Distinct lists held. */
   get size(): number {
-    return this.count;
+    return this.byList.size;
   }
 
-  /** The shared list equal to `rows` (which is then not to be changed), now held once more. */
-  hold(rows: readonly number[]): readonly number[] {
+  /**
+   * The shared list equal to `rows` (which is then not to be changed), now held once more.
+   * `like`, a held list that `rows` may well equal (the previous message's in the same
+   * place, at load), is compared first, which costs less than finding the list by its hash.
+   */
+  hold(rows: readonly number[], like?: readonly number[]): readonly number[] {
     if (rows.length === 0) return EMPTY;
+    if (like !== undefined && like !== rows && sameRows(like, rows)) {
+      const e = this.byList.get(like);
+      if (e) {
+        e.holders++;
+        return e.rows;
+      }
+    }
     const h = hashOf(rows);
     const found = this.byHash.get(h);
     if (found === undefined) {
-      this.byHash.set(h, this.entry(rows));
+      this.byHash.set(h, this.entry(rows, h));
       return rows;
     }
     const entries = Array.isArray(found) ? found : [found];
@@ -57,26 +71,23 @@ export class RowLists {
         return e.rows;
       }
     }
-    const e = this.entry(rows);
+    const e = this.entry(rows, h);
     this.byHash.set(h, [...entries, e]);
     return e.rows;
   }
 
   /** A message no longer holds `rows` (a list `hold` returned). */
   release(rows: readonly number[]): void {
-    if (rows.length === 0) return;
-    const h = hashOf(rows);
-    const found = this.byHash.get(h);
-    if (found === undefined) return;
+    const e = this.byList.get(rows);
+    if (e === undefined || --e.holders > 0) return;
+    this.byList.delete(rows);
+    const found = this.byHash.get(e.hash)!;
     if (!Array.isArray(found)) {
-      if (found.rows === rows && --found.holders === 0) this.forget(h);
+      this.byHash.delete(e.hash);
       return;
     }
-    const i = found.findIndex((e) => e.rows === rows);
-    if (i < 0 || --found[i]!.holders > 0) return;
-    this.count--;
-    const rest = found.filter((_, k) => k !== i);
-    this.byHash.set(h, rest.length === 1 ? rest[0]! : rest);
+    const rest = found.filter((x) => x !== e);
+    this.byHash.set(e.hash, rest.length === 1 ? rest[0]! : rest);
   }
 
   /** Releases `old` and holds `rows` (a fresh list), for a message whose rows changed. */
@@ -86,13 +97,9 @@ export class RowLists {
     return held;
   }
 
-  private entry(rows: readonly number[]): Entry {
-    this.count++;
-    return { rows: Object.freeze(rows), holders: 1 };
-  }
-
-  private forget(h: number): void {
-    this.byHash.delete(h);
-    this.count--;
+  private entry(rows: readonly number[], hash: number): Entry {
+    const e = { rows: Object.freeze(rows), holders: 1, hash };
+    this.byList.set(e.rows, e);
+    return e;
   }
 }

@@ -38,6 +38,21 @@ describe('shared row lists', () => {
     assert.equal(lists.size, 2);
   });
 
+  it('a likely list given with the rows is used when equal, and only then', () => {
+    const lists = new RowLists();
+    const a = lists.hold(rowsOf([1, 0], [2, 0]));
+    const b = lists.hold(rowsOf([1, 0], [2, FLAG.read]));
+    assert.equal(lists.hold(rowsOf([1, 0], [2, 0]), a), a);
+    assert.equal(lists.hold(rowsOf([1, 0], [2, 0]), b), a, 'an unequal hint is passed over');
+    lists.release(a);
+    lists.release(a);
+    lists.release(a);
+    assert.equal(lists.size, 1);
+    const fresh = rowsOf([1, 0], [2, 0]);
+    assert.equal(lists.hold(fresh, a), fresh, 'a hint no longer held is not revived');
+    assert.equal(lists.size, 2);
+  });
+
   it('lists whose hashes collide stay apart', () => {
     // These two hash alike (found by search); each must still find itself, and only itself.
     const lists = new RowLists();
