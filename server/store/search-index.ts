@@ -29,8 +29,16 @@ export function wordsOf(text: string): Set<string> {
   return new Set(text.toLowerCase().match(WORDS) ?? []);
 }
 
+/**
+ * The messages holding a term: one message's ID as a plain number (most terms, numbers and names
+ * and typos, are in one message only, and an IdList for each cost ~240 bytes more), else a list.
+ */
+type Posting = number | IdList;
+
+const sizeOf = (p: Posting): number => (typeof p === 'number' ? 1 : p.length);
+
 export class SearchIndex {
-  private readonly postings = new Map<string, IdList>();
+  private readonly postings = new Map<string, Posting>();
   /** The terms in sorted order, plus the ones added since the last merge. */
   private sorted: string[] = [];
   private pending: string[] = [];
@@ -57,13 +65,17 @@ export class SearchIndex {
 
   private put(m: Indexable): void {
     for (const w of wordsOf(`${m.topic}\n${m.content}`)) {
-      let list = this.postings.get(w);
-      if (!list) {
-        list = new IdList(2);
-        this.postings.set(w, list);
+      const p = this.postings.get(w);
+      if (p === undefined) {
+        this.postings.set(w, m.id);
         this.pending.push(w);
-      }
-      list.insert(m.id);
+      } else if (typeof p === 'number') {
+        if (p === m.id) continue;
+        const list = new IdList(4);
+        list.insert(p);
+        list.insert(m.id);
+        this.postings.set(w, list);
+      } else p.insert(m.id);
     }
   }
 
@@ -133,23 +145,26 @@ export class SearchIndex {
    */
   candidates(words: string[], limit = 200_000): IdList | null {
     if (this.building || !words.length) return null;
-    let best: IdList[] | null = null;
+    let best: Posting[] | null = null;
     let bestSize = Infinity;
     for (const w of words) {
       const terms = this.termsFor(w);
       if (terms === null) continue;
       const lists = terms.map((t) => this.postings.get(t)!);
-      const size = lists.reduce((s, l) => s + l.length, 0);
+      const size = lists.reduce<number>((s, l) => s + sizeOf(l), 0);
       if (size < bestSize) {
         best = lists;
         bestSize = size;
       }
     }
     if (best === null || bestSize > limit) return null;
-    if (best.length === 1) return best[0]!;
+    if (best.length === 1 && typeof best[0] !== 'number') return best[0]!;
     const all = new Int32Array(bestSize);
     let at = 0;
-    for (const l of best) for (let i = 0; i < l.length; i++) all[at++] = l.at(i);
+    for (const l of best) {
+      if (typeof l === 'number') all[at++] = l;
+      else for (let i = 0; i < l.length; i++) all[at++] = l.at(i);
+    }
     all.sort();
     const out = new IdList(Math.max(2, bestSize));
     for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.insert(all[i]!);

@@ -39,6 +39,21 @@ describe('the search index', () => {
     assert.deepEqual([...wordsOf('Hello, hello_world 42!')].sort(), ['42', 'hello', 'hello_world']);
   });
 
+  it('a word in one message only, then in more (kept as one ID until a second comes)', async () => {
+    const index = new SearchIndex();
+    await index.build([{ id: 7, topic: 't', content: 'invoice 4711' }]);
+    assert.deepEqual(ids(index.candidates(['4711'])), [7]);
+    assert.deepEqual(ids(index.candidates(['47'])), [7]);
+    index.add({ id: 7, topic: 't', content: 'invoice 4711 paid' }); // an edit: the same message again
+    assert.deepEqual(ids(index.candidates(['4711'])), [7]);
+    index.add({ id: 9, topic: 't', content: '4712 and 4711' });
+    index.add({ id: 3, topic: 't', content: 'moved here: 4711' }); // an older message, moved in
+    assert.deepEqual(ids(index.candidates(['4711'])), [3, 7, 9]);
+    assert.deepEqual(ids(index.candidates(['471'])), [3, 7, 9], 'one term of three messages and one of one, merged');
+    assert.deepEqual(ids(index.candidates(['4712'])), [9]);
+    assert.deepEqual(ids(index.candidates(['paid', '4711'])), [7]);
+  });
+
   it('falls back (null) while building, and for a word that begins too many terms', async () => {
     const index = new SearchIndex();
     assert.equal(index.candidates(['a']), null, 'not built yet');
