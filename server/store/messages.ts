@@ -59,19 +59,25 @@ export class MessageStore {
   private readonly directByUser: (IdList | undefined)[] = [];
   /** Words → message IDs for the `search` operator (built in the background after open). */
   readonly search = new SearchIndex();
-  /** Row lists shared between messages with the same rows (a change makes a new list). */
-  private readonly rows = new RowLists();
-
-  private constructor(readonly items: SegmentedCollection<MessageRecord>) {}
+  private constructor(
+    readonly items: SegmentedCollection<MessageRecord>,
+    /** Row lists shared between messages with the same rows (a change makes a new list). */
+    private readonly rows: RowLists,
+  ) {}
 
   static async open(dir: string): Promise<MessageStore> {
     const topics = new Map<string, string>(); // interning: one string per distinct topic
+    const rows = new RowLists();
+    // A message's rows are most often the previous ones of its channel (or conversation).
+    const lastRows = new Map<number | string, readonly number[]>();
     const loaded: MessageRecord[][] = [];
     const items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
-      // Interned as each segment is parsed, so the duplicate topic strings die young.
+      // Shared (rows) and interned (topics) as each segment is parsed, so the duplicates die young.
       for (const m of segment) {
         try {
-          m.um = packedRows(m.um);
+          const place = m.stream_id ?? conversationKey(m.dm ?? []);
+          m.um = rows.hold(packedRows(m.um), lastRows.get(place));
+          lastRows.set(place, m.um);
         } catch (err) {
           throw new Error(`message ${m.id} in ${dir}: its recipients' rows cannot be read (${(err as Error).message})`);
         }
@@ -81,18 +87,9 @@ export class MessageStore {
       }
       loaded.push(segment);
     });
-    const store = new MessageStore(items);
+    const store = new MessageStore(items, rows);
     store.allIds.reserve(items.size);
-    // A message's rows are most often the previous ones of its channel (or conversation).
-    const lastRows = new Map<number | string, readonly number[]>();
-    for (const segment of loaded) {
-      for (const m of segment) {
-        const place = m.stream_id ?? conversationKey(m.dm ?? []);
-        m.um = store.rows.hold(m.um, lastRows.get(place));
-        lastRows.set(place, m.um);
-        store.index(m);
-      }
-    }
+    for (const segment of loaded) for (const m of segment) store.index(m);
     // The word index builds between requests; search scans until it is ready.
     const ids = store.allIds.toArray();
     void store.search.build(
