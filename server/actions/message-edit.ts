@@ -76,14 +76,16 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       store.setContent(target, edit.content, rendered.html, rendered.bits);
       const mentioned = new Set(rendered.mentionedUserIds);
       for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
+      const flags = new Map<number, number>();
       for (const userId of store.rowUserIds(target)) {
         let f = store.rowFlags(target, userId)! & ~(MENTION_BITS | FLAG.has_alert_word);
         if (mentioned.has(userId)) f |= FLAG.mentioned;
         if (userId !== target.sender_id && containsAlertWord(edit.content, app.store.users.get(userId)?.alert_words)) f |= FLAG.has_alert_word;
         if (target.stream_id !== null && rendered.channelWildcard) f |= FLAG.stream_wildcard_mentioned;
         if (target.stream_id !== null && rendered.topicWildcard) f |= FLAG.topic_wildcard_mentioned;
-        store.setRowFlags(target, userId, f);
+        flags.set(userId, f);
       }
+      store.setRows(target, flags);
       target.last_edit_timestamp = now;
       detached = relinkAttachments(app, tx, target.sender_id, target.id, rendered.uploadPaths);
     }
@@ -112,15 +114,17 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       m.last_moved_timestamp = now;
       if (!edit.channel) continue;
       // Who cannot read the destination loses the message; its subscribers get it as read history.
+      const rows = new Map<number, number | null>();
       for (const userId of store.rowUserIds(m)) {
         const u = app.store.users.get(userId);
         if (u?.is_active && hasContentAccess(app, u, edit.channel)) continue;
-        store.removeRow(m, userId);
+        rows.set(userId, null);
         (losing.get(userId) ?? losing.set(userId, []).get(userId)!).push(m);
       }
       for (const userId of subscriberIds(app, edit.channel.id)) {
-        if (store.rowFlags(m, userId) === null) store.setRowFlags(m, userId, FLAG.read | FLAG.historical);
+        if (rows.has(userId) || store.rowFlags(m, userId) === null) rows.set(userId, FLAG.read | FLAG.historical);
       }
+      store.setRows(m, rows);
     }
 
     for (const c of policyChanges) setTopicPolicyIn(app, tx, c.user, c.streamId, c.topic, c.policy);

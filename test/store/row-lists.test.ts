@@ -121,5 +121,45 @@ describe('shared row lists', () => {
       assert.equal(store.rowFlags(d, 3), FLAG.starred);
       assert.deepEqual(store.starred(3).toArray(), [d.id]);
     });
+
+    it("setRows changes many users' rows of one message in one list, as one change per user would", async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'hearth-rowlists-'));
+      dirs.push(dir);
+      const store = await MessageStore.open(dir);
+      let seed = 7;
+      const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+      const flagsOf = [0, FLAG.read, FLAG.starred, FLAG.read | FLAG.starred, FLAG.read | FLAG.historical, FLAG.mentioned];
+      for (let round = 0; round < 40; round++) {
+        const base = Array.from({ length: 30 }, (_, k) => k + 1)
+          .filter(() => rnd(3) > 0)
+          .map((u) => packRow(u, flagsOf[rnd(flagsOf.length)]!));
+        const one = store.add(message([...base]));
+        const each = store.add(message([...base]));
+        const witness = store.add(message([...base]));
+        assert.equal(one.um, witness.um);
+        const changes = new Map<number, number | null>();
+        for (let k = 0; k < 12; k++) changes.set(1 + rnd(34), rnd(4) === 0 ? null : flagsOf[rnd(flagsOf.length)]!);
+        store.setRows(one, changes);
+        for (const [u, f] of changes) {
+          if (f === null) store.removeRow(each, u);
+          else store.setRowFlags(each, u, f);
+        }
+        assert.deepEqual([...one.um], [...each.um], `round ${round}`);
+        assert.deepEqual([...witness.um], base, 'the message that shared the list is untouched');
+        for (let u = 1; u <= 34; u++) {
+          for (const list of [store.unread(u), store.starred(u), store.userMessages(u)]) {
+            assert.equal(list.has(one.id), list.has(each.id), `round ${round}, user ${u}`);
+          }
+        }
+      }
+      // Nothing to change: the message keeps its list; what is not a user ID is refused before any change.
+      const m = store.add(message(rowsOf([1, FLAG.read], [2, 0])));
+      const before = m.um;
+      store.setRows(m, new Map([[2, 0], [3, null], [Number.NaN, null]]));
+      assert.equal(m.um, before);
+      assert.throws(() => store.setRows(m, new Map([[2, FLAG.read], [0, FLAG.read]])), RangeError);
+      assert.equal(store.rowFlags(m, 2), 0);
+      assert.ok(store.unread(2).has(m.id));
+    });
   });
 });
