@@ -153,12 +153,6 @@ export class MessageStore {
 
   /** Where the user's row is in `m.um` (rows ascend by user, so by number), or -1. */
   private rowIndex(m: MessageRecord, userId: number): number {
-    const at = this.rowSearch(m, userId);
-    return at >= 0 ? at : -1;
-  }
-
-  /** The user's row's index in `m.um`; when there is none, `-(where it would go) - 1`. */
-  private rowSearch(m: MessageRecord, userId: number): number {
     // Not a user ID (NaN, 1.5): no row, rather than whichever row its range would hit.
     if (!Number.isInteger(userId)) return -1;
     const um = m.um;
@@ -173,7 +167,7 @@ export class MessageStore {
       else if (r > last) hi = mid - 1;
       else return mid;
     }
-    return -lo - 1;
+    return -1;
   }
 
   /** The user's flags on the message, or null when the user has no row (never received it). */
@@ -189,60 +183,40 @@ export class MessageStore {
 
   /** Sets (or creates) the user's row on the message. */
   setRowFlags(m: MessageRecord, userId: number, flags: number): void {
-    const i = this.rowSearch(m, userId);
-    const row = packRow(userId, flags);
-    if (i >= 0) {
-      const old = rowFlagsOf(m.um[i]!);
-      if (old === flags) return;
-      // A copy by spread: slice() of a frozen array is tens of times slower in V8.
-      const rows = [...m.um];
-      rows[i] = row;
-      m.um = this.rows.replace(m.um, rows);
-      this.updateFlagIndexes(m.id, userId, old, flags);
-      return;
-    }
-    const rows = [...m.um];
-    rows.splice(-i - 1, 0, row);
-    m.um = this.rows.replace(m.um, rows);
-    this.indexRow(m, userId, flags);
+    if (this.rowFlags(m, userId) !== flags) this.setRows(m, new Map([[userId, flags]]));
   }
 
   removeRow(m: MessageRecord, userId: number): void {
-    const i = this.rowIndex(m, userId);
-    if (i < 0) return;
-    const rows = [...m.um];
-    rows.splice(i, 1);
-    m.um = this.rows.replace(m.um, rows);
-    this.unindexRow(m, userId);
+    this.setRows(m, new Map([[userId, null]]));
   }
 
   /**
-   * Many users' rows of one message in one new list (setRowFlags per user copies it per user: seconds
-   * for an edit seen by 10,000). `changes`: user ID → their row's flags (made if missing), or null to remove it.
+   * Users' rows of one message, changed in one new list (the list is shared, so each change
+   * copies it; one change per user was seconds for an edit seen by 10,000). `changes`: user ID →
+   * their row's flags (made if missing), or null to remove it. What is not a user ID or flags is
+   * refused (RangeError) before anything changes.
    */
   setRows(m: MessageRecord, changes: ReadonlyMap<number, number | null>): void {
     const users = [...changes.keys()].filter((u) => changes.get(u) !== null || Number.isInteger(u)).sort((a, b) => a - b);
-    // packRow refuses what is not a user ID or flags, before anything changes.
-    for (const u of users) if (changes.get(u) !== null) packRow(u, changes.get(u)!);
     const um = m.um;
     const rows: number[] = [];
-    let changed = false;
+    const changed: { userId: number; old: number | null; flags: number | null }[] = [];
     let i = 0;
-    for (const u of users) {
-      while (i < um.length && rowUser(um[i]!) < u) rows.push(um[i++]!);
-      const flags = changes.get(u)!;
-      const had = i < um.length && rowUser(um[i]!) === u;
-      const old = had ? rowFlagsOf(um[i++]!) : null;
-      if (flags !== null) rows.push(packRow(u, flags));
-      if (old === flags) continue;
-      changed = true;
-      if (flags === null) this.unindexRow(m, u);
-      else if (old === null) this.indexRow(m, u, flags);
-      else this.updateFlagIndexes(m.id, u, old, flags);
+    for (const userId of users) {
+      while (i < um.length && rowUser(um[i]!) < userId) rows.push(um[i++]!);
+      const flags = changes.get(userId)!;
+      const old = i < um.length && rowUser(um[i]!) === userId ? rowFlagsOf(um[i++]!) : null;
+      if (flags !== null) rows.push(packRow(userId, flags));
+      if (old !== flags) changed.push({ userId, old, flags });
     }
-    if (!changed) return;
+    if (!changed.length) return;
     while (i < um.length) rows.push(um[i++]!);
     m.um = this.rows.replace(um, rows);
+    for (const { userId, old, flags } of changed) {
+      if (flags === null) this.unindexRow(m, userId);
+      else if (old === null) this.indexRow(m, userId, flags);
+      else this.updateFlagIndexes(m.id, userId, old, flags);
+    }
   }
 
   private updateFlagIndexes(id: number, userId: number, old: number, flags: number): void {

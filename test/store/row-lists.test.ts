@@ -144,11 +144,22 @@ describe('shared row lists', () => {
           if (f === null) store.removeRow(each, u);
           else store.setRowFlags(each, u, f);
         }
-        assert.deepEqual([...one.um], [...each.um], `round ${round}`);
+        // The model: the base rows by user, with the changes applied one by one.
+        const model = new Map(base.map((r) => [Math.floor(r / 1024), r % 1024]));
+        for (const [u, f] of changes) {
+          if (f === null) model.delete(u);
+          else model.set(u, f);
+        }
+        const expected = [...model].sort((a, b) => a[0] - b[0]).map(([u, f]) => packRow(u, f));
+        assert.deepEqual([...one.um], expected, `round ${round}`);
+        assert.deepEqual([...each.um], expected, `round ${round}`);
         assert.deepEqual([...witness.um], base, 'the message that shared the list is untouched');
         for (let u = 1; u <= 34; u++) {
-          for (const list of [store.unread(u), store.starred(u), store.userMessages(u)]) {
-            assert.equal(list.has(one.id), list.has(each.id), `round ${round}, user ${u}`);
+          const f = model.get(u);
+          const want = [f !== undefined && !(f & FLAG.read), f !== undefined && (f & FLAG.starred) !== 0, f !== undefined];
+          for (const m of [one, each]) {
+            const got = [store.unread(u), store.starred(u), store.userMessages(u)].map((list) => list.has(m.id));
+            assert.deepEqual(got, want, `round ${round}, user ${u}: unread, starred, has the message`);
           }
         }
       }
