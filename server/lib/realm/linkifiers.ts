@@ -12,6 +12,7 @@ import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
 import { safeHref } from '../../markdown/urls.js';
 import type { LinkifierRecord } from '../../store/records.js';
+import { tooSlow, unsupportedByRe2 } from './linkifier-safety.js';
 
 export interface CompiledLinkifier {
   id: number;
@@ -38,15 +39,25 @@ export function patternGroups(pattern: string): string[] {
   return [...pattern.matchAll(NAMED_GROUP)].map((m) => m[1]!);
 }
 
-const toJs = (pattern: string) => pattern.replace(NAMED_GROUP, '(?<$1>').replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, '\\k<$1>');
+const toJs = (pattern: string) => pattern.replace(NAMED_GROUP, '(?<$1>');
 
 /**
  * The pattern compiled with Zulip's boundaries (prepare_linkifier_pattern);
  * Unicode mode when the pattern allows it, else a Latin-only word boundary.
- * Throws Zulip's "Bad regular expression" error.
+ * Throws Zulip's "Bad regular expression" error, also for what re2 (Zulip's
+ * matcher) refuses and for a pattern whose matching time can explode
+ * (linkifier-safety.ts).
  */
 export function compilePattern(pattern: string): RegExp {
+  const regex = compileWrapped(pattern);
+  if (tooSlow(regex, pattern)) throw errors.badRequest('Bad regular expression: matching it can take too long (nested or repeated quantifiers)');
+  return regex;
+}
+
+function compileWrapped(pattern: string): RegExp {
   if (!pattern.trim()) throw errors.badRequest('Bad regular expression: empty pattern');
+  const unsupported = unsupportedByRe2(pattern);
+  if (unsupported) throw errors.badRequest(`Bad regular expression: ${unsupported}`);
   const source = toJs(pattern);
   // The pattern alone first: a clean error message, and nothing that closes the wrapper's group.
   try {
@@ -195,8 +206,10 @@ export function compiledLinkifiers(app: App): CompiledLinkifier[] {
       const template = parseUrlTemplate(l.url_template);
       try {
         if (template) compiled.push({ id: l.id, regex: compilePattern(l.pattern), template });
-      } catch {
-        // Stored linkifiers were checked when saved; one that no longer compiles is skipped.
+      } catch (err) {
+        // Stored linkifiers were checked when saved; one that no longer passes (saved before a check
+        // existed, or slow on this machine) is skipped rather than run.
+        app.log.warn('linkifier skipped', { id: l.id, pattern: l.pattern, reason: err instanceof Error ? err.message : String(err) });
       }
     }
     compiledCache.set(list, compiled);

@@ -1,0 +1,76 @@
+/**
+ * Keeping a linkifier from stalling the server. Zulip matches linkifiers with
+ * re2, which runs in linear time and refuses what it cannot: backreferences
+ * and lookarounds. JavaScript's engine backtracks, so a pattern such as
+ * `(x+x+)+y` takes exponential time on a line of x's, and every request waits
+ * while it runs. Hearth refuses what re2 refuses, then tries each pattern
+ * on inputs built to make backtracking blow up (runs of each character the
+ * pattern can match), in a `vm` context with a time limit, and refuses a
+ * pattern that overruns it. Stored patterns are tried again when compiled, so
+ * one saved before these checks is skipped instead of run.
+ */
+import { createContext, Script } from 'node:vm';
+
+/** What re2 cannot do, as Zulip's error would name it; null when the pattern has none of it. */
+export function unsupportedByRe2(pattern: string): string | null {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if (!inClass && (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<'))) return 'invalid escape sequence (backreferences are not supported)';
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '[') {
+      inClass = true;
+      if (pattern[i + 1] === ']') i++; // a leading ] is a literal in Python's syntax
+    } else if (c === '(' && pattern[i + 1] === '?') {
+      const rest = pattern.slice(i + 2, i + 5);
+      if (rest.startsWith('=') || rest.startsWith('!') || rest.startsWith('<=') || rest.startsWith('<!')) return 'invalid perl operator (lookarounds are not supported)';
+      if (rest.startsWith('P=')) return 'invalid named capture group (backreferences are not supported)';
+    }
+  }
+  return null;
+}
+
+/** How long all the tries of one pattern may take together. */
+const BUDGET_MS = 250;
+/** Run lengths: short runs show exponential blow-up, long ones (a whole message: Zulip allows 10,000 characters) polynomial. */
+const LENGTHS = [28, 10_000];
+/** Characters every pattern is tried with, beside the ones it names. */
+const COMMON = 'aA1 _-.#/:x!';
+
+/** Inputs that make a backtracking matcher explore the most: runs of each character, after the pattern's literal start, with and without a character that ends the match. */
+export function adversarialInputs(pattern: string): string[] {
+  const named = pattern.replace(/\\[dDwWsSbB]/g, '').replace(/[\\^$.|?*+()[\]{}]/g, '');
+  const chars = [...new Set([...COMMON, ...named])].slice(0, 48);
+  const lead = /^[^\\^$.|?*+()[\]{}]*/.exec(pattern)![0];
+  const out: string[] = [];
+  for (const n of LENGTHS) {
+    for (const c of chars) {
+      const run = c.repeat(n);
+      out.push(run, `${run}!`, `${lead}${run}`, `${lead}${run}\u0000`, ` ${run}!`);
+    }
+  }
+  return out;
+}
+
+const TRY = new Script(`
+  for (const s of inputs) {
+    re.lastIndex = 0;
+    for (let m = re.exec(s); m; m = re.exec(s)) if (m[0] === '') re.lastIndex++;
+  }
+`);
+
+/** True when matching the compiled pattern over its adversarial inputs overruns the budget. */
+export function tooSlow(regex: RegExp, pattern: string, budgetMs = BUDGET_MS): boolean {
+  const re = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
+  try {
+    TRY.runInContext(createContext({ re, inputs: adversarialInputs(pattern) }), { timeout: budgetMs });
+    return false;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return true;
+    throw err;
+  }
+}
