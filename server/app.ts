@@ -56,10 +56,16 @@ export interface HearthServer {
 }
 
 /** Starts an HTTP(S) server listening, with the envelope for refused requests and long keep-alives; resolves with the port. */
+/** How long a request's headers and body may take to arrive. */
+const REQUEST_TIMEOUT_MS = 300_000;
+
 function bind(s: Server | HttpsServer, port: number, host: string): Promise<number> {
   answerClientErrorsWithJson(s as Server);
   s.keepAliveTimeout = 65_000;
-  s.requestTimeout = 0;
+  // A request (headers and body) must arrive within five minutes, Node's default: a client that
+  // stops mid-body gets a 408 instead of holding its connection forever. Parked long-polls are
+  // whole requests waiting for their answer, which this does not limit.
+  s.requestTimeout = REQUEST_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     s.once('error', reject);
     s.listen(port, host, () => {

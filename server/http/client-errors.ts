@@ -3,8 +3,9 @@ import type { Duplex } from 'node:stream';
 
 /**
  * Requests Node's HTTP parser refuses before Koa sees them (a URL or headers
- * over `maxHeaderSize`, a malformed request line) get the same JSON error
- * envelope as everything else instead of Node's bare, empty answer.
+ * over `maxHeaderSize`, a malformed request line, a request whose body stops
+ * arriving before `requestTimeout`) get the same JSON error envelope as
+ * everything else instead of Node's bare, empty answer.
  */
 export function answerClientErrorsWithJson(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
@@ -12,12 +13,12 @@ export function answerClientErrorsWithJson(server: Server): void {
       socket.destroy();
       return;
     }
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-    const msg = tooLarge
-      ? 'The request URL or headers are too large; send long parameters in a POST body'
-      : 'Malformed HTTP request';
+    const [status, reason, msg] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request URL or headers are too large; send long parameters in a POST body']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request did not arrive in time']
+          : [400, 'Bad Request', 'Malformed HTTP request'];
     const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -60,7 +60,7 @@ const LANGUAGES: Record<string, string> = {
   kotlin: 'Kotlin', swift: 'Swift', php: 'PHP', xml: 'XML', toml: 'TOML', csharp: 'C#', cs: 'C#',
 };
 
-export const languageName = (lang: string): string => LANGUAGES[lang.toLowerCase()] ?? lang;
+export const languageName = (lang: string): string => (Object.hasOwn(LANGUAGES, lang.toLowerCase()) ? LANGUAGES[lang.toLowerCase()]! : lang);
 
 /** Zulip's code block: trailing spaces of each line dropped, text escaped. */
 export function codeBlockHtml(text: string, lang: string | undefined): string {

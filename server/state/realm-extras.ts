@@ -9,6 +9,7 @@
  */
 import type { StateSection } from '../events/state.js';
 import { realmGroupSetting } from '../lib/groups/groups.js';
+import { own } from '../lib/own.js';
 
 /** Zulip's DEFAULT_EXTERNAL_ACCOUNTS. */
 const DEFAULT_EXTERNAL_ACCOUNTS = {
@@ -34,7 +35,7 @@ const realmExtrasSection: StateSection = {
     const setting = realmGroupSetting(app, 'can_mention_many_users_group');
     const group = typeof setting === 'number' ? app.store.groups.data.groups.find((g) => g.id === setting) : undefined;
     return {
-      realm_wildcard_mention_policy: (group && WILDCARD_POLICY[group.name]) ?? 5,
+      realm_wildcard_mention_policy: (group && own(WILDCARD_POLICY, group.name)) ?? 5,
       realm_waiting_period_threshold: 0,
       realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
       server_emoji_data_url: `${baseUrl}${EMOJI_DATA_PATH}`,

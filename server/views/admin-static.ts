@@ -15,6 +15,7 @@ import type { App, ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
 import type { StaticAsset } from '../lib/runtime/static-files.js';
 import { setPageHeaders } from '../http/page-headers.js';
+import { own } from '../lib/own.js';
 
 
 const TYPES: Record<string, string> = {
@@ -75,7 +76,7 @@ async function loadAsset(app: App, key: string): Promise<Asset | null> {
   if (cached && !live()) return cached;
   let found: Promise<Asset | null>;
   if (key.startsWith('vendor/')) {
-    const resolve = VENDOR[key.slice('vendor/'.length)];
+    const resolve = own(VENDOR, key.slice('vendor/'.length));
     if (!resolve) return null;
     found = Promise.resolve()
       .then(() => readFile(resolve()))

@@ -15,6 +15,7 @@ import {
 } from '../lib/messages/addressee.js';
 import { checkDirectMessagePermission } from '../lib/messages/direct-permissions.js';
 import { requireUser } from './common.js';
+import { own } from '../lib/own.js';
 
 const TYPES: Record<string, 'stream' | 'direct'> = { stream: 'stream', channel: 'stream', private: 'direct', direct: 'direct' };
 const TRUNCATED = '\n[message truncated]';
@@ -43,7 +44,7 @@ export async function sendMessage(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;
   const user = requireUser(req);
   const typeName = params.require('type', t.string);
-  const kind = TYPES[typeName];
+  const kind = own(TYPES, typeName);
   if (!kind) throw errors.badRequest('Invalid type');
   const to = params.require('to', t.string);
   const rawTopic = topicParam(req);

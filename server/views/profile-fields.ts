@@ -26,6 +26,7 @@ import {
   type FieldData,
 } from '../lib/people/profile-fields.js';
 import { pathInt, requireAdmin, requireHuman, requireUser } from './common.js';
+import { own } from '../lib/own.js';
 
 /** `field_data`: a dict whose values are strings or dicts of strings (Zulip's check_profile_field_data). */
 const fieldDataValidator: Validator<FieldData> = v.record((x: unknown, p: string) =>
@@ -52,7 +53,7 @@ export async function createField(req: ApiRequest): Promise<ViewResult> {
   const matching = params.get('use_for_user_matching', t.bool, false);
   validateDefinition(app, { name, hint, type, fieldData, displayInProfileSummary: display }, null);
   if (isDefaultExternal(type, fieldData)) {
-    const preset = DEFAULT_EXTERNAL_ACCOUNTS[fieldData.subtype as string]!;
+    const preset = own(DEFAULT_EXTERNAL_ACCOUNTS, fieldData.subtype as string)!;
     name = preset.name;
     hint = preset.hint;
     validateDefinition(app, { name, hint, type, fieldData, displayInProfileSummary: display }, null);

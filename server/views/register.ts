@@ -69,7 +69,7 @@ export function register(req: ApiRequest): ViewResult {
   const idle = params.get('idle_queue_timeout', idleTimeout, IDLE_TIMEOUT.DEFAULT);
   const capabilities = params.get('client_capabilities', t.json(v.record(v.bool)), {});
   const slimPresence = params.get('slim_presence', t.bool, false) || presenceSince !== undefined || capabilities.simplified_presence_events === true;
-  params.accept('queue_lifespan_secs');
+  params.get('queue_lifespan_secs', t.int, 0); // validated as Zulip does; queues live by idle_queue_timeout
 
   // Zulip's can_access_public_streams: guests may not follow every public channel.
   if (user && allPublicStreamsParam && isGuest(user)) throw errors.badRequest('User not authorized for this query');

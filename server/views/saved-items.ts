@@ -43,7 +43,7 @@ function ownSnippet(req: ApiRequest) {
   const user = requireUser(req);
   const id = pathInt(req, 'saved_snippet_id');
   const snippet = user.saved_snippets?.find((s) => s.id === id);
-  if (!snippet) throw errors.badRequest('Saved snippet does not exist.');
+  if (!snippet) throw errors.notFound('Saved snippet does not exist.');
   return { user, snippet };
 }
 

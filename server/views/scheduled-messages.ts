@@ -15,11 +15,12 @@ import { accessScheduled, formatScheduled, parseScheduledTo, scheduledAddressee,
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
 import { normaliseContent, topicParam } from './messages-send.js';
+import { own } from '../lib/own.js';
 
 const TYPES: Record<string, 'stream' | 'private'> = { stream: 'stream', channel: 'stream', private: 'private', direct: 'private' };
 
 function typeParam(raw: string): 'stream' | 'private' {
-  const type = TYPES[raw];
+  const type = own(TYPES, raw);
   if (!type) throw errors.badRequest('Invalid type');
   return type;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
+import { own } from '../lib/own.js';
 
 /** Files under server/static, by exact name only (no paths, so no traversal). */
 const FILES: Record<string, string> = {
@@ -9,7 +10,7 @@ const FILES: Record<string, string> = {
 
 export function staticFile(req: ApiRequest): void {
   const name = req.path.name ?? '';
-  const type = FILES[name];
+  const type = own(FILES, name);
   if (!type) throw errors.notFound('Not Found');
   const data = readFileSync(new URL(`../static/${name}`, import.meta.url));
   req.koa.set('Cache-Control', 'public, max-age=86400');

@@ -13,6 +13,7 @@ import { userSetting } from '../lib/people/settings.js';
 import { normaliseTopic } from '../lib/messages/addressee.js';
 import { requireUser } from './common.js';
 import { accessMessage } from './messages.js';
+import { own } from '../lib/own.js';
 
 const TYPES: Record<string, 'direct' | 'stream'> = { direct: 'direct', private: 'direct', stream: 'stream', channel: 'stream' };
 
@@ -33,7 +34,7 @@ const toParam: ParamType<(number | string)[]> = t.json(v.list((x, name) => {
 export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;
   const user = requireUser(req);
-  const kind = TYPES[params.get('type', t.string) ?? 'direct'];
+  const kind = own(TYPES, params.get('type', t.string) ?? 'direct');
   if (!kind) throw errors.badRequest('Invalid type');
   const op = params.require('op', opParam);
   if (kind === 'direct') {

@@ -105,7 +105,7 @@ describe('reminders (Zulip 11)', () => {
     const others = await sam.delete(`/reminders/${id}`);
     assert.equal(others.status, 404);
     assert.equal(others.body.msg, 'Reminder does not exist');
-    assert.equal((await mel.delete(`/scheduled_messages/${id}`)).status, 400, 'not a scheduled message');
+    assert.equal((await mel.delete(`/scheduled_messages/${id}`)).status, 404, 'not a scheduled message');
     const events = await verifyAction(mel, () => mel.delete(`/reminders/${id}`), REGISTER);
     assert.deepEqual(events.map((e) => [e.type, e.op, e.reminder_id]), [['reminders', 'remove', id]]);
     assert.deepEqual((await mel.get('/reminders')).body.reminders, []);

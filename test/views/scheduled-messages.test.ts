@@ -104,7 +104,7 @@ describe('scheduled messages', () => {
     const [m] = (await mel.get('/scheduled_messages')).body.scheduled_messages;
     assert.deepEqual([m.type, m.to, 'topic' in m], ['private', [samAcc.id], false]);
     for (const res of [await sam.patch(`/scheduled_messages/${id}`, { content: 'mine now' }), await sam.delete(`/scheduled_messages/${id}`)]) {
-      assert.equal(res.status, 400);
+      assert.equal(res.status, 404);
       assert.equal(res.body.msg, 'Scheduled message does not exist');
     }
     const removed = await verifyAction(mel, () => mel.delete(`/scheduled_messages/${id}`), REGISTER);

@@ -8,6 +8,7 @@ import { CHANNEL_SETTING_NAMES } from './settings.js';
 import { subscriberIds } from './access.js';
 import { groupSettingForApi } from '../groups/groups.js';
 import { userSetting } from '../people/settings.js';
+import { own } from '../own.js';
 
 /** Zulip's deprecated stream_post_policy values, derived from can_send_message_group. */
 const POST_POLICY_BY_GROUP: Record<string, number> = {
@@ -21,7 +22,7 @@ function streamPostPolicy(app: App, channel: ChannelRecord): number {
   const value = channel.settings.can_send_message_group;
   if (typeof value !== 'number') return 1;
   const group = app.store.groups.data.groups.find((g) => g.id === value && g.is_system_group);
-  return (group && POST_POLICY_BY_GROUP[group.name]) ?? 1;
+  return (group && own(POST_POLICY_BY_GROUP, group.name)) ?? 1;
 }
 
 /**

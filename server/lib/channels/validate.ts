@@ -71,8 +71,18 @@ export function parseRetentionDays(value: unknown): number | null {
   if (value === 'unlimited') return -1;
   if (value === 'realm_default') return null;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  const shown = typeof value === 'string' ? value : JSON.stringify(value);
-  throw errors.badRequest(`Bad value for 'message_retention_days': ${shown}`);
+  throw errors.badRequest(`Bad value for 'message_retention_days': ${shownValue(value)}`);
+}
+
+/** A value for an error message: short, and never a throw (a deeply nested array overflows JSON.stringify). */
+function shownValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    const json = JSON.stringify(value);
+    return json.length > 100 ? `${json.slice(0, 100)}…` : json;
+  } catch {
+    return Array.isArray(value) ? '[…]' : '{…}';
+  }
 }
 
 export const TOPICS_POLICIES: readonly TopicsPolicy[] = [

@@ -17,6 +17,7 @@ import { searchWords, wordMatcher } from './search.js';
 import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../topics/visibility.js';
 import { systemBotByEmail, userOrSystemBot } from '../people/system-bots.js';
 import type { NarrowTerm } from './narrow-terms.js';
+import { own } from '../own.js';
 
 const badNarrow = errors.badNarrow;
 
@@ -29,6 +30,8 @@ const ALIASES: Record<string, string> = {
   group_pm_with: 'group-pm-with',
   subject: 'topic',
 };
+/** An operator's canonical name (`stream` -> `channel`...); unknown ones as given. */
+const canonical = (operator: string): string => own(ALIASES, operator) ?? operator;
 
 /** Operators (after aliasing) that only channel messages, or only direct messages, can match. */
 const CHANNEL_OPERATORS: ReadonlySet<string> = new Set(['channel', 'channels', 'topic']);
@@ -123,7 +126,7 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
   let channelId: number | null = null;
   let mutingChannelId: number | null = null;
   let topic: string | null = null;
-  const terms = input.map((t) => ({ ...t, operator: ALIASES[t.operator] ?? t.operator }));
+  const terms = input.map((t) => ({ ...t, operator: canonical(t.operator) }));
   // Zulip's check_not_both_channel_and_dm_narrow (negated terms do not count).
   const positive = terms.filter((t) => !t.negated);
   const isDm = (t: NarrowTerm) => DM_OPERATORS.has(t.operator) || (t.operator === 'is' && (t.operand === 'dm' || t.operand === 'private'));
@@ -209,7 +212,7 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
       }
       case 'has': {
         const s = operandString(t);
-        const bit = { link: MSG_BIT.has_link, image: MSG_BIT.has_image, attachment: MSG_BIT.has_attachment }[s];
+        const bit = own({ link: MSG_BIT.has_link, image: MSG_BIT.has_image, attachment: MSG_BIT.has_attachment }, s);
         if (bit !== undefined) pred = (m) => ((m.bits ?? 0) & bit) !== 0;
         else if (s === 'reaction') pred = (m) => (m.reactions?.length ?? 0) > 0;
         else throw badNarrow(`unknown 'has' operand ${s}`);
@@ -294,7 +297,7 @@ function isPredicate(app: App, user: UserRecord, s: string): Pred {
 
 /** Zulip's can_narrow_define_conversation: a `dm` term, or both a channel and a topic. */
 function definesConversation(terms: NarrowTerm[]): boolean {
-  const ops = new Set(terms.map((t) => ALIASES[t.operator] ?? t.operator));
+  const ops = new Set(terms.map((t) => canonical(t.operator)));
   return ops.has('dm') || (ops.has('channel') && ops.has('topic'));
 }
 
@@ -340,7 +343,7 @@ const SPECTATOR_OPERATORS: ReadonlySet<string> = new Set(['channel', 'channels',
 export function checkSpectatorNarrow(app: App, terms: NarrowTerm[]): void {
   let webPublic = false;
   for (const t of terms) {
-    const op = ALIASES[t.operator] ?? t.operator;
+    const op = canonical(t.operator);
     if (!SPECTATOR_OPERATORS.has(op)) throw errors.unauthorized();
     if (t.negated) continue;
     if (op === 'channels' && t.operand === 'web-public') webPublic = true;

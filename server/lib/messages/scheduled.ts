@@ -43,7 +43,7 @@ export function remindersOf(app: App, userId: number): ScheduledMessageRecord[] 
 /** Zulip's access_scheduled_message: only the sender's own. */
 export function accessScheduled(app: App, userId: number, id: number): ScheduledMessageRecord {
   const m = app.store.scheduled.data.scheduled.find((s) => s.id === id && s.sender_id === userId && !s.remind);
-  if (!m) throw errors.badRequest('Scheduled message does not exist');
+  if (!m) throw errors.notFound('Scheduled message does not exist');
   return m;
 }
 

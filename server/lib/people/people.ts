@@ -204,6 +204,9 @@ export function ownUserFields(u: UserRecord): Record<string, unknown> {
   };
 }
 
-const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$|^[^\s@<>()[\]\\,;:"]+@localhost$/i;
+/** One dot-separated part of an address: no space, control character or separator. */
+const ATOM = String.raw`[^\s@<>()[\]\\,;:"\x00-\x1f\x7f.]+`;
+/** local@domain: dot-separated parts, none empty (no leading, trailing or double dot); a domain of two parts or more, or localhost. */
+const EMAIL_RE = new RegExp(String.raw`^${ATOM}(\.${ATOM})*@(${ATOM}(\.${ATOM})+|localhost)$`, 'i');
 
 export const isValidEmail = (email: string): boolean => email.length <= 254 && EMAIL_RE.test(email);

@@ -57,7 +57,7 @@ export function validateFieldValue(app: App, field: ProfileFieldRecord, value: u
     }
     case T.SELECT: {
       const s = stringValue(name, value, LONG_MAX);
-      if (!(s in selectChoices(field))) throw errors.badRequest(`'${s}' is not a valid choice for '${name}'.`);
+      if (!Object.hasOwn(selectChoices(field), s)) throw errors.badRequest(`'${s}' is not a valid choice for '${name}'.`);
       return s;
     }
     case T.USER: {

@@ -5,6 +5,7 @@
 import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
 import { PROFILE_FIELD_TYPE as T, type ProfileFieldRecord } from '../../store/records.js';
+import { own } from '../own.js';
 
 export const NAME_MAX = 40;
 export const HINT_MAX = 80;
@@ -99,7 +100,7 @@ function validateExternalData(data: FieldData): void {
       throw errors.badRequest("URL pattern must contain '%(username)s'.");
     }
     if (!/^https?:\/\/[^\s]+$/.test(pattern.replace('%(username)s', 'x'))) throw errors.badRequest('URL pattern must be a URL.');
-  } else if (!(subtype in DEFAULT_EXTERNAL_ACCOUNTS)) {
+  } else if (!own(DEFAULT_EXTERNAL_ACCOUNTS, subtype)) {
     throw errors.badRequest('Invalid external account type');
   }
   for (const k of Object.keys(data)) {

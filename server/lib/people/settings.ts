@@ -14,11 +14,14 @@ import { EMAIL_VISIBILITY } from './people.js';
 type Spec =
   | { type: 'bool'; default: boolean; nullable?: true }
   | { type: 'int'; default: number; values?: number[]; min?: number; max?: number }
-  | { type: 'string'; default: string; values?: string[] };
+  | { type: 'string'; default: string; values?: string[]; pattern?: RegExp };
 
 const bool = (d: boolean): Spec => ({ type: 'bool', default: d });
 const oneOf = (d: number, values: number[]): Spec => ({ type: 'int', default: d, values });
 const str = (d: string, values?: string[]): Spec => ({ type: 'string', default: d, ...(values ? { values } : {}) });
+
+/** A language code as Zulip's default_language takes one (`en`, `pt-BR`, `zh-Hans`). */
+export const LANGUAGE_CODE = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
 
 export const NOTIFICATION_SOUNDS = ['zulip', 'ding', 'chime-up', 'chime-down', 'clarinet', 'drumroll', 'none'];
 export const EMOJISETS = [
@@ -42,7 +45,7 @@ const DISPLAY: Record<string, Spec> = {
   color_scheme: oneOf(1, [1, 2, 3]),
   translate_emoticons: bool(false),
   display_emoji_reaction_users: bool(true),
-  default_language: str('en'),
+  default_language: { type: 'string', default: 'en', pattern: LANGUAGE_CODE },
   // Zulip 12 (feature level 454) calls the recent-conversations view "recent" (was "recent_topics", still read).
   web_home_view: str('inbox', ['recent', 'inbox', 'all_messages']),
   web_escape_navigates_to_home_view: bool(true),
@@ -138,7 +141,7 @@ export function parseSetting(name: string, raw: string): unknown {
     const given = raw.startsWith('"') ? (JSON.parse(raw) as unknown) : raw;
     if (typeof given !== 'string') throw errors.badRequest(`${name} is not a string`);
     const value = name === 'web_home_view' && given === 'recent_topics' ? 'recent' : given;
-    if (spec.values && !spec.values.includes(value)) throw errors.badRequest(`Invalid ${name}`);
+    if ((spec.values && !spec.values.includes(value)) || (spec.pattern && !spec.pattern.test(value))) throw errors.badRequest(`Invalid ${name}`);
     return value;
   }
   let value: unknown;

@@ -10,6 +10,7 @@ import { decodeJson, t, type ParamType } from '../../params/params.js';
 import type { ChannelRecord } from '../../store/channel-records.js';
 import type { RealmRecord, RealmSettings } from '../../store/records.js';
 import { EMAIL_VISIBILITY } from '../people/people.js';
+import { LANGUAGE_CODE } from '../people/settings.js';
 import { REALM_GROUP_SETTINGS } from './group-settings.js';
 import { checkBbbSecret, checkBbbUrl, checkJitsiUrl } from './video-calls.js';
 import { SERVER_SETTINGS } from './server-settings.js';
@@ -47,7 +48,7 @@ const ORG_TYPES = [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100];
 
 /** A language code as Zulip's default_language: letters, digits, '-' and '_'. */
 function checkLanguage(value: string): string {
-  if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(value)) throw errors.badRequest('Invalid language');
+  if (!LANGUAGE_CODE.test(value)) throw errors.badRequest('Invalid language');
   return value;
 }
 
