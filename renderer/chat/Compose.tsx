@@ -9,7 +9,7 @@
  * (quote and reply, compose-bus.ts).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, del, post, upload } from './api.js';
+import { ApiError, del, NETWORK_ERROR, post, upload } from './api.js';
 import type { ComposeContext } from './autocomplete.js';
 import { useAutocomplete } from './SuggestionList.js';
 import { composeInsert } from './compose-bus.js';
@@ -22,6 +22,7 @@ import { href } from './router.js';
 import { ScheduleDialog, whenFmt } from './ScheduleDialog.js';
 import { store, updateFeed, type Message } from './state.js';
 import { startTyping, stopTyping, type TypingTarget } from './typing.js';
+import { ComposeNotice, sentElsewhere, viewShows, type Notice } from './ComposeNotice.js';
 
 interface Upload {
   name: string;
@@ -38,13 +39,14 @@ export function Compose({ v }: { v: FeedView }) {
   const fixedChannel = v.kind === 'channel' || v.kind === 'topic' ? v.streamId : null;
   const fixedPeople = v.kind === 'dm' ? v.userIds : null;
   const [mode, setMode] = useState<'channel' | 'dm'>(fixedPeople ? 'dm' : 'channel');
-  const [channel, setChannel] = useState<number>(fixedChannel ?? store.subscriptions.value[0]?.stream_id ?? 0);
+  // Outside a channel's views no channel is picked until the person picks one (as in Zulip).
+  const [channel, setChannel] = useState<number>(fixedChannel ?? 0);
   const [topic, setTopic] = useState(fixedTopic ?? '');
   const [people, setPeople] = useState<number[]>(fixedPeople ?? []);
   const [text, setText] = useState('');
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState('');
-  const [notice, setNotice] = useState<{ text: string; scheduledId?: number; content?: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [scheduling, setScheduling] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -63,7 +65,9 @@ export function Compose({ v }: { v: FeedView }) {
     const address = addressOfView(v);
     const draft = asked ?? (address ? draftFor(address) : undefined);
     setMode(fixedPeople ? 'dm' : asked?.type === 'private' ? 'dm' : 'channel');
-    setChannel(fixedChannel ?? (asked?.type === 'stream' ? asked.to[0]! : channel));
+    // The channel picked before stays only if the menu offers it (else it would show none, yet send there).
+    const kept = store.subscriptions.value.some((s) => s.stream_id === channel) ? channel : 0;
+    setChannel(fixedChannel ?? (asked?.type === 'stream' ? asked.to[0]! : kept));
     setTopic(fixedTopic ?? (asked?.type === 'stream' ? asked.topic : ''));
     setPeople(fixedPeople ?? (asked?.type === 'private' ? asked.to.filter((id) => id !== store.selfId.value) : []));
     setText(draft?.content ?? '');
@@ -74,6 +78,10 @@ export function Compose({ v }: { v: FeedView }) {
     if (asked) caretWanted.current = asked.content.length;
     return () => void saver.flush();
   }, [key]);
+
+  // "Cannot be reached" is stale once the connection is back.
+  const connection = store.connection.value;
+  useEffect(() => void (connection === 'connected' && setError((e) => (e === NETWORK_ERROR ? '' : e))), [connection]);
 
   // Save what is typed when the page goes away or is hidden.
   useEffect(() => {
@@ -172,7 +180,8 @@ export function Compose({ v }: { v: FeedView }) {
       pending: true,
     };
     const feedKey = keyOf(v);
-    if (store.feeds.value.get(feedKey)?.foundNewest) updateFeed(feedKey, (f) => ({ ...f, messages: [...f.messages, echo] }));
+    const shown = viewShows(v, t) && store.feeds.value.get(feedKey)?.foundNewest === true;
+    if (shown) updateFeed(feedKey, (f) => ({ ...f, messages: [...f.messages, echo] }));
     setText('');
     setPreview(null);
     setError('');
@@ -188,6 +197,7 @@ export function Compose({ v }: { v: FeedView }) {
         queue_id: queueId(),
         local_id: localId,
       });
+      if (!shown) setNotice(sentElsewhere(t));
     } catch (err) {
       updateFeed(feedKey, (f) => ({ ...f, messages: f.messages.filter((m) => m !== echo) }));
       setText(content);
@@ -218,7 +228,8 @@ export function Compose({ v }: { v: FeedView }) {
     setPreview(null);
     stopTyping(t);
     void saver.discard();
-    setNotice({ text: `Scheduled for ${whenFmt.format(at * 1000)}.`, scheduledId: res.scheduled_message_id, content });
+    const link = { href: href({ kind: 'scheduled' }), label: 'View scheduled messages' };
+    setNotice({ text: `Scheduled for ${whenFmt.format(at * 1000)}.`, link, scheduledId: res.scheduled_message_id, content });
   }
 
   async function unschedule(id: number, content: string) {
@@ -357,19 +368,7 @@ export function Compose({ v }: { v: FeedView }) {
             {error}
           </p>
         )}
-        <p class="compose-notice" role="status">
-          {notice && (
-            <>
-              {notice.text}{' '}
-              {notice.scheduledId !== undefined && (
-                <button type="button" class="link" onClick={() => void unschedule(notice.scheduledId!, notice.content ?? '')}>
-                  Undo
-                </button>
-              )}{' '}
-              <a href={href({ kind: 'scheduled' })}>View scheduled messages</a>
-            </>
-          )}
-        </p>
+        <ComposeNotice notice={notice} onUndo={(n) => void unschedule(n.scheduledId!, n.content ?? '')} />
         <div class="compose-actions">
           <label class="button">
             Attach files

@@ -4,7 +4,7 @@
  * compose box as one `Address` (it keeps the draft's address in step).
  */
 import { PeoplePicker } from './PeoplePicker.js';
-import { store } from './state.js';
+import { channelName, store } from './state.js';
 
 export interface Address {
   mode: 'channel' | 'dm';
@@ -35,6 +35,12 @@ export function ComposeTo({ fixedChannel, fixedPeople, onChange, ...a }: Props) 
         <label>
           <span class="visually-hidden">Channel</span>
           <select value={a.channel} onChange={(e) => onChange({ ...a, channel: Number(e.currentTarget.value) })}>
+            <option value={0} disabled>
+              Choose a channel
+            </option>
+            {a.channel !== 0 && !store.subscriptions.value.some((s) => s.stream_id === a.channel) && (
+              <option value={a.channel}>#{channelName(a.channel)} (not subscribed)</option>
+            )}
             {store.subscriptions.value.map((s) => (
               <option key={s.stream_id} value={s.stream_id}>
                 #{s.name}

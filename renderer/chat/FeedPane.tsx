@@ -13,6 +13,7 @@ import { channelName, store, topicLabel, userName, type Message } from './state.
 import { Compose } from './Compose.js';
 import { dayKey, dayOf } from './time.js';
 import { NextUnreadButton } from './next-unread.js';
+import { NotSubscribed } from './NotSubscribed.js';
 import { useSelection } from './selection.js';
 
 export function titleOf(v: FeedView): string {
@@ -91,7 +92,7 @@ export function FeedPane({ v }: { v: FeedView }) {
   }, [key, store.ready.value && store.feeds.value.has(key) ? 1 : 0]);
 
   const messages = feed?.messages ?? [];
-  const { shown, hiddenBelow, onScroll, jumpToNewest } = useRenderWindow(v, key, feed, scroller, (ms) => ms.find((m) => unread.has(m.id)));
+  const { shown, hiddenBelow, newBelow, onScroll, jumpToNewest } = useRenderWindow(v, key, feed, scroller, (ms) => ms.find((m) => unread.has(m.id)));
   // J/K's selected message (a message link selects its message and brings it to the middle).
   useSelection(key, scroller, 'near' in v ? v.near : undefined);
   const atStart = shown[0]?.id === messages[0]?.id;
@@ -153,13 +154,15 @@ export function FeedPane({ v }: { v: FeedView }) {
         {!feed?.loading && messages.length === 0 && !feed?.error && <p class="edge">No messages here yet.</p>}
         <ol class="messages">{items}</ol>
       </div>
-      {hiddenBelow && (
+      {(hiddenBelow || newBelow > 0) && (
         <button type="button" class="jump" onClick={jumpToNewest}>
+          {newBelow > 0 && <span class="new-below">{newBelow === 1 ? '1 new message' : `${newBelow} new messages`} · </span>}
           Jump to newest
         </button>
       )}
       <Announcer messages={messages} />
       <TypingNotice v={v} />
+      {(v.kind === 'channel' || v.kind === 'topic') && <NotSubscribed streamId={v.streamId} />}
       <Compose v={v} />
     </section>
   );

@@ -30,6 +30,9 @@ function encode(params: Params): URLSearchParams {
 }
 
 /** One call; resolves with the JSON body, rejects with ApiError (status 0: the server was not reached). */
+/** What a request that never reached the server fails with (also shown by the compose box until the connection is back). */
+export const NETWORK_ERROR = 'The Hearth server cannot be reached.';
+
 export async function call<T = Record<string, unknown>>(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
@@ -50,7 +53,7 @@ export async function call<T = Record<string, unknown>>(
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'NETWORK', 'The Hearth server cannot be reached.');
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR);
   }
   let json: Record<string, unknown> = {};
   try {

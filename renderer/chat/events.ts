@@ -7,6 +7,7 @@
  */
 import { ApiError, call, get, post } from './api.js';
 import { applyEvent } from './apply-event.js';
+import { loadRecentConversations } from './feeds.js';
 import { loadState } from './load-state.js';
 import { store } from './state.js';
 
@@ -47,6 +48,7 @@ async function register(): Promise<void> {
   loadState(res);
   queue.current = { id: String(res.queue_id), lastEventId: Number(res.last_event_id) };
   store.ready.value = true;
+  void loadRecentConversations();
   for (const f of onReload) f();
 }
 

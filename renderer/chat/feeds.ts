@@ -6,7 +6,7 @@
  */
 import { get, post } from './api.js';
 import { apiNarrow, keyOf, type FeedView } from './narrow.js';
-import { store, updateFeed, noteRecent, type Message } from './state.js';
+import { store, updateFeed, noteRecent, placeKey, type Message } from './state.js';
 import { placeOf } from './apply-event.js';
 
 const BATCH = 100;
@@ -32,6 +32,33 @@ function fetchPage(v: FeedView, anchor: string | number, before: number, after: 
 const noteAll = (messages: Message[]) => {
   for (const m of messages) noteRecent(m, placeOf(m, store.selfId.value));
 };
+
+/** How many of the newest messages Recent conversations and the topic lists start from (Zulip's web app fetches a few hundred). */
+const RECENT_FETCH = 400;
+
+/**
+ * Fills Recent conversations and the channels' topic lists with the conversations of the newest
+ * messages, read ones included (register gives only unread messages and direct conversations),
+ * as Zulip's web app does from its first fetch. Run after every register.
+ */
+export async function loadRecentConversations(): Promise<void> {
+  const res = await get<MessagesAnswer>('/messages', {
+    anchor: 'newest',
+    num_before: RECENT_FETCH,
+    num_after: 0,
+    narrow: [],
+    apply_markdown: false,
+    client_gravatar: true,
+  }).catch(() => null);
+  if (!res) return;
+  const next = new Map(store.recent.value);
+  for (const m of res.messages) {
+    const place = placeOf(m, store.selfId.value);
+    const key = placeKey(place);
+    if ((next.get(key)?.maxId ?? 0) < m.id) next.set(key, { place, maxId: m.id });
+  }
+  store.recent.value = next;
+}
 
 /** Loads a feed the first time it is shown (again after a re-register cleared the store). */
 export async function openFeed(v: FeedView): Promise<void> {

@@ -6,9 +6,9 @@
  * end of what is loaded. Whatever changes, the message the reader looks at stays put.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { loadMore } from './feeds.js';
+import { loadMore, markSeen } from './feeds.js';
 import type { FeedView } from './narrow.js';
-import type { Feed, Message } from './state.js';
+import { store, type Feed, type Message } from './state.js';
 
 export const WINDOW = 70;
 const STEP = 25;
@@ -23,8 +23,10 @@ interface Win {
 
 export interface RenderWindow {
   shown: Message[];
-  /** More loaded (or loadable) messages below the window: show "Jump to newest". */
+  /** More loaded (or loadable) messages below the window, or the reader is a screen or more above the newest: show "Jump to newest". */
   hiddenBelow: boolean;
+  /** Messages from others that arrived while the reader was not at the bottom. */
+  newBelow: number;
   onScroll: () => void;
   jumpToNewest: () => void;
 }
@@ -41,11 +43,31 @@ export function useRenderWindow(
   const positioned = useRef(false);
   const atBottom = useRef(true);
   const keep = useRef<{ id: number; offset: number } | null>(null);
+  /** "Jump to newest" was pressed: the bottom wins over any place held, until the newest is shown. */
+  const jumping = useRef(false);
+  const [far, setFar] = useState(false);
+  const [newBelow, setNewBelow] = useState(0);
+  const newestSeen = useRef(0);
 
   useEffect(() => {
     positioned.current = false;
+    jumping.current = false;
+    setFar(false);
+    setNewBelow(0);
+    newestSeen.current = 0;
     setWin({ follow: true, startId: 0 });
   }, [feedKey]);
+
+  // Count what others send while the reader is elsewhere in the feed.
+  const newest = messages[messages.length - 1];
+  useEffect(() => {
+    if (!newest) return;
+    const before = newestSeen.current;
+    newestSeen.current = Math.max(before, newest.id);
+    if (!before || newest.id <= before || atBottom.current || !feed?.foundNewest) return;
+    const arrived = messages.filter((m) => m.id > before && m.sender_id !== store.selfId.value && !m.pending).length;
+    if (arrived) setNewBelow((n) => n + arrived);
+  }, [newest?.id]);
 
   const len = messages.length;
   let start = win.follow ? Math.max(0, len - WINDOW) : messages.findIndex((m) => m.id >= win.startId);
@@ -83,7 +105,11 @@ export function useRenderWindow(
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || !shown.length) return;
-    if (!positioned.current) {
+    if (jumping.current) {
+      el.scrollTop = el.scrollHeight;
+      if (win.follow && feed?.foundNewest !== false) jumping.current = false;
+      keep.current = null;
+    } else if (!positioned.current) {
       positioned.current = true;
       const target = firstUnread(shown);
       const li = target && el.querySelector<HTMLElement>(`[data-id="${target.id}"]`);
@@ -102,7 +128,15 @@ export function useRenderWindow(
 
   function onScroll(): void {
     const el = scroller.current!;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    const below = el.scrollHeight - el.scrollTop - el.clientHeight;
+    atBottom.current = below < 40;
+    setFar(below > el.clientHeight);
+    if (atBottom.current && end >= len && feed?.foundNewest) {
+      setNewBelow(0);
+      // At the very bottom of everything: the whole view counts as read (Zulip's process_scrolled_to_bottom),
+      // also what was scrolled past too fast to be seen, or is taller than the screen.
+      markSeen(messages.filter((m) => store.unread.value.has(m.id)).map((m) => m.id));
+    }
     if (el.scrollTop < EDGE_PX && !moveUp()) {
       holdPlace();
       void loadMore(v, 'older');
@@ -112,9 +146,14 @@ export function useRenderWindow(
 
   function jumpToNewest(): void {
     atBottom.current = true;
+    jumping.current = true;
+    keep.current = null;
     setWin({ follow: true, startId: 0 });
+    // The window may already end at the newest (nothing to re-render): go there now.
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
     if (!feed?.foundNewest) void loadMore(v, 'newer');
   }
 
-  return { shown, hiddenBelow: end < len || feed?.foundNewest === false, onScroll, jumpToNewest };
+  return { shown, hiddenBelow: end < len || feed?.foundNewest === false || far, newBelow, onScroll, jumpToNewest };
 }

@@ -1,0 +1,143 @@
+/**
+ * Reading and sending where a review found the chat client fell short: Recent conversations
+ * lists topics already read; a channel one is not subscribed to says so and offers Subscribe,
+ * and the compose box never sends to a channel it does not show; a message sent somewhere the
+ * view does not show is announced with a link; "Jump to newest" lands on the newest message
+ * and counts what arrives while reading above; reaching the bottom marks the whole view read.
+ * Screenshots: test-results/admin-ui/chat-recent.png, chat-not-subscribed.png, chat-sent-elsewhere.png,
+ * chat-new-below.png.
+ */
+import assert from 'node:assert/strict';
+import { test } from '@playwright/test';
+import type { Browser } from 'playwright-core';
+import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { eventually, signIn } from '../helpers/chat-page.js';
+import { createChannel } from '../helpers/channels.js';
+import { sendStream } from '../helpers/messages.js';
+import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+
+const skip = process.env.CI ? false : (browserMissing() ?? false);
+
+test.describe('chat reading and sending in Chromium', () => {
+  test.describe.configure({ mode: 'serial', timeout: 120_000 });
+  test.skip(skip !== false, String(skip));
+  let browser: Browser;
+  let ts: TestServer;
+  let p: TestPage;
+  let mel: Account;
+  let melApi: Client;
+  let generalId: number;
+  let salesId: number;
+
+  test.beforeAll(async () => {
+    browser = await launchBrowser();
+    ts = await startTestServer();
+    mel = await ts.addUser('Mel');
+    melApi = ts.client(mel);
+    generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
+    salesId = await createChannel(ts, ts.ownerClient, 'sales', { principals: [ts.owner.id] });
+    await sendStream(ts.ownerClient, 'general', 'old plans', 'read long ago');
+    await sendStream(ts.ownerClient, 'sales', 'leads', 'a lead');
+    await melApi.post('/mark_all_as_read');
+    // A long unread topic for Mel: more than a screen, more than one fetch.
+    for (let i = 1; i <= 160; i++) await sendStream(ts.ownerClient, 'general', 'long', `line ${i}`);
+    // A topic of a few screens, loaded whole when opened.
+    for (let i = 1; i <= 40; i++) await sendStream(ts.ownerClient, 'general', 'short', `short ${i}`);
+    p = await openPage(browser, ts.url);
+    await signIn(p.page, ts.url, mel);
+  });
+
+  test.afterAll(async () => {
+    await p?.close();
+    await browser?.close();
+    await ts?.stop();
+  });
+
+  test('Recent conversations lists topics already read, not only unread ones', async () => {
+    await p.page.goto(`${ts.url}/#recent`);
+    const rows = p.page.getByRole('region', { name: 'Recent conversations' }).or(p.page.locator('section.recent'));
+    await rows.getByRole('link', { name: 'old plans' }).waitFor();
+    await rows.getByRole('link', { name: 'long' }).waitFor();
+    await p.shot('chat-recent');
+  });
+
+  test('an unsubscribed channel says so and offers Subscribe; compose elsewhere never sends to a channel it does not show', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/${salesId}-sales`);
+    const note = p.page.getByRole('note').filter({ hasText: 'You are not subscribed to #sales' });
+    await note.waitFor();
+    await p.shot('chat-not-subscribed');
+    // On a 390 px phone the note fits, with its button, and nothing scrolls sideways.
+    const desk = p.page.viewportSize()!;
+    await p.page.setViewportSize({ width: 390, height: 844 });
+    await note.getByRole('button', { name: 'Subscribe' }).waitFor();
+    await p.page.waitForTimeout(400); // the sidebar drawer's closing transition
+    await p.shot('chat-not-subscribed-phone');
+    assert.ok(await p.page.evaluate(() => document.documentElement.scrollWidth <= 390));
+    await p.page.setViewportSize(desk);
+    // On to the combined feed: no channel is picked, and Enter asks for one instead of sending.
+    await p.page.goto(`${ts.url}/#feed`);
+    const channel = p.page.getByRole('combobox', { name: 'Channel' });
+    await eventually(async () => (await channel.locator('option:checked').textContent()) === 'Choose a channel');
+    const before = (await melApi.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).body.messages[0].id;
+    await p.page.getByRole('textbox', { name: 'Message' }).fill('where does this go?');
+    await p.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await p.page.getByRole('alert').filter({ hasText: 'Choose a channel.' }).waitFor();
+    const after = (await melApi.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).body.messages[0].id;
+    assert.equal(after, before, 'nothing was sent');
+    // Subscribing from the note: the server has it, and the note goes.
+    await p.page.goto(`${ts.url}/#narrow/channel/${salesId}-sales`);
+    await note.getByRole('button', { name: 'Subscribe' }).click();
+    await note.waitFor({ state: 'detached' });
+    const subs = (await melApi.get('/users/me/subscriptions')).body.subscriptions as { stream_id: number }[];
+    assert.ok(subs.some((s) => s.stream_id === salesId));
+  });
+
+  test('a message sent to a conversation the view does not show is announced, with a link there', async () => {
+    await p.page.goto(`${ts.url}/#narrow/is/starred`);
+    await p.page.getByRole('combobox', { name: 'Channel' }).selectOption({ label: '#general' });
+    await p.page.getByRole('textbox', { name: 'Topic' }).fill('elsewhere');
+    await p.page.getByRole('textbox', { name: 'Message' }).fill('sent from the starred view');
+    await p.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const notice = p.page.getByRole('status').filter({ hasText: 'Sent to #general > elsewhere.' });
+    await notice.waitFor();
+    await p.shot('chat-sent-elsewhere');
+    await notice.getByRole('link', { name: 'Go to conversation' }).click();
+    await p.page.getByRole('heading', { name: '#general > elsewhere' }).waitFor();
+    await p.page.getByRole('list').getByText('sent from the starred view').waitFor();
+  });
+
+  test('what others send while one reads above is counted on the "Jump to newest" button', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/short`);
+    await p.page.getByText('short 1', { exact: true }).waitFor();
+    const jump = p.page.getByRole('button', { name: /Jump to newest/ });
+    await jump.waitFor();
+    await sendStream(ts.ownerClient, 'general', 'short', 'short 41');
+    await jump.filter({ hasText: '1 new message' }).waitFor();
+    await p.shot('chat-new-below');
+    await jump.click();
+    await jump.waitFor({ state: 'detached' });
+    assert.ok(await p.page.getByText('short 41', { exact: true }).isVisible());
+  });
+
+  test('"Jump to newest" lands on the newest message of a long topic; the bottom marks the whole view read', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/long`);
+    // The topic opens at its first unread message, far above the newest (not yet loaded).
+    await p.page.getByText('line 1', { exact: true }).waitFor();
+    const jump = p.page.getByRole('button', { name: /Jump to newest/ });
+    await sendStream(ts.ownerClient, 'general', 'long', 'line 161');
+    await jump.click();
+    const newest = p.page.getByText('line 161', { exact: true });
+    await newest.waitFor();
+    await eventually(async () => {
+      const box = await newest.boundingBox();
+      const scroller = await p.page.getByRole('region', { name: 'Messages' }).or(p.page.locator('.scroller')).first().boundingBox();
+      return !!box && !!scroller && box.y + box.height <= scroller.y + scroller.height + 1 && box.y >= scroller.y;
+    });
+    await jump.waitFor({ state: 'detached' });
+    // At the bottom of everything: the whole topic is read on the server, also the lines scrolled past unseen.
+    await eventually(async () => {
+      const reg = await melApi.post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
+      return reg.body.unread_msgs.count === 0;
+    });
+  });
+});
