@@ -1,7 +1,7 @@
 /**
  * The compose box under a feed: to the open topic or conversation (a channel and a topic,
- * or people, when the feed is not one conversation). Enter sends, Shift+Enter is a new
- * line; a preview; typing notifications; files by button, drag and drop or paste, with
+ * or people, when the feed is not one conversation). Enter sends (or Ctrl+Enter, as the person
+ * chose), Shift+Enter is a new line; a preview; typing notifications; files by button, drag and drop or paste, with
  * progress. A sent message shows at once (local echo) and is replaced by the server's copy.
  * Also: autocomplete for `@` `#` `:` (Autocomplete.tsx), drafts saved to the server while
  * typing and restored when the conversation is reopened (drafts.ts), "Schedule" (send
@@ -253,7 +253,8 @@ export function Compose({ v }: { v: FeedView }) {
 
   function onKeyDown(e: KeyboardEvent) {
     if (focused && ac.onKeyDown(e)) return;
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    // Enter sends unless the person chose Ctrl+Enter (enter_sends false); Ctrl+Enter always sends.
+    if (e.key === 'Enter' && !e.isComposing && (e.ctrlKey || e.metaKey || (store.userSettings.value.enter_sends !== false && !e.shiftKey))) {
       e.preventDefault();
       void send();
     }
@@ -289,7 +290,7 @@ export function Compose({ v }: { v: FeedView }) {
   return (
     <>
       <form
-        class="compose"
+        class={text ? 'compose has-text' : 'compose'}
         aria-label="Compose"
         onSubmit={(e) => {
           e.preventDefault();

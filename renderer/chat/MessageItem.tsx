@@ -102,7 +102,7 @@ function EditBox({ m }: { m: Message }) {
       setBusy(false);
     }
   };
-  const enterSends = store.userSettings.value.enter_sends === true;
+  const enterSends = store.userSettings.value.enter_sends !== false;
   return (
     <form class="edit-box" onSubmit={(e) => (e.preventDefault(), void save())}>
       <textarea

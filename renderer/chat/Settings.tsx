@@ -133,6 +133,17 @@ function Preferences() {
           )}
         </div>
       </section>
+      <section class="card" aria-labelledby="keys-title">
+        <h2 id="keys-title">Writing</h2>
+        <Choice
+          name="enter_sends"
+          legend="The Enter key"
+          options={[
+            [true, 'Enter sends; Shift+Enter adds a line'],
+            [false, 'Enter adds a line; Ctrl+Enter sends'],
+          ]}
+        />
+      </section>
       <section class="card" aria-labelledby="privacy-title">
         <h2 id="privacy-title">Privacy</h2>
         <Check name="presence_enabled" fallback label="Let others see when I am online" />

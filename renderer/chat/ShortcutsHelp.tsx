@@ -41,7 +41,7 @@ export function ShortcutsHelp() {
             <caption>{g}</caption>
             <tbody>
               {SHORTCUTS.filter((s) => s.group === g).map((s) => (
-                <tr key={s.keys[0]}>
+                <tr key={s.show.join('+')}>
                   <th scope="row">
                     <Keys s={s} />
                   </th>

@@ -55,6 +55,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['H'], show: ['Shift', 'H'], does: 'Edit history of the selected message', group: 'Messages', run: () => onAllowed(act.canViewHistory, 'This message has no edit history to show.', openOverlayOf('history')) },
   { keys: ['V'], show: ['Shift', 'V'], does: 'Read receipts of the selected message', group: 'Messages', run: () => onAllowed(act.showsReadReceipts, 'Read receipts are turned off in this organization.', openOverlayOf('receipts')) },
   { keys: ['U'], show: ['Shift', 'U'], does: 'Mark as unread from the selected message', group: 'Messages', run: () => onSelected(markUnreadOf) },
+  { keys: ['End'], show: ['End'], does: 'Newest message (the view is then read)', group: 'Messages', run: () => toEdge('newest') },
+  { keys: ['Home'], show: ['Home'], does: 'Oldest message shown (older ones load as you go)', group: 'Messages', run: () => toEdge('oldest') },
   { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
   { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
   { keys: ['n'], show: ['N'], does: 'Next unread topic', group: 'Going places', run: goNextUnreadTopic },
@@ -64,7 +66,10 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['a'], show: ['A'], does: 'Combined feed', group: 'Going places', run: () => go({ kind: 'feed' }) },
   { keys: ['*'], show: ['*'], does: 'Starred messages', group: 'Going places', run: () => go({ kind: 'starred' }) },
   { keys: ['w'], show: ['W'], does: 'Filter people', group: 'Going places', run: focusPeopleFilter },
+  { keys: ['d'], show: ['D'], does: 'Drafts', group: 'Going places', run: () => go({ kind: 'drafts' }) },
   { keys: ['/'], show: ['/'], does: 'Search', group: 'The app', run: () => focusSearch() },
+  // Ctrl+K works everywhere, even in a field (handled before the others, so no keys here).
+  { keys: [], show: ['Ctrl', 'K'], does: 'Search (also while typing)', group: 'The app', run: () => focusSearch() },
   { keys: ['?'], show: ['?'], does: 'This list of shortcuts', group: 'The app', run: () => (helpOpen.value = true) },
   { keys: ['Escape'], show: ['Esc'], does: 'Leave a field, close the search, clear the selection', group: 'The app', run: () => undefined },
 ];
@@ -78,6 +83,10 @@ function onKeyDown(e: KeyboardEvent): void {
   if (e.defaultPrevented || e.isComposing) return;
   if (document.querySelector('dialog[open]')) return; // a dialog has the keyboard (and handles its own Escape)
   if (e.key === 'Escape') return escape(e);
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+    e.preventDefault();
+    return focusSearch();
+  }
   if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && !isTyping(e.target) && selectedId.value !== null) {
     const s = SHORTCUTS.find((x) => x.ctrl && x.keys.includes(e.key.toLowerCase()));
     if (s) {
@@ -116,6 +125,19 @@ function escape(e: KeyboardEvent): void {
     select(null, false);
     focusMessages();
   }
+}
+
+/** End and Home: to the newest message ("Jump to newest" when more are below) or the oldest shown, selected. */
+function toEdge(edge: 'newest' | 'oldest'): void {
+  const scroller = document.querySelector<HTMLElement>('#main .scroller');
+  if (!scroller) return;
+  if (edge === 'newest') document.querySelector<HTMLButtonElement>('#main button.jump')?.click();
+  scroller.scrollTop = edge === 'newest' ? scroller.scrollHeight : 0;
+  requestAnimationFrame(() => {
+    const all = scroller.querySelectorAll<HTMLElement>('li.message');
+    const li = edge === 'newest' ? all[all.length - 1] : all[0];
+    if (li) select(Number(li.dataset.id));
+  });
 }
 
 /** Focus back to the selected message, else the message list, else the main area. */

@@ -81,7 +81,7 @@ describe('responses and events match Zulip\'s OpenAPI description', { skip: skip
     await sam.delete(`/messages/${dm}`);
     await sam.post('/users/me/presence', { status: 'active' });
     await sam.post('/users/me/status', { status_text: 'cooking', emoji_name: 'cook' });
-    await mel.patch('/settings', { twenty_four_hour_time: true, enter_sends: true });
+    await mel.patch('/settings', { twenty_four_hour_time: true, enter_sends: false });
     await mel.post('/users/me/alert_words', { alert_words: JSON.stringify(['pizza']) });
     await mel.post(`/users/me/muted_users/${samAcc.id}`);
     await mel.delete(`/users/me/muted_users/${samAcc.id}`);

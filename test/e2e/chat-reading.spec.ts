@@ -106,6 +106,28 @@ test.describe('chat reading and sending in Chromium', () => {
     await p.page.getByRole('list').getByText('sent from the starred view').waitFor();
   });
 
+  test('the Enter key setting: Enter sends by default; chosen in Settings, Enter adds a line and Ctrl+Enter sends', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/keys`);
+    const box = p.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('sent with Enter');
+    await box.press('Enter');
+    await p.page.getByRole('list').getByText('sent with Enter').waitFor();
+    await p.page.goto(`${ts.url}/#settings`);
+    await p.page.getByRole('radio', { name: 'Enter adds a line; Ctrl+Enter sends' }).check();
+    await eventually(async () => (await melApi.post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings.enter_sends === false);
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/keys`);
+    await box.fill('two');
+    await box.press('Enter');
+    await box.pressSequentially('lines');
+    assert.equal(await box.inputValue(), 'two\nlines');
+    await box.press('Control+Enter');
+    await p.page.getByRole('list').getByText('lines').waitFor();
+    assert.equal(await box.inputValue(), '');
+    const last = (await melApi.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: false })).body.messages[0];
+    assert.equal(last.content, 'two\nlines');
+    await melApi.patch('/settings', { enter_sends: true });
+  });
+
   test('what others send while one reads above is counted on the "Jump to newest" button', async () => {
     await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/short`);
     await p.page.getByText('short 1', { exact: true }).waitFor();
@@ -139,5 +161,22 @@ test.describe('chat reading and sending in Chromium', () => {
       const reg = await melApi.post('/register', { fetch_event_types: ['message', 'update_message_flags'] });
       return reg.body.unread_msgs.count === 0;
     });
+  });
+
+  test('keys: End selects the newest message, Home the oldest shown, D opens Drafts, Ctrl+K searches even while typing', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/short`);
+    await p.page.getByText('short 41', { exact: true }).waitFor();
+    await p.page.getByRole('textbox', { name: 'Message' }).click();
+    await p.page.keyboard.press('Escape');
+    await p.page.keyboard.press('Home');
+    await p.page.locator('li.message[aria-current="true"]').getByText('short 1', { exact: true }).waitFor();
+    await p.page.keyboard.press('End');
+    await p.page.locator('li.message[aria-current="true"]').getByText('short 41', { exact: true }).waitFor();
+    await p.page.getByRole('textbox', { name: 'Message' }).fill('half a thought');
+    await p.page.keyboard.press('Control+k');
+    await eventually(() => p.page.evaluate(() => document.activeElement?.closest('[role="search"]') !== null));
+    await p.page.keyboard.press('Escape');
+    await p.page.keyboard.press('d');
+    await p.page.getByRole('heading', { name: 'Drafts' }).waitFor();
   });
 });

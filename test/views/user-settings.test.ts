@@ -32,7 +32,7 @@ describe('personal settings: PATCH /settings, register and events', () => {
     assert.ok(!('twenty_four_hour_time' in modern));
     const legacy = (await mel.post('/register', LEGACY)).body;
     for (const k of Object.keys(USER_SETTINGS)) assert.ok(!(k in legacy), `${k} is not repeated at the top level`);
-    assert.equal(legacy.user_settings.enter_sends, false, 'the object is sent to every client');
+    assert.equal(legacy.user_settings.enter_sends, true, 'the object is sent to every client');
     // Only the legacy names: nothing (Zulip 12 serves no legacy section).
     const namesOnly = (await mel.post('/register', { fetch_event_types: ['update_display_settings', 'update_global_notifications'] })).body;
     assert.ok(!('user_settings' in namesOnly) && !('enter_sends' in namesOnly));
@@ -46,14 +46,14 @@ describe('personal settings: PATCH /settings, register and events', () => {
     const legacyNames = await mel.post('/register', { event_types: JSON.stringify(['update_display_settings', 'update_global_notifications']) });
     const displayOnly = await mel.post('/register', { event_types: JSON.stringify(['update_display_settings']) });
     const events = await verifyAction(mel, async () => {
-      const res = await mel.patch('/settings', { twenty_four_hour_time: true, emojiset: 'text', enter_sends: true, default_language: 'de' });
+      const res = await mel.patch('/settings', { twenty_four_hour_time: true, emojiset: 'text', enter_sends: false, default_language: 'de' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }, MODERN);
     const byName = (a: unknown[], b: unknown[]) => String(a[1]).localeCompare(String(b[1]));
     assert.deepEqual(events.map((e) => [e.type, e.property, e.value]).sort(byName), [
       ['user_settings', 'default_language', 'de'],
       ['user_settings', 'emojiset', 'text'],
-      ['user_settings', 'enter_sends', true],
+      ['user_settings', 'enter_sends', false],
       ['user_settings', 'twenty_four_hour_time', true],
     ]);
     assert.equal(events.find((e) => e.property === 'default_language')!.language_name, 'Deutsch');

@@ -64,7 +64,9 @@ const DISPLAY: Record<string, Spec> = {
 };
 
 const NOTIFICATIONS: Record<string, Spec> = {
-  enter_sends: bool(false),
+  // Hearth's organization-wide default (Zulip's is false, and an organization may set its own): Enter
+  // sends, as in most chat products; Ctrl+Enter always sends, Shift+Enter adds a line.
+  enter_sends: bool(true),
   enable_drafts_synchronization: bool(true),
   enable_stream_desktop_notifications: bool(false),
   enable_stream_email_notifications: bool(false),
