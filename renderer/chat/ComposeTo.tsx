@@ -4,7 +4,7 @@
  * compose box as one `Address` (it keeps the draft's address in step).
  */
 import { PeoplePicker } from './PeoplePicker.js';
-import { channelName, store } from './state.js';
+import { channelName, store, topicsOf } from './state.js';
 
 export interface Address {
   mode: 'channel' | 'dm';
@@ -57,7 +57,19 @@ export function ComposeTo({ fixedChannel, fixedPeople, onChange, ...a }: Props) 
             maxLength={store.maxTopicLength.value}
             onInput={(e) => onChange({ ...a, topic: e.currentTarget.value })}
             placeholder="general chat"
+            list={a.channel ? 'compose-topics' : undefined}
+            autoComplete="off"
           />
+          {/* The channel's topics, newest first, as suggestions (the browser's own list, also on phones). */}
+          {a.channel !== 0 && (
+            <datalist id="compose-topics">
+              {topicsOf(a.channel)
+                .slice(0, 50)
+                .map((t) => (
+                  <option key={t.topic} value={t.topic} />
+                ))}
+            </datalist>
+          )}
         </label>
       )}
       {a.mode === 'dm' && fixedPeople === null && <PeoplePicker value={a.people} onChange={(people) => onChange({ ...a, people })} />}

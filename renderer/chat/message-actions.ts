@@ -150,6 +150,12 @@ export async function quoteAndReply(m: Message): Promise<void> {
   composeInsert.value = { text: `@_**${name}|${m.sender_id}** [said](${linkTo(m)}):\n${fence}quote\n${raw}\n${fence}\n`, seq: ++quoteSeq };
 }
 
+/** @ (a shortcut): a mention of the message's sender, to reply to them by name. */
+export function mentionSender(m: Message): void {
+  const name = m.sender_full_name || userName(m.sender_id);
+  composeInsert.value = { text: `@**${name}|${m.sender_id}** `, seq: ++quoteSeq };
+}
+
 /** One version of a message (Zulip's message_history entries, oldest first). */
 export interface HistoryEntry {
   timestamp: number;

@@ -57,6 +57,9 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['U'], show: ['Shift', 'U'], does: 'Mark as unread from the selected message', group: 'Messages', run: () => onSelected(markUnreadOf) },
   { keys: ['End'], show: ['End'], does: 'Newest message (the view is then read)', group: 'Messages', run: () => toEdge('newest') },
   { keys: ['Home'], show: ['Home'], does: 'Oldest message shown (older ones load as you go)', group: 'Messages', run: () => toEdge('oldest') },
+  { keys: ['>'], show: ['>'], does: 'Quote and reply to the selected message', group: 'Writing', run: () => onSelected((_li, m) => void reply().then(() => act.quoteAndReply(m))) },
+  { keys: ['@'], show: ['@'], does: 'Reply mentioning the sender', group: 'Writing', run: () => onSelected((_li, m) => void reply().then(() => act.mentionSender(m))) },
+  { keys: ['ArrowLeft'], show: ['←'], does: 'Edit your last message here (in the message list)', group: 'Writing', inList: true, run: () => editLastOwn() },
   { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
   { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
   { keys: ['n'], show: ['N'], does: 'Next unread topic', group: 'Going places', run: goNextUnreadTopic },
@@ -66,6 +69,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['a'], show: ['A'], does: 'Combined feed', group: 'Going places', run: () => go({ kind: 'feed' }) },
   { keys: ['*'], show: ['*'], does: 'Starred messages', group: 'Going places', run: () => go({ kind: 'starred' }) },
   { keys: ['w'], show: ['W'], does: 'Filter people', group: 'Going places', run: focusPeopleFilter },
+  { keys: ['q'], show: ['Q'], does: 'Filter channels and conversations', group: 'Going places', run: () => document.querySelector<HTMLInputElement>('.sidebar input[type="search"]')?.focus() },
   { keys: ['d'], show: ['D'], does: 'Drafts', group: 'Going places', run: () => go({ kind: 'drafts' }) },
   { keys: ['/'], show: ['/'], does: 'Search', group: 'The app', run: () => focusSearch() },
   // Ctrl+K works everywhere, even in a field (handled before the others, so no keys here).
@@ -140,6 +144,20 @@ function toEdge(edge: 'newest' | 'oldest'): void {
   });
 }
 
+/** ←: the newest message of mine in the open view, into the edit box (when the organization allows). */
+function editLastOwn(): void {
+  const items = [...document.querySelectorAll<HTMLElement>('#main li.message')].reverse();
+  for (const li of items) {
+    const m = loadedMessage(Number(li.dataset.id));
+    if (m?.sender_id !== store.selfId.value) continue;
+    select(m.id);
+    if (act.canEdit(m)) act.editing.value = m.id;
+    else announce('You may not edit this message.');
+    return;
+  }
+  announce('You have no message here to edit.');
+}
+
 /** Focus back to the selected message, else the message list, else the main area. */
 export function focusMessages(): void {
   const el = selectedElement() ?? document.querySelector<HTMLElement>('#main .scroller') ?? document.getElementById('main');
@@ -198,8 +216,10 @@ const markUnreadOf = (_li: HTMLElement, m: Message) => void act.markUnreadFrom(m
 
 /** The selected message, if it is loaded (in any feed in the store). */
 function selectedMessage(): Message | undefined {
-  const id = selectedId.value;
-  if (id === null) return undefined;
+  return selectedId.value === null ? undefined : loadedMessage(selectedId.value);
+}
+
+function loadedMessage(id: number): Message | undefined {
   for (const f of store.feeds.value.values()) {
     const m = f.messages.find((x) => x.id === id);
     if (m) return m;

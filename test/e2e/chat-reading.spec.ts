@@ -95,7 +95,7 @@ test.describe('chat reading and sending in Chromium', () => {
   test('a message sent to a conversation the view does not show is announced, with a link there', async () => {
     await p.page.goto(`${ts.url}/#narrow/is/starred`);
     await p.page.getByRole('combobox', { name: 'Channel' }).selectOption({ label: '#general' });
-    await p.page.getByRole('textbox', { name: 'Topic' }).fill('elsewhere');
+    await p.page.getByRole('combobox', { name: 'Topic' }).fill('elsewhere');
     await p.page.getByRole('textbox', { name: 'Message' }).fill('sent from the starred view');
     await p.page.getByRole('textbox', { name: 'Message' }).press('Enter');
     const notice = p.page.getByRole('status').filter({ hasText: 'Sent to #general > elsewhere.' });
@@ -178,5 +178,28 @@ test.describe('chat reading and sending in Chromium', () => {
     await p.page.keyboard.press('Escape');
     await p.page.keyboard.press('d');
     await p.page.getByRole('heading', { name: 'Drafts' }).waitFor();
+    await p.page.keyboard.press('q');
+    await eventually(() => p.page.evaluate(() => document.activeElement?.getAttribute('placeholder') === 'Filter'));
+  });
+
+  test('keys: @ replies mentioning the sender, ← edits my last message here; the topic field suggests the channel\'s topics', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/keys`);
+    const box = p.page.getByRole('textbox', { name: 'Message' });
+    await p.page.getByText('sent with Enter').waitFor();
+    await box.click();
+    await p.page.keyboard.press('Escape');
+    await p.page.keyboard.press('ArrowLeft');
+    await p.page.getByRole('textbox', { name: 'Edit message' }).waitFor();
+    await p.page.keyboard.press('Escape');
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/short`);
+    await p.page.getByText('short 41', { exact: true }).click();
+    await p.page.keyboard.press('@');
+    // After any draft of this topic (the text typed before Ctrl+K in the test above), the mention.
+    await eventually(async () => (await box.inputValue()).endsWith(`@**Olive Owner|${ts.owner.id}** `));
+    await box.fill('');
+    await p.page.goto(`${ts.url}/#feed`);
+    await p.page.getByRole('combobox', { name: 'Channel' }).selectOption({ label: '#general' });
+    const topics = await p.page.locator('datalist#compose-topics option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    for (const t of ['short', 'long', 'old plans']) assert.ok(topics.includes(t), `${t} in ${topics.join(', ')}`);
   });
 });
