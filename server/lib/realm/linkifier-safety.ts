@@ -7,7 +7,8 @@
  * on inputs built to make backtracking blow up (runs of each character the
  * pattern can match), in a `vm` context with a time limit, and refuses a
  * pattern that overruns it. Stored patterns are tried again when compiled, so
- * one saved before these checks is skipped instead of run.
+ * a slow one saved before these checks is skipped instead of run (a stored
+ * lookaround, taken before, keeps working).
  */
 import { createContext, Script } from 'node:vm';
 

@@ -48,15 +48,15 @@ const toJs = (pattern: string) => pattern.replace(NAMED_GROUP, '(?<$1>');
  * matcher) refuses and for a pattern whose matching time can explode
  * (linkifier-safety.ts).
  */
-export function compilePattern(pattern: string): RegExp {
-  const regex = compileWrapped(pattern);
+export function compilePattern(pattern: string, opts: { re2Only?: boolean } = {}): RegExp {
+  const regex = compileWrapped(pattern, opts.re2Only ?? true);
   if (tooSlow(regex, pattern)) throw errors.badRequest('Bad regular expression: matching it can take too long (nested or repeated quantifiers)');
   return regex;
 }
 
-function compileWrapped(pattern: string): RegExp {
+function compileWrapped(pattern: string, re2Only: boolean): RegExp {
   if (!pattern.trim()) throw errors.badRequest('Bad regular expression: empty pattern');
-  const unsupported = unsupportedByRe2(pattern);
+  const unsupported = re2Only ? unsupportedByRe2(pattern) : null;
   if (unsupported) throw errors.badRequest(`Bad regular expression: ${unsupported}`);
   const source = toJs(pattern);
   // The pattern alone first: a clean error message, and nothing that closes the wrapper's group.
@@ -205,7 +205,8 @@ export function compiledLinkifiers(app: App): CompiledLinkifier[] {
     for (const l of list) {
       const template = parseUrlTemplate(l.url_template);
       try {
-        if (template) compiled.push({ id: l.id, regex: compilePattern(l.pattern), template });
+        // A stored lookaround (allowed before patterns were held to re2's syntax) keeps working; a slow pattern does not.
+        if (template) compiled.push({ id: l.id, regex: compilePattern(l.pattern, { re2Only: false }), template });
       } catch (err) {
         // Stored linkifiers were checked when saved; one that no longer passes (saved before a check
         // existed, or slow on this machine) is skipped rather than run.
