@@ -69,7 +69,8 @@ export const v = {
     return (x, p) => {
       if (typeof x !== 'object' || x === null || Array.isArray(x)) throw bad(`${p} is not a dict`);
       const out: Record<string, T> = {};
-      for (const [k, el] of Object.entries(x)) out[k] = val(el, `${p}["${k}"]`);
+      // defineProperty: a key `__proto__` is an own key like any other, not the object's prototype.
+      for (const [k, el] of Object.entries(x)) Object.defineProperty(out, k, { value: val(el, `${p}["${k}"]`), enumerable: true, writable: true, configurable: true });
       return out;
     };
   },

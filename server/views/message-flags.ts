@@ -36,7 +36,7 @@ const READ_ONLY_FLAGS: ReadonlySet<string> = new Set([
 
 const flagParam: ParamType<EditableFlag> = {
   read(raw) {
-    if (raw in EDITABLE_FLAGS) return raw as EditableFlag;
+    if (Object.hasOwn(EDITABLE_FLAGS, raw)) return raw as EditableFlag;
     if (READ_ONLY_FLAGS.has(raw)) throw errors.badRequest(`Flag not editable: '${raw}'`);
     throw errors.badRequest(`Invalid flag: '${raw}'`);
   },

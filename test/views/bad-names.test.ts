@@ -57,6 +57,16 @@ describe('inherited names and other odd values', () => {
     assert.deepEqual(fields.map((f) => f.name).filter((n) => n !== 'Team' && !n.startsWith('Pronouns')).filter((n) => n === 'Object' || n === 'Acct'), []);
   });
 
+  it('message flags, and a dict parameter with a __proto__ key', async () => {
+    const channel = await createChannel(ts, owner, 'flagged');
+    const sent = await owner.post('/messages', { type: 'stream', to: String(channel), topic: 't', content: 'x' });
+    for (const flag of INHERITED) {
+      refused(await mel.post('/messages/flags', { messages: JSON.stringify([sent.body.id]), op: 'add', flag }), `Invalid flag: '${flag}'`);
+    }
+    const proto = await owner.post('/realm/profile_fields', { name: 'Git', field_type: 7, field_data: '{"__proto__": {"subtype": "github"}}' });
+    refused(proto, 'subtype key is missing from field_data');
+  });
+
   it('static files and narrows', async () => {
     for (const name of INHERITED) {
       const res = await owner.call('GET', `/static/${name}`, {}, { raw: true });

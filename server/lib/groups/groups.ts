@@ -84,7 +84,7 @@ export const SYSTEM_GROUP_INFO: Readonly<Record<SystemGroupName, SystemGroupInfo
   'role:internet': { description: 'Everyone on the Internet', roles: [], subgroup: 'role:everyone' },
 };
 
-const isSystemName = (name: string): name is SystemGroupName => name in SYSTEM_GROUP_INFO;
+const isSystemName = (name: string): name is SystemGroupName => Object.hasOwn(SYSTEM_GROUP_INFO, name);
 
 export const groupById = (app: App, id: number): UserGroupRecord | undefined =>
   app.store.groups.data.groups.find((g) => g.id === id);

@@ -105,8 +105,8 @@ const NOTIFICATIONS: Record<string, Spec> = {
 };
 
 export const USER_SETTINGS: Record<string, Spec> = { ...DISPLAY, ...NOTIFICATIONS };
-export const isDisplaySetting = (name: string) => name in DISPLAY;
-export const isNotificationSetting = (name: string) => name in NOTIFICATIONS;
+export const isDisplaySetting = (name: string) => Object.hasOwn(DISPLAY, name);
+export const isNotificationSetting = (name: string) => Object.hasOwn(NOTIFICATIONS, name);
 
 /** A user's value of a setting (stored, or Zulip's default). */
 export function userSetting(app: App, user: UserRecord, name: string): unknown {
