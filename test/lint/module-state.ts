@@ -22,6 +22,8 @@ export const MEMO_TABLES: Readonly<Record<string, string>> = {
     'WeakMap from an organization linkifier list (replaced, never changed, on each edit) to its compiled form',
   'server/lib/people/people.ts: joinedText':
     'date_joined text by stored date string; bounded (cleared past 50,000 entries)',
+  'server/lib/realm/linkifier-safety.ts: verdicts':
+    'whether a compiled linkifier pattern is too slow, by its source: measured once per process (a verdict near the time limit could differ between machines, not between servers); bounded (cleared past 1,000 entries)',
   'server/lib/people/alert-words.ts: cache':
     'alert-word RegExp by word (no g flag, so no lastIndex state); bounded (cleared past 10,000 entries)',
 };

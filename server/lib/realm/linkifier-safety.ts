@@ -42,17 +42,72 @@ const LENGTHS = [28, 10_000];
 /** Characters every pattern is tried with, beside the ones it names. */
 const COMMON = 'aA1 _-.#/:x!';
 
-/** Inputs that make a backtracking matcher explore the most: runs of each character, after the pattern's literal start, with and without a character that ends the match. */
+/**
+ * Inputs that make a backtracking matcher explore the most: runs of each character, and of what each
+ * group matches (`(ab)+` backtracks on `abab…`), after the pattern's literal start, with and without a
+ * character that ends the match.
+ */
 export function adversarialInputs(pattern: string): string[] {
   const named = pattern.replace(/\\[dDwWsSbB]/g, '').replace(/[\\^$.|?*+()[\]{}]/g, '');
-  const chars = [...new Set([...COMMON, ...named])].slice(0, 48);
+  const units = [...new Set([...COMMON, ...named, ...groupSamples(pattern)])].slice(0, 64);
   const lead = /^[^\\^$.|?*+()[\]{}]*/.exec(pattern)![0];
   const out: string[] = [];
   for (const n of LENGTHS) {
-    for (const c of chars) {
-      const run = c.repeat(n);
+    for (const u of units) {
+      const run = u.repeat(Math.max(1, Math.round(n / u.length)));
       out.push(run, `${run}!`, `${lead}${run}`, `${lead}${run}\u0000`, ` ${run}!`);
     }
+  }
+  return out;
+}
+
+/** One character a class or escape matches (`\d` 1, `[a-z]` a, `[^x]` !, `\.` .). */
+function sampleOf(atom: string): string {
+  if (atom.startsWith('\\')) return ({ d: '1', w: 'a', s: ' ', D: 'a', W: '!', S: 'a', b: '', B: '' } as Record<string, string>)[atom[1]!] ?? atom[1]!;
+  if (atom.startsWith('[')) return atom[1] === '^' ? '!' : atom[1] === '\\' ? sampleOf(atom.slice(1, 3)) : (atom[1] ?? '');
+  return atom === '.' ? 'a' : atom;
+}
+
+/** A string each group's body matches (each alternative; quantifiers and group syntax left out), at most 20 characters. */
+function groupSamples(pattern: string): string[] {
+  const out: string[] = [];
+  const open: { at: number; alternatives: string[]; text: string }[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    let atom = c;
+    if (c === '\\') atom = pattern.slice(i, ++i + 1);
+    else if (c === '[') {
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      if (pattern[j] === ']') j++;
+      for (; j < pattern.length && pattern[j] !== ']'; j++) if (pattern[j] === '\\') j++;
+      atom = pattern.slice(i, j + 1);
+      i = j;
+    } else if (c === '(') {
+      const syntax = /^\((?:\?(?:[:=!]|<[=!]|P?<[A-Za-z_][A-Za-z0-9_]*>))?/.exec(pattern.slice(i))![0];
+      open.push({ at: i, alternatives: [], text: '' });
+      i += syntax.length - 1;
+      continue;
+    } else if (c === ')' && open.length) {
+      const g = open.pop()!;
+      const all = [...g.alternatives, g.text];
+      out.push(...all.filter((x) => x.length > 1 && x.length <= 20));
+      if (open.length) open[open.length - 1]!.text += all[0] ?? '';
+      continue;
+    } else if (c === '|' && open.length) {
+      const g = open[open.length - 1]!;
+      g.alternatives.push(g.text);
+      g.text = '';
+      continue;
+    } else if ('*+?^$|)'.includes(c)) continue;
+    else if (c === '{') {
+      const q = /^\{\d*,?\d*\}/.exec(pattern.slice(i));
+      if (q) {
+        i += q[0].length - 1;
+        continue;
+      }
+    }
+    if (open.length) open[open.length - 1]!.text += sampleOf(atom);
   }
   return out;
 }
@@ -64,8 +119,24 @@ const TRY = new Script(`
   }
 `);
 
+/**
+ * Verdicts by compiled source and flags, so that a list of linkifiers is tried once per process, not
+ * again on every edit of the list (40 patterns take about 300 ms). Bounded.
+ */
+const verdicts = new Map<string, boolean>();
+
 /** True when matching the compiled pattern over its adversarial inputs overruns the budget. */
 export function tooSlow(regex: RegExp, pattern: string, budgetMs = BUDGET_MS): boolean {
+  const key = `${budgetMs}/${regex.flags}/${regex.source}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  const slow = tries(regex, pattern, budgetMs);
+  if (verdicts.size >= 1_000) verdicts.clear();
+  verdicts.set(key, slow);
+  return slow;
+}
+
+function tries(regex: RegExp, pattern: string, budgetMs: number): boolean {
   const re = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
   try {
     TRY.runInContext(createContext({ re, inputs: adversarialInputs(pattern) }), { timeout: budgetMs });

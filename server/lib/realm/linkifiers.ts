@@ -50,7 +50,7 @@ const toJs = (pattern: string) => pattern.replace(NAMED_GROUP, '(?<$1>');
  */
 export function compilePattern(pattern: string, opts: { re2Only?: boolean } = {}): RegExp {
   const regex = compileWrapped(pattern, opts.re2Only ?? true);
-  if (tooSlow(regex, pattern)) throw errors.badRequest('Bad regular expression: matching it can take too long (nested or repeated quantifiers)');
+  if (tooSlow(regex, pattern)) throw errors.badRequest('Bad regular expression: matching it can take too long on long or repetitive text');
   return regex;
 }
 
