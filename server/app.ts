@@ -56,16 +56,13 @@ export interface HearthServer {
 }
 
 /** Starts an HTTP(S) server listening, with the envelope for refused requests and long keep-alives; resolves with the port. */
-/** How long a request's headers and body may take to arrive. */
-const REQUEST_TIMEOUT_MS = 300_000;
-
 function bind(s: Server | HttpsServer, port: number, host: string): Promise<number> {
   answerClientErrorsWithJson(s as Server);
   s.keepAliveTimeout = 65_000;
-  // A request (headers and body) must arrive within five minutes, Node's default: a client that
-  // stops mid-body gets a 408 instead of holding its connection forever. Parked long-polls are
-  // whole requests waiting for their answer, which this does not limit.
-  s.requestTimeout = REQUEST_TIMEOUT_MS;
+  // No limit on a whole request's time: a large upload on a slow link may take long. A body that
+  // stops arriving is cut off by the body parser instead (config.bodyStallMs, http/body.ts), and
+  // headers must arrive within Node's headersTimeout (60 s).
+  s.requestTimeout = 0;
   return new Promise((resolve, reject) => {
     s.once('error', reject);
     s.listen(port, host, () => {
@@ -95,6 +92,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     caCertificate: null,
     networkInterfaces: osNetworkInterfaces,
     topicDeleteBudgetMs: 50_000,
+    bodyStallMs: 60_000,
     ...opts.config,
   };
   const turn = new TurnEnd((error) => log.error('an answer could not be written', { error: String(error) }));

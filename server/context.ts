@@ -24,6 +24,8 @@ export interface ServerConfig {
   heartbeatMs: number;
   /** How often idle queues are collected (one minute). */
   gcIntervalMs: number;
+  /** A request body that sends nothing for this long is answered 408 and its connection closed (one minute). */
+  bodyStallMs: number;
   /** Largest accepted form body (fields), in bytes. */
   bodyLimitBytes: number;
   /**
