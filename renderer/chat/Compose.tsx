@@ -24,10 +24,7 @@ import { store, updateFeed, type Message } from './state.js';
 import { startTyping, stopTyping, type TypingTarget } from './typing.js';
 import { ComposeNotice, sentElsewhere, viewShows, type Notice } from './ComposeNotice.js';
 
-interface Upload {
-  name: string;
-  progress: number;
-}
+type Upload = { name: string; progress: number };
 
 /** The newest `composeInsert` taken, so a remounted box does not insert it again. */
 let consumedInsert = 0;
@@ -50,6 +47,7 @@ export function Compose({ v }: { v: FeedView }) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [scheduling, setScheduling] = useState(false);
   const [focused, setFocused] = useState(false);
+  const [opened, setOpened] = useState(false); // used since the conversation opened (phones: style.css)
   const [saver] = useState(() => new DraftSaver());
   const box = useRef<HTMLTextAreaElement>(null);
   const textRef = useRef(text);
@@ -74,6 +72,7 @@ export function Compose({ v }: { v: FeedView }) {
     setPreview(null);
     setError('');
     setNotice(null);
+    setOpened(false);
     saver.reset(draft ?? null);
     if (asked) caretWanted.current = asked.content.length;
     return () => void saver.flush();
@@ -290,7 +289,9 @@ export function Compose({ v }: { v: FeedView }) {
   return (
     <>
       <form
-        class={text ? 'compose has-text' : 'compose'}
+        class={`compose${text ? ' has-text' : ''}${opened ? ' opened' : ''}`}
+        onFocusIn={() => setOpened(true)}
+        onPointerDown={() => setOpened(true)}
         aria-label="Compose"
         onSubmit={(e) => {
           e.preventDefault();

@@ -3,6 +3,7 @@
  * (channel or direct message, the channel, the topic, the people). Changes go to the
  * compose box as one `Address` (it keeps the draft's address in step).
  */
+import { useMemo } from 'preact/hooks';
 import { PeoplePicker } from './PeoplePicker.js';
 import { channelName, store, topicsOf } from './state.js';
 
@@ -20,6 +21,10 @@ interface Props extends Address {
 }
 
 export function ComposeTo({ fixedChannel, fixedPeople, onChange, ...a }: Props) {
+  // Suggestions: worked out when the channel or what is known of its topics changes, not per keystroke.
+  const recent = store.recent.value;
+  const unread = store.unread.value;
+  const topics = useMemo(() => (a.channel ? topicsOf(a.channel).slice(0, 50) : []), [a.channel, recent, unread]);
   return (
     <div class="compose-to">
       {fixedChannel === null && fixedPeople === null && (
@@ -63,11 +68,9 @@ export function ComposeTo({ fixedChannel, fixedPeople, onChange, ...a }: Props) 
           {/* The channel's topics, newest first, as suggestions (the browser's own list, also on phones). */}
           {a.channel !== 0 && (
             <datalist id="compose-topics">
-              {topicsOf(a.channel)
-                .slice(0, 50)
-                .map((t) => (
-                  <option key={t.topic} value={t.topic} />
-                ))}
+              {topics.map((t) => (
+                <option key={t.topic} value={t.topic} />
+              ))}
             </datalist>
           )}
         </label>

@@ -10,6 +10,15 @@ export function NotSubscribed({ streamId }: { streamId: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   if (!store.ready.value || store.subscriptions.value.some((s) => s.stream_id === streamId)) return null;
+  // A channel this person cannot see (private, deleted, a mistyped link): no Subscribe, which would
+  // create a new channel of that name.
+  if (!store.channels.value.has(streamId)) {
+    return (
+      <p class="not-subscribed" role="note">
+        This channel does not exist, or you cannot see it.
+      </p>
+    );
+  }
   const name = channelName(streamId);
   async function subscribe() {
     setBusy(true);

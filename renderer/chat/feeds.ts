@@ -52,7 +52,10 @@ export async function loadRecentConversations(): Promise<void> {
   }).catch(() => null);
   if (!res) return;
   const next = new Map(store.recent.value);
+  const subscribed = new Set(store.subscriptions.value.map((s) => s.stream_id));
   for (const m of res.messages) {
+    // Channels one has left stay out (Zulip's Recent conversations shows subscribed channels).
+    if (m.type === 'stream' && !subscribed.has(m.stream_id!)) continue;
     const place = placeOf(m, store.selfId.value);
     const key = placeKey(place);
     if ((next.get(key)?.maxId ?? 0) < m.id) next.set(key, { place, maxId: m.id });

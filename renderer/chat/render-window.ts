@@ -48,6 +48,8 @@ export function useRenderWindow(
   const [far, setFar] = useState(false);
   const [newBelow, setNewBelow] = useState(0);
   const newestSeen = useRef(0);
+  /** Whether the feed had its newest messages before the latest change (a newer page that ends the history is not news). */
+  const hadNewest = useRef(false);
 
   useEffect(() => {
     positioned.current = false;
@@ -55,19 +57,23 @@ export function useRenderWindow(
     setFar(false);
     setNewBelow(0);
     newestSeen.current = 0;
+    hadNewest.current = false;
     setWin({ follow: true, startId: 0 });
   }, [feedKey]);
 
   // Count what others send while the reader is elsewhere in the feed.
   const newest = messages[messages.length - 1];
   useEffect(() => {
+    const had = hadNewest.current;
+    hadNewest.current = feed?.foundNewest === true;
     if (!newest) return;
     const before = newestSeen.current;
     newestSeen.current = Math.max(before, newest.id);
-    if (!before || newest.id <= before || atBottom.current || !feed?.foundNewest) return;
+    // Only messages that arrived live: the feed already had the newest before them.
+    if (!before || newest.id <= before || atBottom.current || !had) return;
     const arrived = messages.filter((m) => m.id > before && m.sender_id !== store.selfId.value && !m.pending).length;
     if (arrived) setNewBelow((n) => n + arrived);
-  }, [newest?.id]);
+  }, [newest?.id, feed?.foundNewest]);
 
   const len = messages.length;
   let start = win.follow ? Math.max(0, len - WINDOW) : messages.findIndex((m) => m.id >= win.startId);
@@ -106,8 +112,10 @@ export function useRenderWindow(
     const el = scroller.current;
     if (!el || !shown.length) return;
     if (jumping.current) {
+      // Once: later pages (loaded as the reader stays at the bottom) follow through atBottom; a failed
+      // load or a scroll up must not pull the reader back down.
+      jumping.current = false;
       el.scrollTop = el.scrollHeight;
-      if (win.follow && feed?.foundNewest !== false) jumping.current = false;
       keep.current = null;
     } else if (!positioned.current) {
       positioned.current = true;
@@ -131,7 +139,7 @@ export function useRenderWindow(
     const below = el.scrollHeight - el.scrollTop - el.clientHeight;
     atBottom.current = below < 40;
     setFar(below > el.clientHeight);
-    if (atBottom.current && end >= len && feed?.foundNewest) {
+    if (atBottom.current && end >= len && feed?.foundNewest && document.visibilityState === 'visible') {
       setNewBelow(0);
       // At the very bottom of everything: the whole view counts as read (Zulip's process_scrolled_to_bottom),
       // also what was scrolled past too fast to be seen, or is taller than the screen.

@@ -92,6 +92,32 @@ test.describe('chat reading and sending in Chromium', () => {
     assert.ok(subs.some((s) => s.stream_id === salesId));
   });
 
+  test('a link to a channel one cannot see says so, and offers no Subscribe (which would create a channel)', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/99999-nowhere`);
+    await p.page.getByRole('note').filter({ hasText: 'This channel does not exist, or you cannot see it.' }).waitFor();
+    assert.equal(await p.page.getByRole('button', { name: 'Subscribe' }).count(), 0);
+  });
+
+  test('on a phone the compose box opens when used, and Attach files then works with one click', async () => {
+    const desk = p.page.viewportSize()!;
+    await p.page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/old plans`);
+      const attach = p.page.getByText('Attach files');
+      await p.page.getByRole('textbox', { name: 'Message' }).waitFor();
+      assert.equal(await attach.isVisible(), false, 'closed until used');
+      await p.page.getByRole('textbox', { name: 'Message' }).click();
+      await attach.waitFor();
+      await p.shot('chat-compose-phone-open');
+      const chooser = p.page.waitForEvent('filechooser', { timeout: 5000 });
+      await p.page.getByRole('textbox', { name: 'Message' }).blur();
+      await attach.click();
+      await chooser;
+    } finally {
+      await p.page.setViewportSize(desk);
+    }
+  });
+
   test('a message sent to a conversation the view does not show is announced, with a link there', async () => {
     await p.page.goto(`${ts.url}/#narrow/is/starred`);
     await p.page.getByRole('combobox', { name: 'Channel' }).selectOption({ label: '#general' });
