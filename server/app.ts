@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { App, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
 import { answerClientErrorsWithJson } from './http/client-errors.js';
+import { refuseCrossSite } from './http/cross-site.js';
 import { envelope } from './http/envelope.js';
 import { compressResponses } from './http/compress.js';
 import { TurnEnd } from './events/turn-end.js';
@@ -130,6 +131,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   koa.use(compressResponses());
   koa.use(envelope(log));
   koa.use(plainHttpGate(app));
+  koa.use(refuseCrossSite());
   koa.use(buildRouter(app, [...routes, ...tusRoutes(app)]));
 
   let server: Server | null = null;
