@@ -15,7 +15,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import { canReadAttachment } from '../lib/uploads/attachments.js';
 import { maxUploadBytes, tooLargeMessage } from '../lib/uploads/limits.js';
-import { contentDisposition, isInlineType, PATH_ID, uploadUrl } from '../lib/uploads/names.js';
+import { contentDisposition, isInlineType, PATH_ID, servedType, uploadUrl } from '../lib/uploads/names.js';
 import { parseRange } from '../lib/uploads/range.js';
 import { pathIdFromToken, temporaryUrl } from '../lib/uploads/tokens.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
@@ -85,7 +85,7 @@ async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean)
   k.status = range.kind === 'partial' ? 206 : 200;
   if (range.kind === 'partial') k.set('Content-Range', `bytes ${start}-${end}/${info.size}`);
   k.set('Accept-Ranges', 'bytes');
-  k.set('Content-Type', a.content_type);
+  k.set('Content-Type', servedType(a.content_type));
   k.set('Content-Disposition', contentDisposition(inline, a.file_name));
   k.set('Content-Length', String(end - start + 1));
   k.set('X-Content-Type-Options', 'nosniff');

@@ -24,7 +24,8 @@ describe('cross-site requests', () => {
     });
 
   it('sign-in posted from another site is refused, and no session cookie is set', async () => {
-    for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: ts.url.replace('http:', 'https:') }]) {
+    const tries: Record<string, string>[] = [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: ts.url.replace('http:', 'https:') }];
+    for (const headers of tries) {
       const res = await login(headers);
       assert.equal(res.status, 403, JSON.stringify(headers));
       assert.equal(((await res.json()) as { code: string }).code, 'CSRF_FAILED');

@@ -227,3 +227,32 @@ describe('uploads survive a restart', () => {
     }
   });
 });
+
+describe('uploads a page could run', () => {
+  it('script, style and WebAssembly uploads are served as bytes, never with a type a page would run; the stored type stays', async () => {
+    const ts = await startTestServer();
+    try {
+      for (const [name, type] of [
+        ['x.js', 'text/javascript'],
+        ['y.mjs', 'application/javascript'],
+        ['z.css', 'text/css'],
+        ['w.wasm', 'application/wasm'],
+        ['t.xsl', 'text/xsl'],
+      ] as const) {
+        const url = await uploadOne(ts.ownerClient, name, 'window.__xss = 1', type);
+        const got = await fetchFile(ts.ownerClient, url);
+        assert.equal(got.status, 200);
+        assert.equal(got.headers.get('content-type'), 'application/octet-stream', name);
+        assert.equal(got.headers.get('x-content-type-options'), 'nosniff');
+        assert.match(got.headers.get('content-disposition') ?? '', /^attachment/);
+      }
+      const stored = (await storedDoc(ts)).attachments.map((a) => a.content_type).sort();
+      assert.deepEqual(stored, ['application/javascript', 'application/wasm', 'text/css', 'text/javascript', 'text/xsl']);
+      // Ordinary types are served as stored.
+      const png = await uploadOne(ts.ownerClient, 'p.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'image/png');
+      assert.equal((await fetchFile(ts.ownerClient, png)).headers.get('content-type'), 'image/png');
+    } finally {
+      await ts.stop();
+    }
+  });
+});

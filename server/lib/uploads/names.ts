@@ -145,3 +145,17 @@ export function contentDisposition(inline: boolean, name: string): string {
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * Types a page could run or apply if it loaded the file (`<script src>`, a worker, a style sheet,
+ * WebAssembly, XSLT): with nosniff, a browser does so only for these types.
+ */
+const ACTIVE = /script|^text\/css$|^application\/wasm$|xsl/;
+
+/**
+ * The type a file is served with: its stored type, except that a type a page could run is served
+ * as bytes (application/octet-stream). A member's upload then can never be loaded as script or
+ * style by a page of this origin, whatever an injected tag asks for. The stored type (kept for the
+ * export and the API) is unchanged.
+ */
+export const servedType = (stored: string): string => (ACTIVE.test(stored) ? 'application/octet-stream' : stored);
