@@ -64,7 +64,7 @@ const streamName = (app: App, id: number | null) => (id === null ? null : (chann
  * Zulip's do_change_bot_owner: the previous owner (unless an administrator) hears
  * `realm_bot` delete, the new owner (unless an administrator) `realm_bot` add, the
  * other administrators `realm_bot` update `owner_id`; everyone `realm_user` update
- * `bot_owner_id`.
+ * `bot_owner_id`. Then a new API key (below).
  */
 export function changeOwner(app: App, tx: Transaction, bot: UserRecord, owner: UserRecord): void {
   if (bot.bot_owner_id === owner.id) return;
@@ -82,6 +82,11 @@ export function changeOwner(app: App, tx: Transaction, bot: UserRecord, owner: U
   }
   tx.emit({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: owner.id } }, [...audience]);
   emitUserUpdate(app, tx, bot, { bot_owner_id: owner.id });
+  // Hearth, beyond Zulip: the bot gets a new API key, so the previous owner cannot keep using it
+  // (a member deactivated after giving their bot away would otherwise keep the server's API).
+  // The new owner and the administrators hear it (`realm_bot` update `api_key`).
+  bot.api_key = newApiKey();
+  emitBotUpdate(app, tx, bot, { api_key: bot.api_key });
 }
 
 /** PATCH /bots/{id}: every validated change in one commit, each announced as Zulip does. */

@@ -477,3 +477,19 @@ describe('incoming-webhook bots', () => {
     assert.equal((await ts.client(generic).get('/users/me')).status, 200);
   });
 });
+
+describe('a bot given to another owner', () => {
+  it('gets a new API key: the previous owner cannot keep using it; the new owner has the new one', async () => {
+    const bot = await makeBot(memberC);
+    const botC = ts.client(bot);
+    assert.equal((await botC.get('/users/me')).status, 200);
+    const res = await memberC.patch(`/bots/${bot.id}`, { bot_owner_id: other.id });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await botC.get('/users/me')).status, 401, 'the old key no longer works');
+    const key = (await otherC.get(`/bots/${bot.id}/api_key`)).body.api_key as string;
+    assert.notEqual(key, bot.apiKey);
+    assert.equal((await ts.client({ ...bot, apiKey: key }).get('/users/me')).status, 200);
+    const stored = (await storedUsers()).find((u) => u.id === bot.id)!;
+    assert.equal(stored.api_key, key);
+  });
+});
