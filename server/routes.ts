@@ -47,7 +47,7 @@ import { getTopics } from './views/messages-topics.js';
 import { deleteTopic } from './views/topic-delete.js';
 import { legacyMuteTopic, setUserTopic } from './views/user-topics.js';
 
-import { createUser, getOwnUser, getUser, listUsers } from './views/users.js';
+import { createUser, getOwnUser, regenerateOwnApiKey, getUser, listUsers } from './views/users.js';
 import { deactivateOwnUser, deactivateUser, reactivateUser, updateUser } from './views/users-update.js';
 import { deleteAvatar, getAvatar, getAvatarMedium, uploadAvatar } from './views/avatar.js';
 import { createField, deleteField, deleteOwnProfileData, listFields, reorderFields, updateField, updateOwnProfileData } from './views/profile-fields.js';
@@ -206,6 +206,7 @@ export const routes: Route[] = [
 
   // Users and roles, avatars, custom profile fields, presence, status, muting (specific paths before /users/:user_id).
   { method: 'GET', path: api('/users/me'), view: getOwnUser, auth: 'required' },
+  { method: 'POST', path: api('/users/me/api_key/regenerate'), view: regenerateOwnApiKey, auth: 'required' },
   { method: 'POST', path: api('/users'), view: createUser, auth: 'required' },
   { method: 'GET', path: api('/users'), view: listUsers, auth: 'optional' },
   { method: 'DELETE', path: api('/users/me'), view: deactivateOwnUser, auth: 'required' },

@@ -155,6 +155,15 @@ function ApiKey() {
           </p>
           <button type="button" onClick={() => void download()}>
             Download zuliprc
+          </button>{' '}
+          <button
+            type="button"
+            onClick={() =>
+              confirm('Make a new API key? Programs using the current one (zuliprc files, bots acting as you, phones) stop working until given the new one.') &&
+              void run(async () => setKey((await post<{ api_key: string }>('/users/me/api_key/regenerate')).api_key), 'A new API key is ready; the old one no longer works.')
+            }
+          >
+            Make a new API key
           </button>
         </>
       )}

@@ -122,3 +122,15 @@ export async function doCreateRealm(app: App, realmName: string, owner: Omit<New
     return user;
   });
 }
+
+/**
+ * Zulip's regenerate_api_key for a person: a new key, the old one refused from now on (a leaked
+ * zuliprc or a lost phone); browser sessions stay signed in. Bots: doRegenerateBotApiKey.
+ */
+export async function doRegenerateApiKey(app: App, user: UserRecord): Promise<string> {
+  return commit(app, (tx) => {
+    user.api_key = newApiKey();
+    tx.touch(app.store.users.collection);
+    return user.api_key;
+  });
+}

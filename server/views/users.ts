@@ -1,5 +1,5 @@
 import { doAddSubscriptions } from '../actions/subscriptions.js';
-import { doCreateUser } from '../actions/users.js';
+import { doCreateUser, doRegenerateApiKey } from '../actions/users.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
@@ -93,4 +93,11 @@ export async function createUser(req: ApiRequest): Promise<ViewResult> {
   }
   await doWelcomeNewUser(app, user);
   return { user_id: user.id };
+}
+
+/** POST /users/me/api_key/regenerate (Zulip's regenerate_api_key): `{api_key}`, the new key. */
+export async function regenerateOwnApiKey(req: ApiRequest): Promise<ViewResult> {
+  const user = requireUser(req);
+  if (user.is_bot) throw errors.badRequest('This endpoint does not accept bot requests.');
+  return { api_key: await doRegenerateApiKey(req.app, user) };
 }

@@ -228,4 +228,21 @@ test.describe('chat reading and sending in Chromium', () => {
     const topics = await p.page.locator('datalist#compose-topics option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     for (const t of ['short', 'long', 'old plans']) assert.ok(topics.includes(t), `${t} in ${topics.join(', ')}`);
   });
+
+  test('Account: a new API key replaces the old one, which stops working', async () => {
+    await p.page.goto(`${ts.url}/#settings/account`);
+    const card = p.page.getByRole('region', { name: 'API key' });
+    await card.getByLabel('Password').fill(mel.password);
+    await card.getByRole('button', { name: 'Show API key' }).click();
+    const shown = card.getByLabel('Your API key');
+    await shown.waitFor();
+    assert.equal(await shown.textContent(), mel.apiKey);
+    await card.getByRole('button', { name: 'Make a new API key' }).click();
+    await eventually(async () => (await shown.textContent()) !== mel.apiKey);
+    const fresh = (await shown.textContent())!;
+    assert.equal((await melApi.get('/users/me')).status, 401, 'the old key no longer works');
+    melApi = ts.client({ ...mel, apiKey: fresh });
+    mel = { ...mel, apiKey: fresh };
+    assert.equal((await melApi.get('/users/me')).status, 200);
+  });
 });
