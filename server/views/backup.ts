@@ -2,11 +2,14 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { destinationProblem } from '../lib/runtime/backup.js';
-import { requireAdmin } from './common.js';
+import { requireAdmin, requireOwner } from './common.js';
 
-/** POST /hearth/backup (administrators): starts copying the data dir into `destination` (a folder on this machine). */
+/**
+ * POST /hearth/backup (owners: a backup holds every account's password hash and API key, and all
+ * private conversations): starts copying the data dir into `destination` (a folder on this machine).
+ */
 export async function startBackup(req: ApiRequest): Promise<ViewResult> {
-  requireAdmin(req);
+  requireOwner(req);
   const destination = req.params.require('destination', t.string).trim();
   const runner = req.app.backups;
   if (runner.isRunning) throw errors.badRequest('A backup is already running');

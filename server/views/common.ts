@@ -1,6 +1,6 @@
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
-import { isAdmin } from '../lib/people/people.js';
+import { isAdmin, isOwner } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 
 /** The authenticated user (routes with `auth: 'required'` always have one). */
@@ -19,6 +19,13 @@ export function requireHuman(req: ApiRequest): UserRecord {
 export function requireAdmin(req: ApiRequest): UserRecord {
   const user = requireUser(req);
   if (!isAdmin(user)) throw errors.adminRequired();
+  return user;
+}
+
+/** An organization owner (what holds every account's secrets, such as a full backup, is theirs alone). */
+export function requireOwner(req: ApiRequest): UserRecord {
+  const user = requireAdmin(req);
+  if (!isOwner(user)) throw errors.ownerRequired();
   return user;
 }
 

@@ -63,9 +63,13 @@ describe('desktop admin API: status, backup, password reset', () => {
   it('backup: refuses bad destinations, then copies the data dir with progress', async () => {
     const member = ts.client(await ts.addUser('Max'));
     assert.equal((await member.post('/hearth/backup', { destination: backupRoot })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+    // An administrator is not enough: a backup holds every account's secrets.
+    const admin = ts.client(await ts.addUser('Ada', 200));
+    const byAdmin = await admin.post('/hearth/backup', { destination: backupRoot });
+    assert.deepEqual([byAdmin.status, byAdmin.body.msg], [400, 'Must be an organization owner']);
     const idle = await ts.ownerClient.get('/hearth/backup');
     assert.equal(idle.body.state, 'idle');
-    for (const destination of ['relative/path', join(ts.dataDir, 'inside'), ts.dataDir, join(backupRoot, 'missing')]) {
+    for (const destination of ['relative/path', join(ts.dataDir, 'inside'), ts.dataDir, join(backupRoot, 'missing'), '//fileserver/share']) {
       const res = await ts.ownerClient.post('/hearth/backup', { destination });
       assert.equal(res.status, 400, destination);
       assert.equal(res.body.var_name, 'destination');

@@ -87,6 +87,8 @@ export const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g,
 /** Why a destination cannot take a backup, or null when it can. */
 export async function destinationProblem(dataDir: string, destination: string): Promise<string | null> {
   if (!isAbsolute(destination)) return 'The backup folder must be an absolute path';
+  // A network share (\\server\share, //server/share): the data would leave this computer.
+  if (/^[\\/]{2}/.test(destination)) return 'The backup folder must be on this computer, not a network share';
   const dest = resolve(destination);
   const data = resolve(dataDir);
   const rel = relative(data, dest);
