@@ -16,11 +16,13 @@ export async function passwordLogin(req: ApiRequest): Promise<{ user: UserRecord
   const password = req.params.require('password', t.string);
   const { byAddress, byUsername } = req.app.rateLimits;
   const addressKey = req.koa.ip;
-  const userKey = username.toLowerCase();
+  const user = userByApiEmail(req.app, username);
+  // Counted per account, whichever of its addresses is typed (its email or `user7@…`): one count
+  // of guesses per account, not one per spelling.
+  const userKey = user ? `user:${user.id}` : username.toLowerCase();
   const wait = Math.max(byAddress.retryAfterSeconds(addressKey), byUsername.retryAfterSeconds(userKey));
   if (wait > 0) throw errors.rateLimited(wait);
 
-  const user = userByApiEmail(req.app, username);
   const passwordHash = user && !user.is_bot ? user.password_hash : null;
   const ok = await verifyPassword(password, passwordHash);
   if (!ok || !user || passwordHash === null) {

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { routes } from '../../server/routes.js';
+import { fakeEmail } from '../../server/lib/people/people.js';
 import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
@@ -215,6 +216,10 @@ describe('login rate limits', () => {
       }
       const limited = await ts.anonymous.post('/fetch_api_key', { username: bob.email, password: bob.password });
       assert.equal(limited.status, 429);
+      // The account is limited, not one spelling of it: its API address (user{id}@…) counts the same.
+      const alias = fakeEmail(ts.app, ts.store.users.get(bob.id)!);
+      assert.notEqual(alias.toLowerCase(), bob.email.toLowerCase());
+      assert.equal((await ts.anonymous.post('/fetch_api_key', { username: alias, password: bob.password })).status, 429);
       assert.deepEqual(limited.body, {
         result: 'error',
         msg: 'API usage exceeded rate limit',
