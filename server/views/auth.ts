@@ -6,6 +6,9 @@ import { userByApiEmail } from '../http/auth.js';
 import { doRecordFirstLogin } from '../actions/users.js';
 import type { UserRecord } from '../store/records.js';
 
+/** The per-account key of the failed-password limit (sign-ins, and old passwords in PATCH /settings). */
+export const loginLimitKey = (userId: number) => `user:${userId}`;
+
 /**
  * A password login (`username` + `password`), shared by POST /fetch_api_key and
  * POST /json/login: failed attempts are rate-limited per client address and per
@@ -19,7 +22,7 @@ export async function passwordLogin(req: ApiRequest): Promise<{ user: UserRecord
   const user = userByApiEmail(req.app, username);
   // Counted per account, whichever of its addresses is typed (its email or `user7@…`): one count
   // of guesses per account, not one per spelling.
-  const userKey = user ? `user:${user.id}` : username.toLowerCase();
+  const userKey = user ? loginLimitKey(user.id) : username.toLowerCase();
   const wait = Math.max(byAddress.retryAfterSeconds(addressKey), byUsername.retryAfterSeconds(userKey));
   if (wait > 0) throw errors.rateLimited(wait);
 

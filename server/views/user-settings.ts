@@ -8,6 +8,7 @@ import { checkFullName } from '../lib/people/access.js';
 import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/people/settings.js';
 import { requestSession } from '../auth/sessions.js';
 import { requireUser } from './common.js';
+import { loginLimitKey } from './auth.js';
 
 /**
  * Zulip has no GET /settings (clients read `user_settings` from register);
@@ -34,7 +35,15 @@ export async function changeSettings(req: ApiRequest): Promise<ViewResult> {
   if (newPassword !== undefined) {
     if (user.is_bot) throw errors.badRequest('Bots cannot change their password');
     if (oldPassword === undefined) throw errors.badRequest("Missing 'old_password' argument");
-    if (!(await verifyPassword(oldPassword, user.password_hash))) throw errors.badRequest('Wrong password!');
+    // Wrong old passwords count with failed sign-ins (the same per-account limit): a stolen session or
+    // API key is no faster way to guess the password.
+    const limit = app.rateLimits.byUsername;
+    const wait = limit.retryAfterSeconds(loginLimitKey(user.id));
+    if (wait > 0) throw errors.rateLimited(wait);
+    if (!(await verifyPassword(oldPassword, user.password_hash))) {
+      limit.record(loginLimitKey(user.id));
+      throw errors.badRequest('Wrong password!');
+    }
     if (newPassword.length < MIN_PASSWORD_LENGTH) throw errors.badRequest('New password is too weak!');
   }
   if (!Object.keys(settings).length && fullName === undefined && newPassword === undefined && !params.has('email')) {

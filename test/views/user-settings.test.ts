@@ -119,4 +119,18 @@ describe('personal settings: PATCH /settings, register and events', () => {
     const login = await ts.anonymous.post('/fetch_api_key', { username: melAcc.email, password: 'a brand new secret' });
     assert.equal(login.status, 200, JSON.stringify(login.body));
   });
+
+  it('wrong old passwords count against the account like failed sign-ins (429 once over the limit)', async () => {
+    const sam = await ts.addUser('Sam');
+    const c = ts.client(sam);
+    for (let i = 0; i < 10; i++) {
+      const res = await c.patch('/settings', { old_password: `wrong ${i}`, new_password: 'abcdefghij' });
+      assert.equal(res.body.msg, 'Wrong password!', `attempt ${i}`);
+    }
+    const limited = await c.patch('/settings', { old_password: sam.password, new_password: 'abcdefghij' });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.code, 'RATE_LIMIT_HIT');
+    // Signing in as Sam is limited too: one count per account.
+    assert.equal((await ts.anonymous.post('/fetch_api_key', { username: sam.email, password: sam.password })).status, 429);
+  });
 });
