@@ -59,9 +59,12 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Home'], show: ['Home'], does: 'Oldest message shown (older ones load as you go)', group: 'Messages', run: () => toEdge('oldest') },
   { keys: ['>'], show: ['>'], does: 'Quote and reply to the selected message', group: 'Writing', run: () => onSelected((_li, m) => void reply().then(() => act.quoteAndReply(m))) },
   { keys: ['@'], show: ['@'], does: 'Reply mentioning the sender', group: 'Writing', run: () => onSelected((_li, m) => void reply().then(() => act.mentionSender(m))) },
+  { keys: ['R'], show: ['Shift', 'R'], does: 'Reply to the sender directly', group: 'Writing', run: () => onSelected((_li, m) => void replyToSender(m)) },
   { keys: ['ArrowLeft'], show: ['←'], does: 'Edit your last message here (in the message list)', group: 'Writing', inList: true, run: () => editLastOwn() },
   { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
   { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
+  { keys: ['s'], show: ['S'], does: "The selected message's conversation", group: 'Going places', run: () => onSelected((_li, m) => go(act.conversationOf(m, m.id))) },
+  { keys: ['S'], show: ['Shift', 'S'], does: "The selected message's channel", group: 'Going places', run: () => onAllowed((m) => m.type === 'stream', 'Direct messages are in no channel.', (_li, m) => go({ kind: 'channel', streamId: m.stream_id!, near: m.id })) },
   { keys: ['n'], show: ['N'], does: 'Next unread topic', group: 'Going places', run: goNextUnreadTopic },
   { keys: ['p'], show: ['P'], does: 'Next unread direct message', group: 'Going places', run: goNextUnreadDm },
   { keys: ['I'], show: ['Shift', 'I'], does: 'Inbox', group: 'Going places', run: () => go({ kind: 'inbox' }) },
@@ -267,6 +270,12 @@ async function reply(): Promise<void> {
     announce('Select a message first (J and K), then press R to reply.');
     return;
   }
+  (await field<HTMLTextAreaElement>(/^\s*message\b/i))?.focus();
+}
+
+/** Shift+R: a direct message to the selected message's sender (to oneself for one's own). */
+async function replyToSender(m: Message): Promise<void> {
+  go({ kind: 'dm', userIds: m.sender_id === store.selfId.value ? [] : [m.sender_id] });
   (await field<HTMLTextAreaElement>(/^\s*message\b/i))?.focus();
 }
 

@@ -229,6 +229,17 @@ test.describe('chat reading and sending in Chromium', () => {
     for (const t of ['short', 'long', 'old plans']) assert.ok(topics.includes(t), `${t} in ${topics.join(', ')}`);
   });
 
+  test('keys: S opens the selected message\'s conversation, Shift+R a direct message to its sender', async () => {
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general`);
+    await p.page.getByText('short 41', { exact: true }).click();
+    await p.page.keyboard.press('s');
+    await p.page.getByRole('heading', { name: '#general > short' }).waitFor();
+    await p.page.getByText('short 40', { exact: true }).click();
+    await p.page.keyboard.press('Shift+R');
+    await p.page.getByRole('heading', { name: 'Olive Owner' }).waitFor();
+    await eventually(() => p.page.evaluate(() => document.activeElement?.getAttribute('aria-label') === 'Message'));
+  });
+
   test('Account: a new API key replaces the old one, which stops working', async () => {
     await p.page.goto(`${ts.url}/#settings/account`);
     const card = p.page.getByRole('region', { name: 'API key' });
