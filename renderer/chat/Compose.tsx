@@ -56,8 +56,8 @@ export function Compose({ v }: { v: FeedView }) {
   const key = keyOf(v);
 
   // A new conversation: the old text is kept as a draft, this one's newest draft (or the one
-  // the Drafts view asked for) comes back.
-  useEffect(() => {
+  // the Drafts view asked for) comes back. Before the paint, so nothing typed into the new box is wiped.
+  useLayoutEffect(() => {
     const asked = restoreRequest.peek();
     if (asked) restoreRequest.value = null;
     const address = addressOfView(v);
@@ -120,7 +120,7 @@ export function Compose({ v }: { v: FeedView }) {
   function placeCaret() {
     const c = caretWanted.current;
     const b = box.current;
-    if (c === null || !b) return;
+    if (c === null || !b || b.value.length < c) return; // (the text it is for is not in the box yet)
     caretWanted.current = null;
     b.focus();
     b.setSelectionRange(c, c);
