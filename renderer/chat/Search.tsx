@@ -10,6 +10,7 @@ import { sanitize } from './html.js';
 import { dmPeers, hashOf, viewOf, type View } from './narrow.js';
 import { go, href, view } from './router.js';
 import { parseSearch, unparseSearch, type SearchTerm } from './search-terms.js';
+import { searchSuggestions } from './search-suggest.js';
 import { olderResults, openSearch, searchKey, type Result, type SearchView } from './search-feed.js';
 import { useSelection } from './selection.js';
 import { channelName, store, topicLabel, userName } from './state.js';
@@ -58,6 +59,7 @@ export function SearchBox() {
         enterKeyHint="search"
         autoComplete="off"
         spellcheck={false}
+        list="search-suggestions"
         value={text}
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
@@ -69,6 +71,11 @@ export function SearchBox() {
           else document.getElementById('main')?.focus({ preventScroll: true });
         }}
       />
+      <datalist id="search-suggestions">
+        {searchSuggestions(text).map((s) => (
+          <option key={s} value={s} />
+        ))}
+      </datalist>
     </form>
   );
 }

@@ -256,4 +256,22 @@ test.describe('chat reading and sending in Chromium', () => {
     mel = { ...mel, apiKey: fresh };
     assert.equal((await melApi.get('/users/me')).status, 200);
   });
+
+  test('the search box suggests filters: operators, channels, people and values, after what is typed', async () => {
+    await p.page.goto(`${ts.url}/#inbox`);
+    const search = p.page.getByRole('search').getByRole('combobox', { name: 'Search' });
+    const offered = () => p.page.locator('datalist#search-suggestions option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await search.fill('chan');
+    await eventually(async () => (await offered()).includes('channel:'));
+    await search.fill('lunch channel:gen');
+    await eventually(async () => (await offered()).join() === 'lunch channel:general');
+    await search.fill('-sender:');
+    await eventually(async () => (await offered()).includes('-sender:me') && (await offered()).includes(`-sender:${mel.email}`));
+    await search.fill('is:st');
+    await eventually(async () => (await offered()).join() === 'is:starred');
+    // The list's choice is a query like any other: Enter opens it.
+    await search.fill('is:starred');
+    await search.press('Enter');
+    await p.page.getByRole('heading', { name: 'Starred messages' }).waitFor();
+  });
 });

@@ -24,7 +24,7 @@ const skip = process.env.CI ? false : (browserMissing() ?? false);
 async function search(page: Page, query: string): Promise<void> {
   await blur(page);
   await page.keyboard.press('/');
-  const box = page.getByRole('search').getByRole('searchbox', { name: 'Search' });
+  const box = page.getByRole('search').getByRole('combobox', { name: 'Search' });
   await box.fill(query);
   await box.press('Enter');
 }
@@ -130,13 +130,13 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await page.getByText('This search cannot be run: unknown channel nosuchchannel').waitFor();
     await page.goBack();
     await results(page).filter({ hasText: 'palette' }).waitFor();
-    assert.ok(await eventually(async () => (await page.getByRole('searchbox', { name: 'Search' }).inputValue()) === 'is:starred sender:me'), 'the box shows the search');
+    assert.ok(await eventually(async () => (await page.getByRole('combobox', { name: 'Search' }).inputValue()) === 'is:starred sender:me'), 'the box shows the search');
     // A search link works in a page of its own.
     const other = await openPage(browser, ts.url);
     await signIn(other.page, ts.url, ts.owner);
     await other.page.goto(`${ts.url}/#narrow/sender/me/search/pizza`);
     await results(other.page).filter({ hasText: 'Pizza at noon?' }).waitFor();
-    assert.ok(await eventually(async () => (await other.page.getByRole('searchbox', { name: 'Search' }).inputValue()) === 'sender:me pizza'), 'the box shows the search');
+    assert.ok(await eventually(async () => (await other.page.getByRole('combobox', { name: 'Search' }).inputValue()) === 'sender:me pizza'), 'the box shows the search');
     await other.close();
     assert.deepEqual(a.errors.filter((e) => !/status of 400/.test(e)), []);
     a.errors.length = 0;
@@ -249,7 +249,7 @@ test.describe('chat search, shortcuts and unread counts', () => {
     await page.keyboard.press('Escape');
     // `/` focuses the search box; typing `?` there is a character; Esc clears it and leaves.
     await page.keyboard.press('/');
-    const searchBox = page.getByRole('searchbox', { name: 'Search' });
+    const searchBox = page.getByRole('combobox', { name: 'Search' });
     assert.equal(await searchBox.evaluate((el) => el === document.activeElement), true);
     await page.keyboard.type('what?');
     assert.equal(await searchBox.inputValue(), 'what?');
