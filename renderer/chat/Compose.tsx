@@ -10,6 +10,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, del, NETWORK_ERROR, post, upload } from './api.js';
+import { mutedForFeed } from './apply-event.js';
 import type { ComposeContext } from './autocomplete.js';
 import { useAutocomplete } from './SuggestionList.js';
 import { composeInsert } from './compose-bus.js';
@@ -17,12 +18,12 @@ import { ComposeTo, type Address } from './ComposeTo.js';
 import { addressOfView, draftFor, DraftSaver, restoreRequest, type DraftAddress } from './draft-sync.js';
 import { queueId } from './events.js';
 import { sanitize } from './html.js';
-import { keyOf, type FeedView } from './narrow.js';
+import { keyOf, matches, type FeedView } from './narrow.js';
 import { href } from './router.js';
 import { ScheduleDialog, whenFmt } from './ScheduleDialog.js';
 import { store, updateFeed, type Message } from './state.js';
 import { startTyping, stopTyping, type TypingTarget } from './typing.js';
-import { ComposeNotice, sentElsewhere, viewShows, type Notice } from './ComposeNotice.js';
+import { ComposeNotice, sentElsewhere, type Notice } from './ComposeNotice.js';
 
 type Upload = { name: string; progress: number };
 
@@ -178,9 +179,8 @@ export function Compose({ v }: { v: FeedView }) {
       reactions: [],
       pending: true,
     };
-    const feedKey = keyOf(v);
-    const shown = viewShows(v, t) && store.feeds.value.get(feedKey)?.foundNewest === true;
-    if (shown) updateFeed(feedKey, (f) => ({ ...f, messages: [...f.messages, echo] }));
+    const shown = store.feeds.value.get(key)?.foundNewest === true && matches(v, echo, store.selfId.value, mutedForFeed); // as apply-event.ts
+    if (shown) updateFeed(key, (f) => ({ ...f, messages: [...f.messages, echo] }));
     setText('');
     setPreview(null);
     setError('');
@@ -198,7 +198,7 @@ export function Compose({ v }: { v: FeedView }) {
       });
       if (!shown) setNotice(sentElsewhere(t));
     } catch (err) {
-      updateFeed(feedKey, (f) => ({ ...f, messages: f.messages.filter((m) => m !== echo) }));
+      updateFeed(key, (f) => ({ ...f, messages: f.messages.filter((m) => m !== echo) }));
       setText(content);
       saver.change(addressOf(), content);
       setError(err instanceof ApiError ? err.message : 'The message was not sent.');

@@ -2,7 +2,6 @@
  * Telling the sender where a message went when the open view does not show it (Zulip's "sent
  * to a conversation you are not viewing" notice), with a link there.
  */
-import type { FeedView } from './narrow.js';
 import { href } from './router.js';
 import { channelName, store, topicLabel, userName } from './state.js';
 import type { TypingTarget } from './typing.js';
@@ -13,24 +12,6 @@ export interface Notice {
   link: { href: string; label: string };
   scheduledId?: number;
   content?: string;
-}
-
-/** Whether the open view shows a message sent to `t` (else the sender is told where it went). */
-export function viewShows(v: FeedView, t: TypingTarget): boolean {
-  switch (v.kind) {
-    case 'feed':
-      return true;
-    case 'channel':
-      return t.kind === 'channel' && t.streamId === v.streamId;
-    case 'topic':
-      return t.kind === 'channel' && t.streamId === v.streamId && t.topic.toLowerCase() === v.topic.toLowerCase();
-    case 'dm': {
-      const others = (ids: number[]) => ids.filter((id) => id !== store.selfId.value).sort((a, b) => a - b).join();
-      return t.kind === 'dm' && others(t.to) === others(v.userIds);
-    }
-    default:
-      return false;
-  }
 }
 
 /** "Sent to #channel > topic." or "Sent to Mel, Sam.", with a link to that conversation. */

@@ -12,7 +12,8 @@ const TYPING_EXPIRY_MS = 15_000;
 export const placeOf = (m: Message, selfId: number): UnreadPlace =>
   m.type === 'stream' ? { streamId: m.stream_id!, topic: m.subject } : { peers: dmPeers(m, selfId).join(',') };
 
-const mutedForFeed = (m: MessageLike) =>
+/** Whether the combined feed leaves a message out (a muted channel or topic). */
+export const mutedForFeed = (m: MessageLike) =>
   m.type === 'stream' &&
   (store.subscriptions.value.find((s) => s.stream_id === m.stream_id)?.is_muted === true ||
     store.mutedTopics.value.has(`${m.stream_id}:${m.subject.toLowerCase()}`));
