@@ -55,7 +55,7 @@ function onMessage(e: Event): void {
   }
   store.feeds.value = next;
   const place = placeOf(m, selfId);
-  noteRecent(m, place);
+  noteRecent([[m, place]]);
   if (!m.flags.includes('read')) {
     const unread = new Map(store.unread.value);
     unread.set(m.id, place);

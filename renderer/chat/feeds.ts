@@ -6,7 +6,7 @@
  */
 import { get, post } from './api.js';
 import { apiNarrow, keyOf, type FeedView } from './narrow.js';
-import { store, updateFeed, noteRecent, placeKey, type Message } from './state.js';
+import { store, updateFeed, noteRecent, type Message } from './state.js';
 import { placeOf } from './apply-event.js';
 
 const BATCH = 100;
@@ -29,9 +29,7 @@ function fetchPage(v: FeedView, anchor: string | number, before: number, after: 
   });
 }
 
-const noteAll = (messages: Message[]) => {
-  for (const m of messages) noteRecent(m, placeOf(m, store.selfId.value));
-};
+const noteAll = (messages: Message[]) => noteRecent(messages.map((m) => [m, placeOf(m, store.selfId.value)]));
 
 /** How many of the newest messages Recent conversations and the topic lists start from (Zulip's web app fetches a few hundred). */
 const RECENT_FETCH = 400;
@@ -51,16 +49,9 @@ export async function loadRecentConversations(): Promise<void> {
     client_gravatar: true,
   }).catch(() => null);
   if (!res) return;
-  const next = new Map(store.recent.value);
+  // Channels one has left stay out (Zulip's Recent conversations shows subscribed channels).
   const subscribed = new Set(store.subscriptions.value.map((s) => s.stream_id));
-  for (const m of res.messages) {
-    // Channels one has left stay out (Zulip's Recent conversations shows subscribed channels).
-    if (m.type === 'stream' && !subscribed.has(m.stream_id!)) continue;
-    const place = placeOf(m, store.selfId.value);
-    const key = placeKey(place);
-    if ((next.get(key)?.maxId ?? 0) < m.id) next.set(key, { place, maxId: m.id });
-  }
-  store.recent.value = next;
+  noteAll(res.messages.filter((m) => m.type !== 'stream' || subscribed.has(m.stream_id!)));
 }
 
 /** Loads a feed the first time it is shown (again after a re-register cleared the store). */

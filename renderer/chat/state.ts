@@ -280,14 +280,16 @@ export function topicsOf(streamId: number): { topic: string; maxId: number; unre
   return [...byKey.values()].sort((a, b) => b.maxId - a.maxId);
 }
 
-/** Notes a message as the newest of its conversation (Recent conversations, topic lists). */
-export function noteRecent(m: Message, place: UnreadPlace): void {
-  const key = placeKey(place);
-  const cur = store.recent.value.get(key);
-  if (cur && cur.maxId >= m.id) return;
-  const next = new Map(store.recent.value);
-  next.set(key, { place, maxId: m.id });
-  store.recent.value = next;
+/** Notes messages as the newest of their conversations (Recent conversations, topic lists), in one change. */
+export function noteRecent(seen: Iterable<[Message, UnreadPlace]>): void {
+  let next: Map<string, { place: UnreadPlace; maxId: number }> | null = null;
+  for (const [m, place] of seen) {
+    const key = placeKey(place);
+    if (((next ?? store.recent.value).get(key)?.maxId ?? 0) >= m.id) continue;
+    next ??= new Map(store.recent.value);
+    next.set(key, { place, maxId: m.id });
+  }
+  if (next) store.recent.value = next;
 }
 
 export function updateFeed(key: string, change: (f: Feed) => Feed): void {
