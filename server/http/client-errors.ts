@@ -3,9 +3,9 @@ import type { Duplex } from 'node:stream';
 
 /**
  * Requests Node's HTTP parser refuses before Koa sees them (a URL or headers
- * over `maxHeaderSize`, a malformed request line, a request whose body stops
- * arriving before `requestTimeout`) get the same JSON error envelope as
- * everything else instead of Node's bare, empty answer.
+ * over `maxHeaderSize`, a malformed request line, headers not all in within
+ * `headersTimeout`) get the same JSON error envelope as everything else instead
+ * of Node's bare, empty answer. (A body that stops arriving: http/body.ts.)
  */
 export function answerClientErrorsWithJson(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {

@@ -18,7 +18,8 @@ export function refuseCrossSite(): Koa.Middleware {
   };
 }
 
-function crossSite(ctx: Koa.Context): boolean {
+/** Whether a browser says the request comes from a page of another origin. */
+export function crossSite(ctx: Koa.Context): boolean {
   const origin = ctx.get('origin');
   // "null": a sandboxed frame, a file, a redirect from elsewhere.
   // (Koa's ctx.origin is that header itself here, so the server's own origin is spelled out.)

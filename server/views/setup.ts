@@ -8,6 +8,7 @@ import { isOwnAddress, isOwnHost } from '../lib/network/lan-urls.js';
 import { isValidEmail } from '../lib/people/people.js';
 import { setupTokenMatches } from '../lib/runtime/setup-token.js';
 import { serverLanUrls } from './status.js';
+import { crossSite } from '../http/cross-site.js';
 
 /** Zulip's Realm.MAX_REALM_NAME_LENGTH and UserProfile.MAX_NAME_LENGTH. */
 const MAX_REALM_NAME_LENGTH = 40;
@@ -25,11 +26,7 @@ function fromThisComputer(req: ApiRequest): boolean {
   if (!isOwnAddress(ctx.req.socket.remoteAddress, interfaces)) return false;
   const host = ctx.get('host').toLowerCase();
   const hostname = host.replace(/:\d+$/, '');
-  if (!isOwnHost(hostname, interfaces)) return false;
-  const origin = ctx.get('origin');
-  if (origin && origin !== `http://${host}` && origin !== `https://${host}`) return false;
-  const site = ctx.get('sec-fetch-site');
-  return !site || site === 'same-origin' || site === 'none';
+  return isOwnHost(hostname, interfaces) && !crossSite(ctx);
 }
 
 /** GET /hearth/setup: whether this server still needs first-run setup (no auth, no organization needed). */
