@@ -3,6 +3,7 @@
  * so far with its last word completed into a filter (`chan` → `channel:`, `channel:gen` →
  * `channel:general`, `sender:` → `sender:me` and people's addresses, `is:`/`has:` their values).
  */
+import { canonicalOperator } from './search-terms.js';
 import { store } from './state.js';
 
 const FILTERS = ['channel:', 'topic:', 'sender:', 'sender:me', 'dm:', 'is:starred', 'is:unread', 'is:mentioned', 'is:dm', 'has:link', 'has:image', 'has:attachment', 'has:reaction'];
@@ -12,13 +13,11 @@ const MAX = 12;
 
 /** The values an operator's operand may take, as the box would show them. */
 function valuesOf(operator: string): string[] {
-  switch (operator) {
+  switch (canonicalOperator(operator)) {
     case 'channel':
-    case 'stream':
       return store.subscriptions.value.map((s) => s.name);
     case 'sender':
     case 'dm':
-    case 'from':
       return ['me', ...[...store.users.value.values()].filter((u) => u.is_active !== false).map((u) => u.email)];
     case 'is':
       return IS;

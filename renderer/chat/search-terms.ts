@@ -15,6 +15,9 @@ export interface SearchTerm {
 /** Spellings Zulip still takes, and the name each stands for. */
 const ALIASES: Record<string, string> = { stream: 'channel', streams: 'channels', subject: 'topic', 'pm-with': 'dm', from: 'sender' };
 
+/** An operator's name as Zulip spells it now (`stream` → `channel`); others as given. */
+export const canonicalOperator = (name: string): string => (Object.hasOwn(ALIASES, name) ? ALIASES[name]! : name);
+
 const OPERATORS = new Set(['channel', 'channels', 'topic', 'sender', 'dm', 'dm-including', 'has', 'is', 'mentions', 'near', 'id', 'with', 'search']);
 
 /** The filters the search box understands, for the help list. */
@@ -41,7 +44,7 @@ export function parseSearch(query: string): SearchTerm[] {
     if (prefix) {
       const negated = prefix.startsWith('-');
       const name = prefix.slice(negated ? 1 : 0, -1).toLowerCase();
-      const operator = ALIASES[name] ?? name;
+      const operator = canonicalOperator(name);
       if (OPERATORS.has(operator)) {
         const operand = unquote(rest!).trim();
         if (operand || operator === 'topic') {
@@ -83,7 +86,7 @@ export function termsFromPath(path: string): SearchTerm[] | null {
     for (let i = 0; i < parts.length; i += 2) {
       const raw = decodeURIComponent(parts[i]!);
       const negated = raw.startsWith('-');
-      const operator = ALIASES[raw.slice(negated ? 1 : 0)] ?? raw.slice(negated ? 1 : 0);
+      const operator = canonicalOperator(raw.slice(negated ? 1 : 0));
       if (!OPERATORS.has(operator)) return null;
       terms.push({ operator, operand: decodeURIComponent(parts[i + 1]!), negated });
     }
