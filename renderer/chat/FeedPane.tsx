@@ -143,6 +143,8 @@ export function FeedPane({ v }: { v: FeedView }) {
         )}
         <NextUnreadButton />
       </header>
+      {/* Above the messages: seen first, and reached by Tab before every message's tools. */}
+      {(v.kind === 'channel' || v.kind === 'topic') && <NotSubscribed streamId={v.streamId} />}
       <div class="scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Messages">
         {feed?.foundOldest && atStart && messages.length > 0 && <p class="edge">This is the beginning of the conversation.</p>}
         {feed?.loading && <p class="edge" role="status">Loading messages…</p>}
@@ -162,7 +164,6 @@ export function FeedPane({ v }: { v: FeedView }) {
       )}
       <Announcer messages={messages} />
       <TypingNotice v={v} />
-      {(v.kind === 'channel' || v.kind === 'topic') && <NotSubscribed streamId={v.streamId} />}
       <Compose v={v} />
     </section>
   );
