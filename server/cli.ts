@@ -6,6 +6,7 @@ import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, defaultDataDir } from '
 import { isLoopbackHost, listeningLines } from './lib/network/lan-urls.js';
 import { discoverServers } from './lib/network/discovery.js';
 import { isValidEmail } from './lib/people/people.js';
+import { reservedEmailReason } from './lib/people/reserved.js';
 import { silentLogger } from './log.js';
 import { startServer } from './start.js';
 import { DEFAULT_DEMO_PORT, DemoRefused, defaultDemoDir, runDemo } from './demo/command.js';
@@ -74,6 +75,8 @@ async function init(args: string[]): Promise<number> {
   const realmName = flags.get('realm-name')!.trim();
   if (!realmName) throw new UsageError('--realm-name must not be empty');
   if (!isValidEmail(email)) throw new UsageError(`invalid email address '${email}'`);
+  const reserved = reservedEmailReason(null, email);
+  if (reserved) throw new UsageError(reserved);
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new UsageError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
   }

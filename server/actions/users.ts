@@ -5,6 +5,7 @@ import { errors } from '../errors.js';
 import type { ClientEvent } from '../events/queue.js';
 import { roleGroupIds } from '../lib/groups/groups.js';
 import { activeUsers, canAccessUser, formatUser, inaccessibleUser, usersWhoCanAccess } from '../lib/people/people.js';
+import { checkEmailNotReserved } from '../lib/people/reserved.js';
 import { DEFAULT_REALM_SETTINGS, type Role, type UserRecord } from '../store/records.js';
 import { commit, type Transaction } from './commit.js';
 import { allocateSystemBots } from './notification-bot.js';
@@ -23,6 +24,9 @@ export interface NewUser {
 
 /** Fields of a fresh account; the password is hashed before the commit starts. */
 async function userFields(app: App, u: NewUser): Promise<Omit<UserRecord, 'id'>> {
+  // Every way in (setup, the command line, invitations, administrators) ends here: a person never
+  // holds a system bot's address or one at the organization's own domain (bots and stand-ins live there).
+  if (u.bot === undefined) checkEmailNotReserved(app, u.email);
   const fields: Omit<UserRecord, 'id'> = {
     email: u.email,
     full_name: u.fullName,

@@ -2,22 +2,10 @@ import type Koa from 'koa';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
 import { safeEqual } from '../auth/secrets.js';
-import { fakeEmail } from '../lib/people/people.js';
+import { accountByLoginEmail } from '../lib/people/lookup.js';
 import type { UserRecord } from '../store/records.js';
 import type { AuthPolicy } from './auth-policy.js';
 import { authenticateSession } from './session-auth.js';
-
-const DUMMY_EMAIL = /^user(\d+)@/i;
-
-/** Finds the user for an API email: the real address, or Zulip's `user{id}@host` form. */
-export function userByApiEmail(app: App, email: string): UserRecord | undefined {
-  const direct = app.store.users.byEmailAddress(email);
-  if (direct) return direct;
-  const m = DUMMY_EMAIL.exec(email);
-  const user = m ? app.store.users.get(Number(m[1])) : undefined;
-  // Only the exact address the API shows (`user7@<fake_email_domain>`), not any domain or `user07@`.
-  return user && fakeEmail(app, user).toLowerCase() === email.toLowerCase() ? user : undefined;
-}
 
 export function parseBasic(header: string): { email: string; key: string } | null {
   const m = /^Basic\s+(\S+)\s*$/i.exec(header);
@@ -70,7 +58,7 @@ export function authenticateSync(
 export function basicUser(app: App, header: string, incomingWebhookBots: boolean): UserRecord {
   const creds = parseBasic(header);
   if (!creds) throw errors.unauthorized();
-  const user = userByApiEmail(app, creds.email);
+  const user = accountByLoginEmail(app, creds.email);
   // Zulip's Basic-auth decorator turns every failure of validate_api_key into UNAUTHORIZED (401) with its message.
   if (!user || !safeEqual(creds.key, user.api_key)) throw errors.unauthorized('Invalid API key');
   if (!user.is_active) throw errors.unauthorized('Account is deactivated');

@@ -2,7 +2,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { verifyPassword } from '../auth/secrets.js';
 import { t } from '../params/params.js';
-import { userByApiEmail } from '../http/auth.js';
+import { accountByLoginEmail } from '../lib/people/lookup.js';
 import { doRecordFirstLogin } from '../actions/users.js';
 import type { UserRecord } from '../store/records.js';
 
@@ -19,7 +19,7 @@ export async function passwordLogin(req: ApiRequest): Promise<{ user: UserRecord
   const password = req.params.require('password', t.string);
   const { byAddress, byUsername } = req.app.rateLimits;
   const addressKey = req.koa.ip;
-  const user = userByApiEmail(req.app, username);
+  const user = accountByLoginEmail(req.app, username);
   // Counted per account, whichever of its addresses is typed (its email or `user7@…`): one count
   // of guesses per account, not one per spelling.
   const userKey = user ? loginLimitKey(user.id) : username.toLowerCase();

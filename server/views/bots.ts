@@ -27,7 +27,7 @@ import {
 } from '../lib/people/bots.js';
 import { channelById } from '../lib/channels/access.js';
 import { avatarUrl, isAdmin, isOwner, ROLES } from '../lib/people/people.js';
-import { checkFullName } from '../lib/people/access.js';
+import { checkFullName } from '../lib/people/display-name.js';
 import { newApiKey } from '../auth/secrets.js';
 import type { BotSettings, Role, UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';

@@ -3,8 +3,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { doUpdatePresence } from '../actions/presence.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
-import { userByApiEmail } from '../lib/messages/addressee.js';
-import { canAccessUser } from '../lib/people/people.js';
+import { userByKeyFor } from '../lib/people/lookup.js';
 import { legacyEntry, legacyPresences, modernPresences } from '../lib/people/presence.js';
 import { userSetting } from '../lib/people/settings.js';
 import { requireUser } from './common.js';
@@ -44,8 +43,8 @@ export function userPresence(req: ApiRequest): ViewResult {
   const { app } = req;
   const viewer = requireUser(req);
   const key = req.path.user_id_or_email ?? ''; // decoded once by the router
-  const target = /^\d+$/.test(key) ? app.store.users.get(Number(key)) : userByApiEmail(app, key);
-  if (!target || !canAccessUser(app, viewer, target)) throw errors.badRequest('No such user');
+  const target = userByKeyFor(app, viewer, key);
+  if (!target) throw errors.badRequest('No such user');
   const row = app.presence.rows.get(target.id);
   if (!row || userSetting(app, target, 'presence_enabled') === false) throw errors.badRequest(`No presence data for ${target.email}`);
   return { presence: legacyEntry(row, Math.floor(app.clock.now() / 1000)) };

@@ -6,6 +6,8 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { isOwnAddress, isOwnHost } from '../lib/network/lan-urls.js';
 import { isValidEmail } from '../lib/people/people.js';
+import { cleanDisplayName } from '../lib/people/display-name.js';
+import { isReservedName, reservedEmailReason } from '../lib/people/reserved.js';
 import { setupTokenMatches } from '../lib/runtime/setup-token.js';
 import { serverLanUrls } from './status.js';
 import { crossSite } from '../http/cross-site.js';
@@ -50,7 +52,7 @@ export async function postSetup(req: ApiRequest): Promise<ViewResult> {
   const realmName = params.require('realm_name', t.string).trim();
   const email = params.require('email', t.string).trim();
   const password = params.require('password', t.string);
-  const fullName = (params.get('full_name', t.string) ?? '').trim() || email.split('@')[0]!;
+  const fullName = cleanDisplayName(params.get('full_name', t.string) ?? '') || email.split('@')[0]!;
   if (!realmName) throw errors.invalidVar('realm_name', 'Organization name must not be empty');
   if (realmName.length > MAX_REALM_NAME_LENGTH) {
     throw errors.invalidVar('realm_name', `Organization name is too long (at most ${MAX_REALM_NAME_LENGTH} characters)`);
@@ -58,6 +60,9 @@ export async function postSetup(req: ApiRequest): Promise<ViewResult> {
   if (fullName.length > MAX_FULL_NAME_LENGTH) throw errors.invalidVar('full_name', 'Name too long!');
   if (/[\u0000-\u001f\u007f]/.test(realmName + fullName)) throw errors.badRequest('Invalid characters in name!');
   if (!isValidEmail(email)) throw errors.invalidVar('email', `Invalid email address '${email}'`);
+  const reserved = reservedEmailReason(app, email);
+  if (reserved) throw errors.invalidVar('email', reserved);
+  if (isReservedName(fullName)) throw errors.invalidVar('full_name', `The name '${fullName}' is reserved for a system bot.`);
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw errors.invalidVar('password', `The password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
   }

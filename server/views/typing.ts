@@ -6,7 +6,8 @@ import { t, type ParamType } from '../params/params.js';
 import { v } from '../params/validate.js';
 import { channelById, hasContentAccess } from '../lib/channels/access.js';
 import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
-import { checkChannelSendAccess, userByApiEmail } from '../lib/messages/addressee.js';
+import { checkChannelSendAccess } from '../lib/messages/addressee.js';
+import { userByKeyFor } from '../lib/people/lookup.js';
 import { checkCanEditMessage } from '../lib/messages/edit-permissions.js';
 import { channelTypingAudience } from '../lib/people/typing.js';
 import { userSetting } from '../lib/people/settings.js';
@@ -46,7 +47,7 @@ export async function sendTyping(req: ApiRequest): Promise<ViewResult> {
     }
     const ids = new Set<number>([user.id]);
     for (const r of to) {
-      const u = typeof r === 'number' ? app.store.users.get(r) : userByApiEmail(app, r);
+      const u = userByKeyFor(app, user, r);
       if (!u || !u.is_active) throw errors.badRequest(typeof r === 'number' ? `Invalid user ID ${r}` : `Invalid email '${r}'`);
       ids.add(u.id);
     }

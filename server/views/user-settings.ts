@@ -4,7 +4,7 @@ import { doChangeSettings } from '../actions/user-settings.js';
 import { MIN_PASSWORD_LENGTH, verifyPassword } from '../auth/secrets.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
-import { checkFullName } from '../lib/people/access.js';
+import { checkFullName } from '../lib/people/display-name.js';
 import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/people/settings.js';
 import { requestSession } from '../auth/sessions.js';
 import { requireUser } from './common.js';

@@ -9,7 +9,9 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import { isOwner, isValidEmail, ROLES } from '../lib/people/people.js';
-import { accessUserById, accessUserByPath, checkFullName, isLastOwner } from '../lib/people/access.js';
+import { accessUserById, accessUserByPath, isLastOwner } from '../lib/people/access.js';
+import { checkFullName } from '../lib/people/display-name.js';
+import { checkEmailNotReserved } from '../lib/people/reserved.js';
 import { resolveProfileChanges } from '../lib/people/profile-field-values.js';
 import { ROLE, type Role, type UserRecord } from '../store/records.js';
 import { pathInt, requireAdmin, requireUser } from './common.js';
@@ -79,6 +81,7 @@ export async function updateUser(req: ApiRequest): Promise<ViewResult> {
     if (!requester.can_change_user_emails) throw errors.badRequest('User not authorized to change user emails');
     const email = newEmail.trim();
     if (!isValidEmail(email)) throw errors.badRequest(`Invalid email '${email}'`);
+    if (!target.is_bot) checkEmailNotReserved(app, email);
     const holder = app.store.users.byEmailAddress(email);
     if (holder && holder.id !== target.id) throw errors.badRequest(`Email '${email}' already in use`);
     changes.email = email;

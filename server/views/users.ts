@@ -7,7 +7,9 @@ import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import { webPublicChannels } from '../lib/channels/queries.js';
 import { accessFilter, formatUser, isValidEmail } from '../lib/people/people.js';
-import { accessUserByPath, checkFullName } from '../lib/people/access.js';
+import { accessUserByPath } from '../lib/people/access.js';
+import { checkFullName } from '../lib/people/display-name.js';
+import { checkEmailNotReserved } from '../lib/people/reserved.js';
 import type { UserRecord } from '../store/records.js';
 import { requireAdmin, requireUser } from './common.js';
 import { systemBot } from '../lib/people/system-bots.js';
@@ -67,6 +69,7 @@ export function getUser(req: ApiRequest): ViewResult {
 
 export function validateNewAccount(req: ApiRequest, email: string, password: string, fullName: string): string {
   if (!isValidEmail(email)) throw errors.badRequest(`Invalid email '${email}'`);
+  checkEmailNotReserved(req.app, email);
   if (req.app.store.users.byEmailAddress(email)) throw errors.badRequest(`Email '${email}' already in use`);
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw errors.badRequest(`The password is too short: use at least ${MIN_PASSWORD_LENGTH} characters.`);

@@ -177,7 +177,10 @@ describe('GET /users, /users/{id}, /users/{email}, /users/me', () => {
       assert.deepEqual(ids(), [guest.id, ...bots].sort((a, b) => a - b));
       const hidden = await cast.client('guest').get(`/users/${cast.accounts.admin.id}`);
       assert.equal(hidden.status, 400);
-      assert.equal(hidden.body.msg, 'Insufficient permission');
+      // Answered as for nobody: a hidden person's ID is not told apart from an unused one.
+      assert.equal(hidden.body.msg, 'No such user');
+      const nobody = await cast.client('guest').get('/users/999999');
+      assert.deepEqual(hidden.body, nobody.body);
       // Sharing a channel makes the admin accessible.
       await createChannel(ts, ts.ownerClient, 'shared', { principals: [guest.id, cast.accounts.admin.id] });
       res = await cast.client('guest').get('/users');

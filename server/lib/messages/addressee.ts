@@ -12,7 +12,7 @@ import { channelById, channelByName, hasContentAccess } from '../channels/access
 import { realmTopicsPolicy } from '../channels/settings.js';
 import { isUserInGroupSetting } from '../groups/groups.js';
 import { LEGACY_EMPTY_TOPIC } from './format.js';
-import { systemBotByEmail, userOrSystemBot } from '../people/system-bots.js';
+import { userByKeyFor } from '../people/lookup.js';
 
 export type Addressee =
   | { kind: 'stream'; channel: ChannelRecord; topic: string }
@@ -58,22 +58,15 @@ export function parseDirectRecipients(raw: string): string[] | number[] {
   throw errors.badRequest('Invalid data type for recipients');
 }
 
-export function userByApiEmail(app: App, email: string): UserRecord | undefined {
-  const real = app.store.users.byEmailAddress(email);
-  if (real) return real;
-  const fake = /^user(\d+)@(.+)$/i.exec(email);
-  const domain = app.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local';
-  if (fake && fake[2]!.toLowerCase() === domain.toLowerCase()) return app.store.users.get(Number(fake[1]));
-  return undefined;
-}
-
 /** Every participant of a direct message (sender included), ascending. */
 export function resolveDirectRecipients(app: App, sender: UserRecord, to: string[] | number[]): number[] {
   if (to.length === 0) throw errors.badRequest('Message must have recipients');
   const ids = new Set<number>([sender.id]);
   for (const r of to) {
-    // Zulip's cross-realm bots may be written to (the Notification Bot reads nothing, as there).
-    const u = typeof r === 'number' ? userOrSystemBot(app, r) : (userByApiEmail(app, r) ?? systemBotByEmail(app, r));
+    // Zulip's cross-realm bots may be written to (the Notification Bot reads nothing, as there). People the
+    // sender may not access (a restricted guest), and addresses the sender may not see, are as unknown as
+    // nobody: writing to them would reveal them (and, for a guest, make them accessible).
+    const u = userByKeyFor(app, sender, r);
     if (!u) throw errors.badRequest(typeof r === 'number' ? `Invalid user ID ${r}` : `Invalid email '${r}'`);
     if (!u.is_active && u.id !== sender.id) throw errors.badRequest(`'${u.email}' is no longer using Hearth.`);
     ids.add(u.id);

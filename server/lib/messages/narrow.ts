@@ -15,7 +15,7 @@ import { canReadChannelHistory } from './access.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, LEGACY_EMPTY_TOPIC } from './format.js';
 import { searchWords, wordMatcher } from './search.js';
 import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../topics/visibility.js';
-import { systemBotByEmail, userOrSystemBot } from '../people/system-bots.js';
+import { userByKeyFor } from '../people/lookup.js';
 import type { NarrowTerm } from './narrow-terms.js';
 import { own } from '../own.js';
 
@@ -62,33 +62,25 @@ const operandString = (t: NarrowTerm): string => {
   throw badNarrow(`invalid operand for ${t.operator}`);
 };
 
-function resolveUser(app: App, operand: unknown): UserRecord {
-  let u: UserRecord | undefined;
-  if (typeof operand === 'number') u = userOrSystemBot(app, operand);
-  else if (typeof operand === 'string') {
-    const s = operand.trim();
-    u = /^\d+$/.test(s) ? userOrSystemBot(app, Number(s)) : (app.store.users.byEmailAddress(s) ?? systemBotByEmail(app, s));
-    if (!u) {
-      const fake = /^user(\d+)@/i.exec(s);
-      if (fake) u = app.store.users.get(Number(fake[1]));
-    }
-  }
+/** A user the viewer may name, by ID or address (hidden addresses and people are unknown, as in lookup.ts). */
+function resolveUser(app: App, viewer: UserRecord | null, operand: unknown): UserRecord {
+  const u = typeof operand === 'number' || typeof operand === 'string' ? userByKeyFor(app, viewer, operand) : undefined;
   if (!u) throw badNarrow(`unknown user ${String(operand)}`);
   return u;
 }
 
-function resolveUsers(app: App, operand: unknown): number[] {
+function resolveUsers(app: App, viewer: UserRecord | null, operand: unknown): number[] {
   if (Array.isArray(operand)) {
     if (!operand.every((x) => typeof x === 'number')) throw badNarrow('invalid user ID list');
-    return operand.map((id) => resolveUser(app, id).id);
+    return operand.map((id) => resolveUser(app, viewer, id).id);
   }
-  if (typeof operand === 'number') return [resolveUser(app, operand).id];
+  if (typeof operand === 'number') return [resolveUser(app, viewer, operand).id];
   if (typeof operand !== 'string') throw badNarrow('invalid dm operand');
   return operand
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '')
-    .map((s) => resolveUser(app, s).id);
+    .map((s) => resolveUser(app, viewer, s).id);
 }
 
 function resolveChannelId(app: App, t: NarrowTerm): number {
@@ -170,33 +162,33 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
         break;
       }
       case 'dm': {
-        const ids = [...new Set([...resolveUsers(app, t.operand), me().id])].sort((a, b) => a - b);
+        const ids = [...new Set([...resolveUsers(app, user, t.operand), me().id])].sort((a, b) => a - b);
         const key = conversationKey(ids);
         pred = (m) => m.dm !== undefined && conversationKey(m.dm) === key;
         if (!t.negated) lists.push(store.conversation(key));
         break;
       }
       case 'dm-including': {
-        const id = resolveUser(app, t.operand).id;
+        const id = resolveUser(app, user, t.operand).id;
         pred = (m) => m.dm !== undefined && m.dm.includes(id);
         if (!t.negated) lists.push(store.directOf(me().id));
         break;
       }
       case 'group-pm-with': {
         // Deprecated by dm-including, and narrower: group conversations (three or more people) only.
-        const id = resolveUser(app, t.operand).id;
+        const id = resolveUser(app, user, t.operand).id;
         pred = (m) => m.dm !== undefined && m.dm.length > 2 && m.dm.includes(id);
         if (!t.negated) lists.push(store.directOf(me().id));
         break;
       }
       case 'mentions': {
         // Zulip 12 (feature level 446): a visible personal mention of the user (not silent, not a wildcard or group).
-        const needle = `<span class="user-mention" data-user-id="${resolveUser(app, t.operand).id}">`;
+        const needle = `<span class="user-mention" data-user-id="${resolveUser(app, user, t.operand).id}">`;
         pred = (m) => m.rendered !== undefined && m.rendered.includes(needle);
         break;
       }
       case 'sender': {
-        const s = t.operand === 'me' ? me().id : resolveUser(app, t.operand).id;
+        const s = t.operand === 'me' ? me().id : resolveUser(app, user, t.operand).id;
         pred = (m) => m.sender_id === s;
         if (!t.negated) lists.push(store.sender(s));
         break;

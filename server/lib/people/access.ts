@@ -5,7 +5,9 @@
 import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
 import type { UserRecord } from '../../store/records.js';
-import { canAccessUser, canSeeEmail, fakeEmail, isAdmin, isOwner } from './people.js';
+import { userByEmailFor } from './lookup.js';
+import { canAccessUser, isAdmin, isOwner } from './people.js';
+import { systemBot } from './system-bots.js';
 
 export interface AccessOptions {
   allowDeactivated?: boolean;
@@ -18,7 +20,9 @@ function check(app: App, requester: UserRecord, target: UserRecord, o: AccessOpt
   if (target.is_bot && !o.allowBots) throw errors.badRequest('No such user');
   if (!target.is_active && !o.allowDeactivated) throw errors.badRequest('User is deactivated');
   if (!o.forAdmin) {
-    if (!canAccessUser(app, requester, target)) throw errors.badRequest('Insufficient permission');
+    // Someone the requester may not access is as unknown as nobody (Zulip says "Insufficient
+    // permission", which tells a restricted guest that the ID or address is someone's).
+    if (!canAccessUser(app, requester, target)) throw errors.badRequest('No such user');
     return target;
   }
   if (!isAdmin(requester) && target.bot_owner_id !== requester.id) throw errors.badRequest('Insufficient permission');
@@ -33,16 +37,11 @@ export function accessUserById(app: App, requester: UserRecord, id: number, o: A
 
 /**
  * By email: the API address `user{id}@{fake domain}` names a user by ID; a real
- * address finds the user only when the requester may see it.
+ * address finds the user only when the requester may see it (lookup.ts).
  */
 export function accessUserByEmail(app: App, requester: UserRecord, email: string, o: AccessOptions): UserRecord {
-  const m = /^user(\d{1,15})@(.+)$/i.exec(email.trim());
-  if (m) {
-    const byId = app.store.users.get(Number(m[1]));
-    if (byId && fakeEmail(app, byId).toLowerCase() === email.trim().toLowerCase()) return check(app, requester, byId, o);
-  }
-  const target = app.store.users.byEmailAddress(email.trim());
-  if (!target || !canSeeEmail(app, requester, target)) throw errors.badRequest('No such user');
+  const target = userByEmailFor(app, requester, email);
+  if (!target || systemBot(app, target.id)) throw errors.badRequest('No such user');
   return check(app, requester, target, o);
 }
 
@@ -59,18 +58,3 @@ export const activeHumanOwners = (app: App): UserRecord[] =>
 
 export const isLastOwner = (app: App, u: UserRecord): boolean =>
   isOwner(u) && !u.is_bot && activeHumanOwners(app).length === 1;
-
-const NAME_INVALID_CHARS = ['*', '`', '\\', '>', '"', '@'];
-
-/** Zulip's check_full_name: trimmed, 1–100 characters, printable, no `*` `` ` `` `\` `>` `"` `@`, no `|123` ending. */
-export function checkFullName(raw: string): string {
-  const name = raw.trim();
-  if (name.length > 100) throw errors.badRequest('Name too long!');
-  if (name.length < 1) throw errors.badRequest('Name too short!');
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name) || NAME_INVALID_CHARS.some((c) => name.includes(c))) {
-    throw errors.badRequest('Invalid characters in name!');
-  }
-  if (/\|\d+$/.test(raw)) throw errors.badRequest('Invalid format!');
-  return name;
-}

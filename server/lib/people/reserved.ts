@@ -1,0 +1,46 @@
+/**
+ * Addresses and names no account may take: the system bots' (an account called
+ * `notification-bot@zulip.com`, or named "Notification Bot", passed for the bot in every
+ * client) and the organization's own address domain (`fake_email_domain`), where bots live
+ * and where `user{id}@…` stands in for hidden addresses (an account holding
+ * `user1@hearth.local` received what was written to the owner). Checked at every account
+ * creation (setup, invitations, administrators, the command line) and email change.
+ */
+import type { App } from '../../context.js';
+import { errors } from '../../errors.js';
+import { SYSTEM_BOTS } from './system-bots.js';
+
+/** Zulip's cross-realm bots' addresses: Hearth's two, and the others Zulip's clients know. */
+const SYSTEM_ADDRESSES: ReadonlySet<string> = new Set([
+  ...Object.values(SYSTEM_BOTS).map((b) => b.email),
+  'emailgateway@zulip.com',
+  'feedback@zulip.com',
+  'nagios-receive-bot@zulip.com',
+  'nagios-send-bot@zulip.com',
+  'reminder-bot@zulip.com',
+]);
+
+const systemNames = (): string[] => Object.values(SYSTEM_BOTS).map((b) => foldName(b.name));
+
+/** A name as it looks: compatibility forms folded, case and spaces ignored. */
+const foldName = (name: string): string => name.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
+
+const domainOf = (app: App): string => (app.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local').toLowerCase();
+
+/** Why `email` cannot be an account's address, or null when it can. */
+export function reservedEmailReason(app: App | null, email: string): string | null {
+  const e = email.trim().toLowerCase();
+  if (SYSTEM_ADDRESSES.has(e)) return `'${email}' is reserved for system bots.`;
+  const domain = app ? domainOf(app) : 'hearth.local';
+  if (e.endsWith(`@${domain}`)) return `Addresses at ${domain} are reserved for bots and hidden addresses.`;
+  return null;
+}
+
+/** Refuses a reserved address for a person's account (400, as Zulip's invalid email). */
+export function checkEmailNotReserved(app: App, email: string): void {
+  const reason = reservedEmailReason(app, email);
+  if (reason) throw errors.badRequest(reason);
+}
+
+/** Whether a display name would pass for a system bot's. */
+export const isReservedName = (name: string): boolean => systemNames().includes(foldName(name));
