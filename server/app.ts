@@ -3,7 +3,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces as osNetworkInterfaces } from 'node:os';
 import Koa from 'koa';
-import { RateLimiter } from './auth/rate-limit.js';
+import { ACCOUNT_ALARM_THRESHOLD, AccountAlarm, RateLimiter } from './auth/rate-limit.js';
 import { ApiRateLimiter } from './auth/api-rate-limit.js';
 import { systemClock, type Clock } from './clock.js';
 import type { App, ServerConfig } from './context.js';
@@ -108,7 +108,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     apiLimiter: new ApiRateLimiter(),
     rateLimits: {
       byAddress: new RateLimiter(clock, 30, 10 * 60_000),
-      byUsername: new RateLimiter(clock, 10, 10 * 60_000),
+      byAccountAddress: new RateLimiter(clock, 10, 10 * 60_000),
+      accountAlarm: new AccountAlarm(clock, ACCOUNT_ALARM_THRESHOLD, 10 * 60_000),
     },
     channels: { canAccess: (userId, streamId) => canAddressChannel(app, userId, streamId) },
     channelMessages: channelMessageStats(() => app),

@@ -38,7 +38,47 @@ export class RateLimiter {
   }
 }
 
+/** Failures of one account, from every address, that make its holder hear of them. */
+export const ACCOUNT_ALARM_THRESHOLD = 10;
+
+/**
+ * Failed passwords for each account from every address together. It never refuses anyone (a
+ * limit here would let any host lock a colleague out by guessing wrong on purpose): once the
+ * failures reach `threshold` within the window, `record` answers the addresses they came from,
+ * once per window, for a notice to the account's holder.
+ */
+export class AccountAlarm {
+  private readonly failures = new Map<string, { t: number; address: string }[]>();
+  private readonly warnedAt = new Map<string, number>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly threshold: number,
+    private readonly windowMs: number,
+  ) {}
+
+  record(key: string, address: string): string[] | null {
+    const now = this.clock.now();
+    const list = (this.failures.get(key) ?? []).filter((f) => now - f.t < this.windowMs);
+    list.push({ t: now, address });
+    this.failures.set(key, list);
+    const warned = this.warnedAt.get(key);
+    if (list.length < this.threshold || (warned !== undefined && now - warned < this.windowMs)) return null;
+    this.warnedAt.set(key, now);
+    return [...new Set(list.map((f) => f.address))];
+  }
+}
+
+/**
+ * Failed sign-ins (and wrong old passwords): refused with 429 per client address (any
+ * accounts: one host guessing many) and per account from one address (one host guessing one
+ * account); from all addresses together only an alarm, so nobody can lock a colleague out.
+ */
 export interface LoginLimits {
   byAddress: RateLimiter;
-  byUsername: RateLimiter;
+  byAccountAddress: RateLimiter;
+  accountAlarm: AccountAlarm;
 }
+
+/** The key of one account's failures from one address. */
+export const accountAddressKey = (accountKey: string, address: string): string => `${accountKey}|${address}`;

@@ -4,37 +4,70 @@ import { verifyPassword } from '../auth/secrets.js';
 import { t } from '../params/params.js';
 import { accountByLoginEmail } from '../lib/people/lookup.js';
 import { doRecordFirstLogin } from '../actions/users.js';
+import { doSendDirectNotice } from '../actions/notification-bot.js';
+import { ACCOUNT_ALARM_THRESHOLD, accountAddressKey } from '../auth/rate-limit.js';
 import type { UserRecord } from '../store/records.js';
 
-/** The per-account key of the failed-password limit (sign-ins, and old passwords in PATCH /settings). */
+/** The per-account key of the failed-password limits (sign-ins, and old passwords in PATCH /settings). */
 export const loginLimitKey = (userId: number) => `user:${userId}`;
+
+/** The notice the account's holder gets from the Notification Bot. */
+const alarmText = (count: number, addresses: string[]) =>
+  `Someone tried to sign in to your account with a wrong password ${count} or more times in the last ten minutes, ` +
+  `from ${addresses.length === 1 ? 'the address' : 'the addresses'} ${addresses.map((a) => `\`${a}\``).join(', ')}. ` +
+  'No wrong password was accepted, and each address is held back after ten wrong tries. If that was not you, ' +
+  'tell an administrator; if your password is weak or used elsewhere, change it in **Settings > Account**.';
+
+/**
+ * A wrong password for `user` (or an unknown username) from `address`: counted for the address
+ * (any account), for the account from that address (both refuse with 429 when over), and for
+ * the account from everywhere, which only tells its holder: a limit there would let anyone on
+ * the network lock a colleague out by guessing wrong on purpose.
+ */
+export async function recordWrongPassword(req: ApiRequest, accountKey: string, user: UserRecord | null): Promise<void> {
+  const { byAddress, byAccountAddress, accountAlarm } = req.app.rateLimits;
+  const address = req.koa.ip;
+  byAddress.record(address);
+  byAccountAddress.record(accountAddressKey(accountKey, address));
+  if (!user || user.is_bot) return;
+  const addresses = accountAlarm.record(accountKey, address);
+  if (!addresses) return;
+  req.app.log.warn('many wrong passwords for one account', { user_id: user.id, addresses });
+  await doSendDirectNotice(req.app, user, alarmText(ACCOUNT_ALARM_THRESHOLD, addresses)).catch((err: unknown) =>
+    req.app.log.warn('the wrong-password notice could not be sent', { error: String(err) }),
+  );
+}
+
+/** Seconds before `address` may try a password for this account again (0: now). */
+export function passwordWait(req: ApiRequest, accountKey: string): number {
+  const { byAddress, byAccountAddress } = req.app.rateLimits;
+  const address = req.koa.ip;
+  return Math.max(byAddress.retryAfterSeconds(address), byAccountAddress.retryAfterSeconds(accountAddressKey(accountKey, address)));
+}
 
 /**
  * A password login (`username` + `password`), shared by POST /fetch_api_key and
  * POST /json/login: failed attempts are rate-limited per client address and per
- * username (429 with retry-after); bots have no password, so never get in.
+ * account from that address (429 with retry-after); bots have no password, so never get in.
  */
 export async function passwordLogin(req: ApiRequest): Promise<{ user: UserRecord; passwordHash: string }> {
   const username = req.params.require('username', t.string).trim();
   const password = req.params.require('password', t.string);
-  const { byAddress, byUsername } = req.app.rateLimits;
-  const addressKey = req.koa.ip;
   const user = accountByLoginEmail(req.app, username);
   // Counted per account, whichever of its addresses is typed (its email or `user7@…`): one count
   // of guesses per account, not one per spelling.
-  const userKey = user ? loginLimitKey(user.id) : username.toLowerCase();
-  const wait = Math.max(byAddress.retryAfterSeconds(addressKey), byUsername.retryAfterSeconds(userKey));
+  const accountKey = user ? loginLimitKey(user.id) : `name:${username.toLowerCase()}`;
+  const wait = passwordWait(req, accountKey);
   if (wait > 0) throw errors.rateLimited(wait);
 
   const passwordHash = user && !user.is_bot ? user.password_hash : null;
   const ok = await verifyPassword(password, passwordHash);
   if (!ok || !user || passwordHash === null) {
-    byAddress.record(addressKey);
-    byUsername.record(userKey);
+    await recordWrongPassword(req, accountKey, user ?? null);
     throw errors.authFailed();
   }
   if (!user.is_active) throw errors.deactivated();
-  byUsername.reset(userKey);
+  req.app.rateLimits.byAccountAddress.reset(accountAddressKey(accountKey, req.koa.ip));
   // An API-created account's date_joined becomes its first login (feature level 475).
   await doRecordFirstLogin(req.app, user);
   return { user, passwordHash };

@@ -8,7 +8,7 @@ import { checkFullName } from '../lib/people/display-name.js';
 import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/people/settings.js';
 import { requestSession } from '../auth/sessions.js';
 import { requireUser } from './common.js';
-import { loginLimitKey } from './auth.js';
+import { loginLimitKey, passwordWait, recordWrongPassword } from './auth.js';
 
 /**
  * Zulip has no GET /settings (clients read `user_settings` from register);
@@ -37,11 +37,10 @@ export async function changeSettings(req: ApiRequest): Promise<ViewResult> {
     if (oldPassword === undefined) throw errors.badRequest("Missing 'old_password' argument");
     // Wrong old passwords count with failed sign-ins (the same per-account limit): a stolen session or
     // API key is no faster way to guess the password.
-    const limit = app.rateLimits.byUsername;
-    const wait = limit.retryAfterSeconds(loginLimitKey(user.id));
+    const wait = passwordWait(req, loginLimitKey(user.id));
     if (wait > 0) throw errors.rateLimited(wait);
     if (!(await verifyPassword(oldPassword, user.password_hash))) {
-      limit.record(loginLimitKey(user.id));
+      await recordWrongPassword(req, loginLimitKey(user.id), user);
       throw errors.badRequest('Wrong password!');
     }
     if (newPassword.length < MIN_PASSWORD_LENGTH) throw errors.badRequest('New password is too weak!');
