@@ -34,6 +34,7 @@ import { restoreQueues, saveQueues } from './lib/runtime/queue-persistence.js';
 import { restorePresence, savePresence, schedulePresenceSaves } from './lib/runtime/presence-persistence.js';
 import { newStorageHealth } from './lib/runtime/storage-health-state.js';
 import { newStaticFiles } from './lib/runtime/static-files.js';
+import { tightenReceivedFiles } from './lib/runtime/file-modes.js';
 import { doEnsureNotificationBot } from './actions/notification-bot.js';
 
 export interface CreateAppOptions {
@@ -83,6 +84,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     gcIntervalMs: 60_000,
     bodyLimitBytes: 32 * 1024 * 1024,
     fileLimitBytes: 1024 * 1024 * 1024,
+    guestUploadMibPerDay: 100,
+    uploadDiskReserveMib: 1024,
     startedAt: clock.now(),
     webPublicStreamsEnabled: false,
     setupToken: null,
@@ -151,6 +154,12 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const restored = await restoreQueues(app);
       if (restored) app.log.info('event queues restored', { queues: restored });
       await restorePresence(app);
+      // Files received before they were written 0600 (uploads, avatars, emoji, the icon) are closed to other accounts.
+      const tightened = await tightenReceivedFiles(config.dataDir).catch((err: unknown) => {
+        log.warn('received files could not be made private', { error: String(err) });
+        return 0;
+      });
+      if (tightened) log.info('received files made private (files 0600, folders 0700)', { changed: tightened });
       stopPresenceSaves = schedulePresenceSaves(app);
       app.events.start();
       stopMaintenance = scheduleChannelActivity(app);

@@ -33,6 +33,13 @@ export interface ServerConfig {
    * ceiling for the organization's `max_file_upload_size_mib`, which the upload views enforce.
    */
   fileLimitBytes: number;
+  /** MiB each guest may upload in any 24 hours (100); the owners' `hearth_guest_upload_mib_per_day` overrides it. */
+  guestUploadMibPerDay: number;
+  /**
+   * Free space (MiB) uploads leave on the data dir's disk (1024): an upload that would leave less is
+   * refused, so a full disk never stops messages being saved. 0: not checked.
+   */
+  uploadDiskReserveMib: number;
   /** When this server started (ms since the epoch), for the status page. */
   startedAt: number;
   /** Zulip's WEB_PUBLIC_STREAMS_ENABLED: web-public channels allowed at all (default false). */

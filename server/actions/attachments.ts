@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../context.js';
 import { formatAttachment } from '../lib/uploads/attachments.js';
+import { checkUploadAllowed } from '../lib/uploads/limits.js';
 import { contentTypeFor, displayName, newUploadPath } from '../lib/uploads/names.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import { commit, type Transaction } from './commit.js';
@@ -43,9 +44,15 @@ export function emitAttachmentEvent(
   );
 }
 
-/** Records a placed file (Zulip's create_attachment); the owner's clients get `attachment` op add. */
+/**
+ * Records a placed file (Zulip's create_attachment); the owner's clients get `attachment` op add.
+ * The organization's quota and a guest's daily allowance are checked in the same step (uploads
+ * finishing together cannot both pass a check made before either was recorded).
+ */
 export function doCreateAttachment(app: App, f: NewAttachment): Promise<AttachmentRecord> {
   return commit(app, (tx) => {
+    const owner = app.store.users.get(f.ownerId);
+    if (owner) checkUploadAllowed(app, owner, f.size);
     const a = app.store.attachments.add({
       path_id: f.pathId,
       file_name: f.fileName,
@@ -98,8 +105,9 @@ export async function doStoreUpload(
       contentType: contentTypeFor(f.clientType, fileName),
     });
   } catch (err) {
-    // The record could not be written (the client hears 503): the upload did not happen, so
-    // neither the record (also dropped when the store rolls back to the disk) nor the bytes stay.
+    // The record could not be written (the client hears 503) or the upload went over a limit: the
+    // upload did not happen, so neither the record (also dropped when the store rolls back to the
+    // disk) nor the bytes stay.
     const left = app.store.attachments.byPathId(pathId);
     if (left) app.store.attachments.remove(left);
     await rm(join(filesDir(app), storage), { force: true });

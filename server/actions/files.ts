@@ -3,7 +3,7 @@
  * avatars (users' and bots'), the organization icon and custom emoji images
  * reach their storage place. Views check what they received, then call this.
  */
-import { mkdir, open, rename } from 'node:fs/promises';
+import { chmod, mkdir, open, rename } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { App } from '../context.js';
 
@@ -21,12 +21,15 @@ async function fsyncPath(path: string): Promise<void> {
  * both on the data dir's file system) to `to` under the data dir and makes it
  * durable before resolving: the file is fsynced, then every directory from its
  * folder up to the data dir, so its name (and any folder made for it) survives
- * a crash. The record that points at the file is written after this.
+ * a crash. The record that points at the file is written after this. The file ends up mode 0600
+ * and any folder made for it 0700.
  */
 export async function placeFile(app: App, from: string, to: string): Promise<void> {
   const root = resolve(app.config.dataDir);
   const target = resolve(to);
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  // Only this account reads the data dir: the file is 0600 before it takes its name.
+  await chmod(from, 0o600);
   await rename(from, target);
   await fsyncPath(target);
   for (let dir = dirname(target); ; dir = dirname(dir)) {

@@ -50,12 +50,13 @@ export async function doUpdateRealmSettings(app: App, changes: SettingChange[]):
     for (const { setting } of changes) {
       if (setting.secret) continue;
       const value = settingForApi(app, setting, currentSetting(app, setting));
+      const key = setting.eventKey ?? setting.name;
       if ((setting.endpoint ?? 'realm') === 'user_settings_defaults') {
-        tx.emit({ type: 'realm_user_settings_defaults', op: 'update', property: setting.name, value }, everyone);
+        tx.emit({ type: 'realm_user_settings_defaults', op: 'update', property: key, value }, everyone);
       } else if (setting.event === 'update_dict') {
-        tx.emit({ type: 'realm', op: 'update_dict', property: 'default', data: { [setting.name]: value } }, everyone);
+        tx.emit({ type: 'realm', op: 'update_dict', property: 'default', data: { [key]: value } }, everyone);
       } else {
-        tx.emit({ type: 'realm', op: 'update', property: setting.name, value }, everyone);
+        tx.emit({ type: 'realm', op: 'update', property: key, value }, everyone);
       }
     }
     if (before) {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Koa from 'koa';
@@ -16,6 +16,7 @@ import { errors } from '../errors.js';
 export function bodyParser(app: App): Koa.Middleware {
   const tmp = join(app.config.dataDir, 'uploads', 'tmp');
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  chmodSync(tmp, 0o700);
   const parse = koaBody({
     json: false,
     urlencoded: false,
@@ -32,6 +33,7 @@ export function bodyParser(app: App): Koa.Middleware {
       allowEmptyFiles: true,
       minFileSize: 0,
       onPart: filePartsAreFiles,
+      onFileBegin: spoolPrivately,
     } as unknown as NonNullable<Parameters<typeof koaBody>[0]>['formidable'],
   });
   return async (ctx, next) => {
@@ -59,6 +61,24 @@ export function bodyParser(app: App): Koa.Middleware {
       await removeSpooledFiles(ctx);
     }
   };
+}
+
+/**
+ * A file part's spool file is made mode 0600 before formidable opens it (its write stream would
+ * make it 0644; opened again for writing, the file keeps its mode). On failure formidable's own
+ * open reports the error.
+ */
+function spoolPrivately(_name: string, file: { filepath: string }): void {
+  try {
+    const fd = openSync(file.filepath, 'w', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* formidable's own open reports it */
+  }
 }
 
 type FormPart = { originalFilename?: string | null; mimetype?: string | null; headers?: Record<string, string> };

@@ -13,6 +13,13 @@ export interface RealmSettings {
   /** 1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators (Zulip's values). */
   email_address_visibility: number;
   max_file_upload_size_mib: number;
+  /**
+   * The organization's upload quota in MiB (owners; clients see `realm_upload_quota_mib`); null: none;
+   * absent: the default (server/lib/uploads/limits.ts DEFAULT_UPLOAD_QUOTA_MIB).
+   */
+  hearth_upload_quota_mib?: number | null;
+  /** MiB each guest may upload in any 24 hours (owners); absent: the server's `guestUploadMibPerDay`. */
+  hearth_guest_upload_mib_per_day?: number;
   /** Domain of the API-only addresses (`user{id}@domain`) shown when a real email is hidden. */
   fake_email_domain: string;
   /**

@@ -2,6 +2,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { fingerprintOf } from '../tls/certificates.js';
 import { lanUrls } from '../lib/network/lan-urls.js';
 import { directorySize } from '../lib/runtime/backup.js';
+import { guestUploadMibPerDay, uploadQuotaMib } from '../lib/uploads/limits.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../version.js';
 import { requireAdmin } from './common.js';
 
@@ -39,5 +40,9 @@ export async function getStatus(req: ApiRequest): Promise<ViewResult> {
     plain_http: app.store.realm.data.realm?.settings.hearth_plain_http !== false,
     discovery: app.store.realm.data.realm?.settings.hearth_discovery !== false,
     api_rate_limit: app.store.realm.data.realm?.settings.hearth_api_rate_limit ?? app.config.apiRateLimitPerMinute,
+    // Upload limits in effect (server/lib/uploads/limits.ts) and the bytes of stored uploads they count.
+    upload_quota_mib: app.store.realm.data.realm ? uploadQuotaMib(app) : null,
+    upload_space_used: app.store.attachments.totalSize(),
+    guest_upload_mib_per_day: guestUploadMibPerDay(app),
   };
 }

@@ -10,12 +10,15 @@
  * no credentials. The request's bytes are the upload's: the router reads no body.
  * As Zulip's tusd hooks: a declared length over `max_file_upload_size_mib` is refused with
  * 413 and a deferred length with 411; `filename` and `filetype` come from
- * Upload-Metadata; the request that completes the upload is answered
+ * Upload-Metadata; a declared length over the organization's upload quota, a guest's daily
+ * allowance or the disk's free space is refused with 413 and the message the plain endpoint gives;
+ * the request that completes the upload is answered
  * `200 {"url", "filename"}`, the file having become the same attachment the
  * plain endpoint makes. Each upload's ID starts with its owner's user ID, and
  * nobody else can see, continue or end it.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -23,7 +26,8 @@ import { FileStore } from '@tus/file-store';
 import { ERRORS, Server, type ServerOptions } from '@tus/server';
 import { doStoreUpload } from '../actions/attachments.js';
 import type { App, View } from '../context.js';
-import { maxUploadBytes, maxUploadMib } from '../lib/uploads/limits.js';
+import { HearthError } from '../errors.js';
+import { checkDiskSpace, checkUploadAllowed, maxUploadBytes, maxUploadMib } from '../lib/uploads/limits.js';
 import { uploadUrl } from '../lib/uploads/names.js';
 import type { UserRecord } from '../store/records.js';
 
@@ -42,6 +46,22 @@ type Upload = Parameters<NonNullable<ServerOptions['onUploadFinish']>>[1];
 /** A tus-level refusal: the library sends `status_code` with `body`. */
 const reject = (status: number, message: string) => ({ status_code: status, body: `${JSON.stringify({ message })}\n` });
 
+/**
+ * The library's file store, with each upload's two files (bytes and `.json` record) made mode
+ * 0600 before it writes them (it would make them 0644; rewriting a file keeps its mode).
+ */
+class PrivateFileStore extends FileStore {
+  override async create(file: Upload): Promise<Upload> {
+    if (UPLOAD_ID.test(file.id)) {
+      for (const name of [file.id, `${file.id}.json`]) await writeFile(join(this.directory, name), '', { mode: 0o600, flag: 'wx' });
+    }
+    return super.create(file);
+  }
+}
+
+/** A refusal of the upload views (quota, guest allowance, disk) as the tus hook answers it: 413, as Zulip's. */
+const refusal = (err: unknown) => (err instanceof HearthError ? reject(413, err.message) : err);
+
 /** The tus routes' views for one App (the routes themselves: tusRoutes in server/routes.ts). */
 export interface TusViews {
   /** POST, HEAD, PATCH, DELETE and OPTIONS: handed to @tus/server, which writes the response. */
@@ -55,7 +75,8 @@ export interface TusViews {
 
 export function tusViews(app: App): TusViews {
   const directory = join(app.config.dataDir, 'uploads', 'tus');
-  mkdirSync(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  chmodSync(directory, 0o700);
   /** Each in-flight request's caller and tus path (the library hands hooks its own request object). */
   const callers = new WeakMap<IncomingMessage, { user: UserRecord | null; base: string }>();
   const callerOf = (req: TusRequest) => {
@@ -65,7 +86,7 @@ export function tusViews(app: App): TusViews {
 
   // No tus `expiration` extension: with it the library re-reads a finished upload after our hook
   // moved it away. Stale unfinished uploads are swept here instead.
-  const store = new FileStore({ directory });
+  const store = new PrivateFileStore({ directory });
   /** Unfinished uploads older than the TTL are swept when a new one starts, at most hourly. */
   let lastSweep = 0;
   const sweep = () => {
@@ -91,8 +112,17 @@ export function tusViews(app: App): TusViews {
       const m = UPLOAD_ID.exec(id);
       if (!m || Number(m[1]) !== callerOf(req)?.user?.id) throw reject(404, 'Upload not found');
     },
-    onUploadCreate: async (_req, upload) => {
+    onUploadCreate: async (req, upload) => {
       if (upload.sizeIsDeferred || upload.size === undefined) throw reject(411, 'SizeIsDeferred is not supported');
+      const user = callerOf(req)?.user;
+      if (!user) throw reject(401, 'Unauthenticated upload');
+      // As Zulip's pre-create hook: the quota is checked on the declared length (and again when the upload is recorded).
+      try {
+        checkUploadAllowed(app, user, upload.size);
+        await checkDiskSpace(app, upload.size);
+      } catch (err) {
+        throw refusal(err);
+      }
       return {};
     },
     onUploadFinish: async (req, upload) => finish(app, store, callerOf(req)?.user ?? undefined, upload),
@@ -130,12 +160,21 @@ export function tusViews(app: App): TusViews {
 async function finish(app: App, store: FileStore, user: UserRecord | undefined, upload: Upload) {
   if (!user) throw reject(401, 'Unauthenticated upload');
   const meta = upload.metadata ?? {};
-  const a = await doStoreUpload(app, user.id, {
-    from: join(store.directory, upload.id),
-    name: meta.filename ?? '',
-    clientType: meta.filetype,
-    size: upload.size ?? upload.offset,
-  });
+  let a;
+  try {
+    a = await doStoreUpload(app, user.id, {
+      from: join(store.directory, upload.id),
+      name: meta.filename ?? '',
+      clientType: meta.filetype,
+      size: upload.size ?? upload.offset,
+    });
+  } catch (err) {
+    // Over a limit by now (other uploads were recorded meanwhile): the bytes are gone, and so is the upload.
+    if (!(err instanceof HearthError) || err.status >= 500) throw err;
+    await store.remove(upload.id).catch(() => undefined);
+    await store.configstore.delete(upload.id).catch(() => undefined);
+    throw refusal(err);
+  }
   // The bytes moved; the upload's own record goes too (a later HEAD is a 404).
   await store.configstore.delete(upload.id);
   const url = uploadUrl(a.path_id);

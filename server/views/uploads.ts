@@ -14,7 +14,7 @@ import { doStoreUpload, storagePath } from '../actions/attachments.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import { canReadAttachment } from '../lib/uploads/attachments.js';
-import { maxUploadBytes, tooLargeMessage } from '../lib/uploads/limits.js';
+import { checkDiskSpace, checkUploadAllowed, maxUploadBytes, tooLargeMessage } from '../lib/uploads/limits.js';
 import { contentDisposition, isInlineType, PATH_ID, servedType, uploadUrl } from '../lib/uploads/names.js';
 import { parseRange } from '../lib/uploads/range.js';
 import { pathIdFromToken, temporaryUrl } from '../lib/uploads/tokens.js';
@@ -30,6 +30,10 @@ export async function uploadFile(req: ApiRequest): Promise<ViewResult> {
   if (list.length !== 1) throw errors.badRequest('You may only upload one file at a time');
   const file = list[0]!;
   if (file.size > maxUploadBytes(req.app)) throw errors.badRequest(tooLargeMessage(req.app));
+  // The organization's quota and a guest's daily allowance (checked again as the file is recorded);
+  // the file is already spooled, so the disk must still have its reserve with it.
+  checkUploadAllowed(req.app, user, file.size);
+  await checkDiskSpace(req.app, 0);
   const a = await doStoreUpload(req.app, user.id, {
     from: file.filepath,
     name: file.originalFilename ?? '',

@@ -107,7 +107,7 @@ describe('POST /user_uploads', () => {
   it('announces max_file_upload_size_mib (25, Zulip\'s default) and realm_upload_quota_mib in register', async () => {
     const reg = await ts.ownerClient.post('/register', { fetch_event_types: ['realm'] });
     assert.equal(reg.body.max_file_upload_size_mib, 25);
-    assert.equal(reg.body.realm_upload_quota_mib, null, 'no organization-wide quota, as self-hosted Zulip');
+    assert.equal(reg.body.realm_upload_quota_mib, 10_240, "the organization's quota (hearth_upload_quota_mib), 10 GiB by default");
     const users = await ts.ownerClient.post('/register', { fetch_event_types: ['realm_user'] });
     assert.equal('max_file_upload_size_mib' in users.body, false, 'only with the realm section');
   });

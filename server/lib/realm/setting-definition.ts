@@ -28,6 +28,8 @@ export interface RealmSetting<T = unknown> {
   fallback: T;
   /** The change event: `realm` `update` (default) or `update_dict` with `property: "default"`. */
   event?: 'update' | 'update_dict';
+  /** The event's `property` (`update`) or `data` key (`update_dict`) when it is not `name` (Hearth's own parameter for a Zulip setting). */
+  eventKey?: string;
   /**
    * Register key (default `realm_` + name; user defaults live in `realm_user_settings_defaults`);
    * null: not in this area's register section (another section shows it, or it is secret).

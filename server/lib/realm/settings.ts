@@ -14,6 +14,7 @@ import { LANGUAGE_CODE } from '../people/settings.js';
 import { REALM_GROUP_SETTINGS } from './group-settings.js';
 import { checkBbbSecret, checkBbbUrl, checkJitsiUrl } from './video-calls.js';
 import { SERVER_SETTINGS } from './server-settings.js';
+import { UPLOAD_SETTINGS } from '../uploads/settings.js';
 import { define, type RealmSetting } from './setting-definition.js';
 
 export type { RealmSetting } from './setting-definition.js';
@@ -154,6 +155,8 @@ export const REALM_SETTINGS: RealmSetting[] = [
       return value;
     },
   }),
+  // The organization's upload quota and guests' daily allowance (owners): server/lib/uploads/settings.ts.
+  ...UPLOAD_SETTINGS,
   define({
     name: 'enable_spectator_access',
     type: t.bool,
