@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '../../../server/log.js';
 import { startServer, type RunningServer } from '../../../server/start.js';
-import { Client } from '../../helpers/server.js';
+import { QUEUE_SAVE_BUDGET_MS, restoreQueues, saveQueues } from '../../../server/lib/runtime/queue-persistence.js';
+import { Client, startTestServer } from '../../helpers/server.js';
+
+/** The queues file: a header line, then a line per queue. */
+async function readQueuesFile(file: string): Promise<{ header: Record<string, unknown>; queues: { id: string }[] }> {
+  const [head, ...rest] = (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '');
+  return { header: JSON.parse(head!), queues: rest.map((l) => JSON.parse(l)) };
+}
+const writeQueuesFile = (file: string, header: Record<string, unknown>, queues: unknown[]) =>
+  writeFile(file, [header, ...queues].map((x) => JSON.stringify(x)).join('\n') + '\n');
 
 describe('event queues and presence across a graceful restart', () => {
   let dataDir: string;
@@ -41,7 +50,8 @@ describe('event queues and presence across a graceful restart', () => {
     assert.equal(first.body.events.length, 2);
     await poll(reg.queue_id, first.body.events[0].id);
     await running.stop();
-    const saved = JSON.parse(await readFile(join(dataDir, 'event-queues.json'), 'utf8'));
+    const saved = await readQueuesFile(join(dataDir, 'event-queues.json'));
+    assert.equal(saved.header.version, 2);
     assert.equal(saved.queues.length, 1);
 
     await start();
@@ -63,8 +73,8 @@ describe('event queues and presence across a graceful restart', () => {
     const reg = (await client.post('/register', { event_types: JSON.stringify(['drafts']) })).body;
     await running.stop();
     const file = join(dataDir, 'event-queues.json');
-    const saved = JSON.parse(await readFile(file, 'utf8'));
-    await writeFile(file, JSON.stringify({ ...saved, usersNextId: saved.usersNextId + 5 }));
+    const { header, queues } = await readQueuesFile(file);
+    await writeQueuesFile(file, { ...header, usersNextId: (header.usersNextId as number) + 5 }, queues);
     await start();
     const res = await poll(reg.queue_id, reg.last_event_id);
     assert.equal(res.status, 400);
@@ -76,9 +86,9 @@ describe('event queues and presence across a graceful restart', () => {
       const reg = (await client.post('/register', { event_types: JSON.stringify(['drafts']) })).body;
       await running.stop();
       const file = join(dataDir, 'event-queues.json');
-      const saved = JSON.parse(await readFile(file, 'utf8'));
-      assert.match(saved.serverVersion, /^11\.0-hearth-.+\/491$/);
-      await writeFile(file, JSON.stringify({ ...saved, serverVersion }));
+      const { header, queues } = await readQueuesFile(file);
+      assert.match(String(header.serverVersion), /^11\.0-hearth-.+\/491$/);
+      await writeQueuesFile(file, { ...header, serverVersion }, queues);
       await start();
       const res = await poll(reg.queue_id, reg.last_event_id);
       assert.equal(res.body.code, 'BAD_EVENT_QUEUE_ID', String(serverVersion));
@@ -105,5 +115,63 @@ describe('event queues and presence across a graceful restart', () => {
     await start();
     await assert.rejects(stat(join(dataDir, 'event-queues.json')), /ENOENT/);
     assert.equal((await client.get('/users/me')).status, 200);
+  });
+});
+
+describe('saving many or huge queues (issue 36, item 9)', () => {
+  const opts = (userId: number) => ({
+    userId, eventTypes: null, narrow: [], allPublicStreams: false, clientCapabilities: {},
+    applyMarkdown: true, clientGravatar: false, slimPresence: true, idleTimeoutSecs: 600,
+  });
+
+  it('3,000 queues of one user, each with events, are kept and put back a line at a time', async () => {
+    const ts = await startTestServer();
+    try {
+      const queues = Array.from({ length: 3000 }, () => ts.app.events.allocate(opts(ts.owner.id)));
+      const blob = 'x'.repeat(2000);
+      for (const q of queues) for (let i = 0; i < 5; i++) q.push({ type: 'drafts', op: 'add', drafts: [{ content: blob }] } as never);
+      const started = performance.now();
+      assert.equal(await saveQueues(ts.app), 3000);
+      const took = performance.now() - started;
+      const text = await readFile(join(ts.dataDir, 'event-queues.json'), 'utf8');
+      assert.equal(text.split('\n').filter((l) => l !== '').length, 3001, 'a header and a line per queue');
+      assert.ok(took < QUEUE_SAVE_BUDGET_MS, `saved in ${took.toFixed(0)} ms`);
+      ts.app.events.deleteAll();
+      assert.equal(await restoreQueues(ts.app), 3000);
+      assert.equal(ts.app.events.get(queues[2999]!.id)?.saved().events.length, 5);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('a queue too large for one string is left out; the others are kept', async () => {
+    const ts = await startTestServer();
+    try {
+      const good = ts.app.events.allocate(opts(ts.owner.id));
+      const huge = ts.app.events.allocate(opts(ts.owner.id));
+      // What V8 throws when a string would pass its limit (~512 MiB), without making one.
+      huge.push({ type: 'drafts', toJSON() { throw new RangeError('Invalid string length'); } } as never);
+      assert.equal(await saveQueues(ts.app), 1);
+      ts.app.events.deleteAll();
+      assert.equal(await restoreQueues(ts.app), 1);
+      assert.ok(ts.app.events.get(good.id));
+      assert.equal(ts.app.events.get(huge.id), undefined);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('past its time budget saving gives up at once and leaves no file behind', async () => {
+    const ts = await startTestServer();
+    try {
+      for (let i = 0; i < 200; i++) ts.app.events.allocate(opts(ts.owner.id));
+      const started = performance.now();
+      await assert.rejects(saveQueues(ts.app, 0));
+      assert.ok(performance.now() - started < 1000);
+      await assert.rejects(stat(join(ts.dataDir, 'event-queues.json')), /ENOENT/);
+      await assert.rejects(stat(join(ts.dataDir, 'event-queues.json.tmp')), /ENOENT/);
+    } finally {
+      await ts.stop();
+    }
   });
 });
