@@ -89,6 +89,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     startedAt: clock.now(),
     webPublicStreamsEnabled: false,
     setupToken: null,
+    publicUrl: null,
     listenAddress: null,
     tlsAddress: null,
     apiRateLimitPerMinute: 200,

@@ -5,6 +5,7 @@ import { MIN_PASSWORD_LENGTH } from './auth/secrets.js';
 import { DEFAULT_HOST, DEFAULT_HTTPS_PORT, DEFAULT_PORT, defaultDataDir } from './config.js';
 import { isLoopbackHost, listeningLines } from './lib/network/lan-urls.js';
 import { discoverServers } from './lib/network/discovery.js';
+import { parsePublicUrl } from './lib/network/link-origin.js';
 import { isValidEmail } from './lib/people/people.js';
 import { reservedEmailReason } from './lib/people/reserved.js';
 import { silentLogger } from './log.js';
@@ -18,7 +19,7 @@ const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '']);
 
 const USAGE = `Usage:
   hearth init --data-dir DIR --realm-name NAME --email EMAIL --password PASSWORD [--full-name NAME]
-  hearth serve [--data-dir DIR] [--host H] [--port P] [--https-port P] [--rate-limit N] [--web-public-streams[=true|false]]
+  hearth serve [--data-dir DIR] [--host H] [--port P] [--https-port P] [--rate-limit N] [--web-public-streams[=true|false]] [--url URL]
   hearth demo [--data-dir DIR] [--host H] [--port P] [--reset] [--live[=SECONDS]]
   hearth discover [--timeout SECONDS]
   hearth export --format rocketchat --out DIR [--data-dir DIR]
@@ -28,6 +29,8 @@ Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT, HEARTH_HTTPS_PORT overri
 (data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT}, HTTPS port ${DEFAULT_HTTPS_PORT};
 --https-port off serves plain HTTP only);
 HEARTH_WEB_PUBLIC_STREAMS=true allows web-public channels (off by default).
+--url (or HEARTH_URL) is the address links use, such as http://chat.office.lan:9991, when the office
+reaches the server by a name of its own (by default: this computer's name or address as typed).
 The demo serves a made-up organization from its own data dir (${defaultDemoDir()} unless
 --data-dir says) on 127.0.0.1:${DEFAULT_DEMO_PORT} (--host 0.0.0.0 to show it on the LAN), and prints its
 accounts; --reset starts it over, --live makes a bot post every 30 s (or SECONDS).
@@ -98,7 +101,7 @@ async function init(args: string[]): Promise<number> {
 }
 
 async function serve(args: string[]): Promise<number> {
-  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'https-port', 'rate-limit', 'web-public-streams'], ['web-public-streams']);
+  const flags = parseFlags(args, ['data-dir', 'host', 'port', 'https-port', 'rate-limit', 'web-public-streams', 'url'], ['web-public-streams']);
   const dataDir = flags.get('data-dir') ?? defaultDataDir();
   const host = flags.get('host') ?? process.env.HEARTH_HOST ?? DEFAULT_HOST;
   const portText = flags.get('port') ?? process.env.HEARTH_PORT ?? String(DEFAULT_PORT);
@@ -112,7 +115,10 @@ async function serve(args: string[]): Promise<number> {
     : parseBoolean(process.env.HEARTH_WEB_PUBLIC_STREAMS ?? 'false', 'HEARTH_WEB_PUBLIC_STREAMS');
   const rateText = flags.get('rate-limit') ?? process.env.HEARTH_RATE_LIMIT ?? '200';
   if (!/^\d{1,6}$/.test(rateText)) throw new UsageError(`--rate-limit takes requests a minute per user (0: off), not '${rateText}'`);
-  const config = { webPublicStreamsEnabled: webPublic, apiRateLimitPerMinute: Number(rateText) };
+  const urlText = flags.get('url') ?? process.env.HEARTH_URL ?? '';
+  const publicUrl = urlText === '' ? null : parsePublicUrl(urlText);
+  if (publicUrl && 'error' in publicUrl) throw new UsageError(`--url: ${publicUrl.error}`);
+  const config = { webPublicStreamsEnabled: webPublic, apiRateLimitPerMinute: Number(rateText), publicUrl: publicUrl?.origin ?? null };
   // Announced on the LAN unless it listens on loopback only (or the owners turned it off).
   const discovery = !isLoopbackHost(host);
   const running = await startServer({ dataDir, host, port: Number(portText), setupToken: true, config, httpsPort, discovery });

@@ -54,6 +54,13 @@ export interface ServerConfig {
    * `complete: false` for the client to repeat (Zulip: 50 s, under its 60 s request timeout).
    */
   topicDeleteBudgetMs: number;
+  /**
+   * The address links are built on (`hearth serve --url`, `HEARTH_URL`: an origin such as
+   * `http://chat.office.lan:9991`), for an office that reaches the server by a name of its own.
+   * null: the request's host when it names this computer, else its LAN address; never any other
+   * `Host` header (lib/network/link-origin.ts).
+   */
+  publicUrl: string | null;
   /** The address the server listens on (set by listen()), for LAN URLs; null before. */
   listenAddress: { host: string; port: number } | null;
   /** The HTTPS listener's address (set by listenTls()); null while HTTPS is off. */

@@ -6,6 +6,7 @@
  */
 import type Koa from 'koa';
 import type { App } from '../context.js';
+import { requestLinkOrigin } from './link-origin.js';
 
 const OPEN: ReadonlySet<string> = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/admin/style.css', '/static/hearth-icon.png']);
 
@@ -19,11 +20,15 @@ export function plainHttpGate(app: App): Koa.Middleware {
   return (ctx, next) => {
     const tls = app.config.tlsAddress;
     if (!tls || !redirectedToHttps(app, ctx.req.socket, ctx.path)) return next();
-    const host = ctx.hostname.includes(':') ? `[${ctx.hostname}]` : ctx.hostname;
+    // The host links use (never a forged Host: it would redirect to another site), over HTTPS.
+    const url = new URL(requestLinkOrigin(app, ctx));
+    url.protocol = 'https:';
+    url.port = String(tls.port);
+    const location = `${url.origin}${ctx.originalUrl}`;
     ctx.status = 308;
-    ctx.set('Location', `https://${host}:${tls.port}${ctx.originalUrl}`);
+    ctx.set('Location', location);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { result: 'error', msg: 'This server answers over HTTPS only.', code: 'BAD_REQUEST', location: `https://${host}:${tls.port}${ctx.originalUrl}` };
+    ctx.body = { result: 'error', msg: 'This server answers over HTTPS only.', code: 'BAD_REQUEST', location };
     return Promise.resolve();
   };
 }

@@ -1,5 +1,6 @@
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
+import { requestLinkOrigin } from '../http/link-origin.js';
 import { isAdmin, isOwner } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 
@@ -36,7 +37,10 @@ export function pathInt(req: ApiRequest, name: string): number {
   return Number(raw);
 }
 
-/** `http://host:port` of the request, as the client reached us. */
+/**
+ * `scheme://host:port` for links: the configured address, or the request's when its host names
+ * this computer, else the computer's LAN address; never a forged `Host` (lib/network/link-origin.ts).
+ */
 export function baseUrl(req: ApiRequest): string {
-  return `${req.koa.protocol}://${req.koa.host}`;
+  return requestLinkOrigin(req.app, req.koa);
 }

@@ -352,18 +352,35 @@ describe('GET /server_settings', () => {
     assert.equal(methods.dev, false);
   });
 
-  it('builds realm_url and realm_uri from the Host the client used', async () => {
-    const res = await getWithHost(`${ts.url}/api/v1/server_settings`, 'chat.example.test:8443');
-    assert.equal(res.status, 200);
-    assert.equal(res.body.realm_url, 'http://chat.example.test:8443');
-    assert.equal(res.body.realm_uri, 'http://chat.example.test:8443');
-    assert.equal(res.body.realm_icon, 'http://chat.example.test:8443/static/hearth-icon.png');
+  it('builds realm_url and realm_uri from a Host naming this computer, never from another one', async () => {
+    const port = new URL(ts.url).port;
+    const own = await getWithHost(`${ts.url}/api/v1/server_settings`, `localhost:${port}`);
+    assert.equal(own.status, 200);
+    assert.equal(own.body.realm_url, `http://localhost:${port}`);
+    assert.equal(own.body.realm_uri, `http://localhost:${port}`);
+    assert.equal(own.body.realm_icon, `http://localhost:${port}/static/hearth-icon.png`);
+    // A Host anyone can forge (issue 36): links name the server's own address, with the port the connection used.
+    const forged = await getWithHost(`${ts.url}/api/v1/server_settings`, 'evil.example:8443');
+    assert.equal(forged.body.realm_url, ts.url);
+    assert.equal(forged.body.realm_icon, `${ts.url}/static/hearth-icon.png`);
     // X-Forwarded-* is not trusted (no proxy configured).
-    const fwd = await getWithHost(`${ts.url}/api/v1/server_settings`, 'lan.host:9991', {
+    const fwd = await getWithHost(`${ts.url}/api/v1/server_settings`, `127.0.0.1:${port}`, {
       'x-forwarded-host': 'evil.example',
       'x-forwarded-proto': 'https',
     });
-    assert.equal(fwd.body.realm_url, 'http://lan.host:9991');
+    assert.equal(fwd.body.realm_url, ts.url);
+  });
+
+  it('with a configured address (hearth serve --url), links always use it', async () => {
+    const configured = await startTestServer({ config: { publicUrl: 'http://chat.office.lan:9991' } });
+    try {
+      for (const host of ['evil.example', `127.0.0.1:${new URL(configured.url).port}`]) {
+        const res = await getWithHost(`${configured.url}/api/v1/server_settings`, host);
+        assert.equal(res.body.realm_url, 'http://chat.office.lan:9991', host);
+      }
+    } finally {
+      await configured.stop();
+    }
   });
 });
 
