@@ -50,13 +50,7 @@ export function statusPage(api: Api): HTMLElement {
         ['Store size', formatBytes(Number(s.store_bytes))],
         ['HTTPS', s.https_port ? `On, port ${s.https_port}` : 'Off'],
       ];
-      const trust = s.ca_fingerprint_sha256
-        ? h('section', { class: 'card', 'aria-labelledby': 'trust-title' },
-            h('h2', { id: 'trust-title' }, 'Certificate authority'),
-            h('p', {}, 'People install this server\'s own authority once per device, then connect over HTTPS. They compare this fingerprint with the one their trust page shows:'),
-            h('p', {}, h('code', { class: 'fingerprint', 'aria-label': 'SHA-256 fingerprint' }, String(s.ca_fingerprint_sha256))),
-            h('p', {}, h('a', { href: '/hearth/trust' }, 'Open the trust page'), ' (downloads and steps for each system).'))
-        : null;
+      const trust = s.ca_fingerprint_sha256 ? trustSection(api, s) : null;
       const storage = s.storage_error
         ? h('p', { class: 'notice notice-error', role: 'alert' },
             `Hearth cannot save to its data folder (${s.storage_error}): every change is refused until it can. Free some disk space or check the folder; Hearth retries by itself.`)
@@ -72,6 +66,42 @@ export function statusPage(api: Api): HTMLElement {
     (err) => facts.replaceChildren(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not load the status: ${errorText(err)}`)),
   );
   return page;
+}
+
+/**
+ * The certificate authority: its fingerprint, what it cannot vouch for, a warning when it is
+ * one from before Name Constraints (it may vouch for any website), and an owner's "Replace".
+ */
+function trustSection(api: Api, s: Json): HTMLElement {
+  const notice = new Notice();
+  const fingerprint = h('code', { class: 'fingerprint', 'aria-label': 'SHA-256 fingerprint' }, String(s.ca_fingerprint_sha256));
+  const unlimited = s.ca_name_constrained === false
+    ? h('p', { class: 'notice notice-error' },
+        'This authority was made by an earlier version of Hearth and may vouch for any website, not only for this office\'s server: whoever got hold of its key (from a stolen backup of this computer, say) could pass any site off as genuine on every device that trusts it. Replace it, then have everyone install the new one from the trust page.')
+    : null;
+  const leftOut = (s.https_names_left_out as string[] | undefined) ?? [];
+  const replace = h('button', { type: 'button', class: unlimited ? '' : 'secondary' }, 'Replace the authority…');
+  replace.addEventListener('click', () => {
+    if (!confirm('Replace the certificate authority? Every device that installed the current one shows a certificate warning until it installs the new one from the trust page.')) return;
+    notice.clear();
+    void busy(replace, notice, async () => {
+      const r = await api.post('/hearth/tls/authority', {});
+      fingerprint.textContent = String(r.ca_fingerprint_sha256);
+      unlimited?.remove();
+      notice.show('ok', 'A new authority is in use. Everyone installs it from the trust page, and removes the old one.');
+    });
+  });
+  return h('section', { class: 'card', 'aria-labelledby': 'trust-title' },
+    h('h2', { id: 'trust-title' }, 'Certificate authority'),
+    ...(unlimited ? [unlimited] : []),
+    h('p', {}, 'People install this server\'s own authority once per device, then connect over HTTPS. They compare this fingerprint with the one their trust page shows:'),
+    h('p', {}, fingerprint),
+    h('p', {}, h('a', { href: '/hearth/trust' }, 'Open the trust page'), ' (downloads and steps for each system).'),
+    ...(leftOut.length
+      ? [h('p', {}, `HTTPS does not work by ${leftOut.join(', ')}: the authority may not vouch for ${leftOut.length === 1 ? 'it' : 'them'}. People use this computer's .local name or a private address (a new computer name is covered once the authority is replaced).`)]
+      : []),
+    notice.el,
+    h('div', { class: 'actions' }, replace));
 }
 
 /** In the desktop window: a button that opens the data folder in the file manager. */

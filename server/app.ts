@@ -126,6 +126,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     scheduledDelivery: { running: false },
     setupInProgress: false,
     staticFiles: newStaticFiles(),
+    tls: null,
   };
   installQueueFilters(app);
 

@@ -124,6 +124,19 @@ export interface MessageAccess {
   canRead(userId: number | null, messageId: number): boolean;
 }
 
+/**
+ * HTTPS with this installation's own authority while the server runs (server/tls/service.ts
+ * implements it; start.ts sets it when HTTPS is on).
+ */
+export interface TlsControl {
+  /** The authority the current one replaced (PEM), for the trust page to name; null when none was. */
+  readonly previous: string | null;
+  /** This computer's names and addresses the authority may not vouch for (left out of the server certificate). */
+  readonly leftOut: string[];
+  /** A new authority (new key, local names only) and server certificate in place of the current ones, served at once. */
+  replaceAuthority(): Promise<unknown>;
+}
+
 /** Everything a request handler may use: built once per server by createApp. */
 export interface App {
   store: Store;
@@ -157,6 +170,8 @@ export interface App {
   setupInProgress: boolean;
   /** What was read or built once to hand out: admin UI files, the chat bundle, the emoji data. */
   staticFiles: StaticFiles;
+  /** HTTPS with the installation's authority; null while HTTPS is off. */
+  tls: TlsControl | null;
 }
 
 /** What a state section sees when `POST /register` takes its snapshot. */

@@ -101,7 +101,7 @@ import { resetPassword } from './views/password-reset.js';
 import { chatAsset, chatIndex } from './views/web-client.js';
 import { staticFile } from './views/static.js';
 import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
-import { caCertificate, caProfile, trustPage } from './views/trust.js';
+import { caCertificate, caProfile, replaceCertificateAuthority, trustPage } from './views/trust.js';
 
 const api = (path: string) => `/api/v1${path}`;
 
@@ -342,13 +342,14 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/hearth/export'), view: exportProgress, auth: 'required' },
   { method: 'GET', path: '/hearth/exports/:id/:token/:name', view: downloadExport, auth: 'required' },
 
-  // Hearth's desktop admin: first-run setup, status, backup, password reset.
+  // Hearth's desktop admin: first-run setup, status, backup, password reset, a new certificate authority.
   { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },
   { method: 'POST', path: api('/hearth/setup'), view: postSetup, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/hearth/status'), view: getStatus, auth: 'required' },
   { method: 'GET', path: api('/hearth/backup'), view: backupStatus, auth: 'required' },
   { method: 'POST', path: api('/hearth/backup'), view: startBackup, auth: 'required' },
   { method: 'POST', path: api('/hearth/users/:user_id/password'), view: resetPassword, auth: 'required' },
+  { method: 'POST', path: api('/hearth/tls/authority'), view: replaceCertificateAuthority, auth: 'required' },
 
   // Pages and static files.
   // The chat web client at `/` (renderer/chat/; first-run setup while there is no organization) and the admin UI (renderer/).

@@ -3,10 +3,8 @@ import type { ServerConfig } from './context.js';
 import { consoleLogger, type Logger } from './log.js';
 import { newSetupToken } from './lib/runtime/setup-token.js';
 import { Store } from './store/store.js';
-import { ensureTls } from './tls/files.js';
+import { TlsService } from './tls/service.js';
 import { startDiscovery } from './lib/network/discovery.js';
-import { namesOf } from './tls/certificates.js';
-import { hostname } from 'node:os';
 
 export interface StartOptions {
   dataDir: string;
@@ -59,10 +57,20 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   try {
     bound = await server.listen(opts.port, opts.host);
     if (opts.httpsPort !== undefined && opts.httpsPort !== null) {
-      const tls = await ensureTls(opts.dataDir, authorityLabel());
-      server.app.config.caCertificate = tls.ca.cert;
-      httpsPort = await listenTlsWithFallback(server, opts.httpsPort, opts.host, tls.server, opts.httpsPortFallback ? 20 : 1);
-      stopTls = watchTls(server, opts.dataDir, log);
+      // What the authority or the server certificate becomes (a re-issue, the owner's
+      // replacement) is served to new connections and to people downloading the authority.
+      const tls = new TlsService({
+        dataDir: opts.dataDir,
+        log,
+        serve: (m) => {
+          server.app.config.caCertificate = m.ca.cert;
+          server.setTlsCredentials(m.server);
+        },
+      });
+      const first = await tls.start();
+      httpsPort = await listenTlsWithFallback(server, opts.httpsPort, opts.host, first.server, opts.httpsPortFallback ? 20 : 1);
+      server.app.tls = tls;
+      stopTls = tls.watch();
     }
     if (opts.discovery) stopDiscovery = startDiscovery(server.app, { http: bound.port, https: httpsPort });
   } catch (err) {
@@ -91,28 +99,6 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       return stopping;
     },
   };
-}
-
-/** The authority's name: this computer's, so people can tell it apart from another office's. */
-const authorityLabel = () => `Hearth authority for ${hostname()}`;
-
-/**
- * Every ten minutes: a new address or name (a new Wi-Fi, DHCP) or a nearing end re-issues the
- * server certificate, which new connections then get. The authority stays.
- */
-function watchTls(server: HearthServer, dataDir: string, log: Logger): () => void {
-  const timer = setInterval(() => {
-    ensureTls(dataDir, authorityLabel()).then(
-      (tls) => {
-        if (!tls.reissued) return;
-        server.setTlsCredentials(tls.server);
-        log.info('server certificate re-issued', { names: namesOf(tls.server.cert) });
-      },
-      (err: unknown) => log.warn('server certificate check failed', { error: String(err) }),
-    );
-  }, 10 * 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 /** Binds the TLS listener on `port`, or (when taken and `attempts` > 1) on the next free one. */

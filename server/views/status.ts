@@ -1,5 +1,5 @@
 import type { ApiRequest, ViewResult } from '../context.js';
-import { fingerprintOf } from '../tls/certificates.js';
+import { fingerprintOf, scopeOf } from '../tls/certificates.js';
 import { lanUrls } from '../lib/network/lan-urls.js';
 import { directorySize } from '../lib/runtime/backup.js';
 import { guestUploadMibPerDay, uploadQuotaMib } from '../lib/uploads/limits.js';
@@ -36,6 +36,10 @@ export async function getStatus(req: ApiRequest): Promise<ViewResult> {
     // HTTPS with this installation's authority: its port and the fingerprint people compare.
     https_port: app.config.tlsAddress?.port ?? null,
     ca_fingerprint_sha256: app.config.caCertificate ? fingerprintOf(app.config.caCertificate) : null,
+    // Whether the authority may vouch for local names only (false: one from before Name Constraints, to replace).
+    ca_name_constrained: app.config.caCertificate ? scopeOf(app.config.caCertificate) !== null : null,
+    // This computer's names and addresses the authority may not vouch for (not in the server certificate).
+    https_names_left_out: app.tls?.leftOut ?? [],
     // Hearth's server switches (server/lib/realm/server-settings.ts), as in effect.
     plain_http: app.store.realm.data.realm?.settings.hearth_plain_http !== false,
     discovery: app.store.realm.data.realm?.settings.hearth_discovery !== false,

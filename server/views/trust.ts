@@ -3,19 +3,35 @@
  * certificate (`GET /hearth/ca.crt`, PEM, or DER with `?format=der`), an iOS/macOS
  * configuration profile (`/hearth/ca.mobileconfig`), and the trust page (`/hearth/trust`) with
  * the steps for each system and the SHA-256 fingerprint to compare. All served over plain
- * HTTP too: that is how a device first gets them.
+ * HTTP too: that is how a device first gets them. The page says what the authority may vouch
+ * for, warns about one from before Name Constraints, and names the one it replaced; an owner
+ * replaces it with `POST /hearth/tls/authority`.
  */
 import { createHash, X509Certificate } from 'node:crypto';
-import type { ApiRequest } from '../context.js';
+import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { escapeHtml } from '../lib/text.js';
-import { derOfCertificate, fingerprintOf } from '../tls/certificates.js';
+import { derOfCertificate, fingerprintOf, scopeOf } from '../tls/certificates.js';
 import { setSecurityHeaders } from './admin-static.js';
+import { requireOwner } from './common.js';
 
 function authority(req: ApiRequest): string {
   const ca = req.app.config.caCertificate;
   if (!ca) throw errors.notFound('HTTPS is off on this server, so it has no certificate authority to trust.');
   return ca;
+}
+
+/**
+ * POST /hearth/tls/authority (owners): a new authority, with a new key and limited to local
+ * names, in place of the current one; the server certificate it signs is served at once. Every
+ * device that installed the old authority must install the new one (the trust page says so).
+ */
+export async function replaceCertificateAuthority(req: ApiRequest): Promise<ViewResult> {
+  requireOwner(req);
+  const tls = req.app.tls;
+  if (!tls) throw errors.notFound('HTTPS is off on this server, so it has no certificate authority to replace.');
+  await tls.replaceAuthority();
+  return { ca_fingerprint_sha256: fingerprintOf(authority(req)) };
 }
 
 /** The authority's common name (what each system lists it as). */
@@ -110,14 +126,24 @@ const STEPS: [string, string[]][] = [
   ]],
 ];
 
+/** What an authority with Name Constraints may vouch for (server/tls/certificates.ts). */
+const LIMITED = `<p>It can vouch only for this network's own names (such as <code>localhost</code> and names ending in <code>.local</code>) and private network addresses, never for a website on the internet.</p>`;
+/** An authority from before Name Constraints: ask for a new one before installing it. */
+const UNLIMITED = `<section class="card" aria-labelledby="unlimited-title"><h2 id="unlimited-title">Ask for a new authority first</h2>
+<p class="notice notice-error">This authority was made by an earlier version of Hearth and is not limited to this office's network: whoever got hold of its key could pass any website off as genuine on a device that trusts it. Ask whoever runs Hearth to replace it (admin window → <b>Status</b>) before you install it. A device that already trusts it keeps working until then.</p></section>`;
+
 /** GET /hearth/trust: the trust page (plain HTTP too). */
 export function trustPage(req: ApiRequest): void {
   const ca = req.app.config.caCertificate;
   const tls = req.app.config.tlsAddress;
   const host = req.koa.hostname.includes(':') ? `[${req.koa.hostname}]` : req.koa.hostname;
   const secure = tls ? `https://${host}:${tls.port}/` : null;
+  const previous = req.app.tls?.previous ?? null;
+  const limited = ca ? scopeOf(ca) !== null : false;
   const body = ca
     ? `<p>Hearth encrypts its connections with a certificate authority of its own, made on this computer for this office only. Install it once on each device: browsers and apps then connect over HTTPS, with no warning, and nobody else on the network can read passwords or messages.</p>
+${limited ? LIMITED : UNLIMITED}
+${previous ? `<section class="card" aria-labelledby="previous-title"><h2 id="previous-title">This authority is new</h2><p>Hearth's earlier authority was replaced by this one: a device that installed the earlier one shows a warning until it installs this one. Then remove the earlier one, in the same place, by its fingerprint:</p><p><code class="fingerprint">${escapeHtml(fingerprintOf(previous))}</code></p></section>` : ''}
 <section class="card" aria-labelledby="fp-title"><h2 id="fp-title">Check before you trust</h2>
 <p>This authority's SHA-256 fingerprint is</p><p><code class="fingerprint">${escapeHtml(fingerprintOf(ca))}</code></p>
 <p>The server's admin window shows it on its <b>Status</b> page: compare the two before you install it.</p>

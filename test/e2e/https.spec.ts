@@ -1,8 +1,10 @@
 /**
  * HTTPS in Chromium: on plain HTTP the sign-in page says the connection is not encrypted and
- * links the secure address and the trust page; the trust page shows the fingerprint and the
- * downloads (1280 and 390 px); over HTTPS (Chromium told to accept this server's key, as a
- * device that trusts the authority would) the notice is gone and the session cookie is Secure.
+ * links the secure address and the trust page; the trust page shows the fingerprint, what the
+ * authority may vouch for and the downloads (1280 and 390 px); over HTTPS (Chromium told to
+ * accept this server's key, as a device that trusts the authority would) the notice is gone and
+ * the session cookie is Secure. The admin Status page shows the authority, warns about one from
+ * before Name Constraints, and an owner replaces it there.
  */
 import assert from 'node:assert/strict';
 import { createHash, X509Certificate } from 'node:crypto';
@@ -87,6 +89,7 @@ test.describe('HTTPS and the trust page in Chromium', () => {
   test('the trust page: fingerprint, downloads, steps per system; fits a phone; no serious axe violation', async () => {
     const { page } = t;
     await page.getByText(fingerprint).waitFor();
+    await page.getByText("It can vouch only for this network's own names").waitFor();
     for (const name of ['Download the certificate (.crt)', 'For Windows and Android (.cer)', 'Profile for iPhone, iPad and Mac']) {
       await page.getByRole('link', { name }).waitFor();
     }
@@ -133,6 +136,39 @@ test.describe('HTTPS and the trust page in Chromium', () => {
     assert.match(text, new RegExp(`^site=https://127\\.0\\.0\\.1:${server.httpsPort}$`, 'm'));
     assert.match(text, /^cert_bundle=hearth-ca\.crt$/m);
     assert.equal(await readFile((await caFile.path())!, 'utf8'), await readFile(join(dir, 'tls', 'ca.crt'), 'utf8'));
+    assert.deepEqual(t.errors.filter((e) => !isSessionProbe(e)), []);
+  });
+
+  test('the Status page shows the authority, warns about an unlimited one, and an owner replaces it', async () => {
+    const { page } = t;
+    const https = `https://127.0.0.1:${server.httpsPort}`;
+    // An installation whose authority predates Name Constraints, as the status answer tells it.
+    // (The real answer is fetched over plain HTTP: Playwright's own fetch does not trust the authority.)
+    const owner = server.store.users.all().find((u) => u.email === 'o@example.com')!;
+    const authorization = `Basic ${Buffer.from(`o@example.com:${owner.api_key}`).toString('base64')}`;
+    await page.route('**/hearth/status', async (route) => {
+      const body = await (await fetch(`${server.url}/api/v1/hearth/status`, { headers: { authorization } })).json();
+      await route.fulfill({ json: { ...body, ca_name_constrained: false, https_names_left_out: ['reception', '2001:db8::20'] } });
+    });
+    await page.goto(`${https}/admin/`);
+    await page.getByRole('link', { name: 'Status' }).click();
+    const card = page.getByRole('region', { name: 'Certificate authority' });
+    await card.getByText(fingerprint).waitFor();
+    await card.getByText('This authority was made by an earlier version of Hearth').waitFor();
+    await card.getByText('HTTPS does not work by reception, 2001:db8::20').waitFor();
+    await t.shot('https-status-unlimited-ca');
+    await page.unroute('**/hearth/status');
+    // (The page accepts every dialog: test/helpers/browser.ts.)
+    const asked = page.waitForEvent('dialog');
+    await card.getByRole('button', { name: 'Replace the authority…' }).click();
+    assert.match((await asked).message(), /^Replace the certificate authority\? Every device that installed the current one/);
+    await card.getByRole('status').filter({ hasText: 'A new authority is in use' }).waitFor();
+    const fresh = new X509Certificate(await readFile(join(dir, 'tls', 'ca.crt'), 'utf8')).fingerprint256;
+    assert.notEqual(fresh, fingerprint);
+    await card.getByText(fresh).waitFor();
+    assert.equal(await card.getByText('This authority was made by an earlier version of Hearth').count(), 0);
+    assert.deepEqual(await axeViolations(page), []);
+    await t.shot('https-status-replaced-ca');
     assert.deepEqual(t.errors.filter((e) => !isSessionProbe(e)), []);
   });
 });
