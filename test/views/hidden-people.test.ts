@@ -69,6 +69,16 @@ describe('hidden people and hidden addresses', () => {
     assert.ok(!JSON.stringify(reg).includes('"Maya"'), "nor her name");
   });
 
+  it('nor by mentioning her: @**|id** and @**Maya** render as for nobody, in a preview and in a message', async () => {
+    restrictGuests();
+    const render = async (content: string) => (await guest.post('/messages/render', { content })).body.rendered as string;
+    assert.equal(await render(`@**|${maya.id}**`), (await render('@**|999999**')).replace('999999', String(maya.id)));
+    assert.equal(await render('@**Maya**'), (await render('@**Nobodyatall**')).replace('Nobodyatall', 'Maya'));
+    assert.doesNotMatch(await render(`@**|${maya.id}**`), /user-mention/);
+    // Mel is accessible to nobody-restricted members: members still mention Maya.
+    assert.match((await mel.post('/messages/render', { content: '@**Maya**' })).body.rendered, /user-mention/);
+  });
+
   it('once Maya writes to the guest, the guest may answer her (as in Zulip)', async () => {
     restrictGuests();
     const first = await ts.client(maya).post('/messages', { type: 'direct', to: JSON.stringify([guestAcc.id]), content: 'hi Gus' });

@@ -9,12 +9,14 @@ import type { RenderContext, RenderUser } from '../../markdown/types.js';
 import { channelByName, hasContentAccess } from '../channels/access.js';
 import { activeEmojiByName, emojiImagePath } from '../emoji/custom.js';
 import { compiledLinkifiers, linkifyText } from '../realm/linkifiers.js';
+import { accessFilter } from '../people/people.js';
+import type { UserRecord } from '../../store/records.js';
 
 export function renderContextFor(app: App, userId: number): RenderContext {
-  const names: { index?: Map<string, RenderUser[]> } = {};
-  const nameIndex = (): Map<string, RenderUser[]> => {
+  const names: { index?: Map<string, UserRecord[]> } = {};
+  const nameIndex = (): Map<string, UserRecord[]> => {
     if (names.index) return names.index;
-    const index = new Map<string, RenderUser[]>();
+    const index = new Map<string, UserRecord[]>();
     for (const u of app.store.users.all()) {
       const key = u.full_name.toLowerCase();
       const list = index.get(key);
@@ -23,6 +25,11 @@ export function renderContextFor(app: App, userId: number): RenderContext {
     }
     names.index = index;
     return index;
+  };
+  const access: { filter?: ((u: UserRecord) => boolean) | null } = {};
+  const accessible = (u: UserRecord): boolean => {
+    if (access.filter === undefined) access.filter = accessFilter(app, app.store.users.get(userId) ?? null);
+    return access.filter === null || access.filter(u);
   };
   const linkifiers = compiledLinkifiers(app);
   return {
@@ -34,8 +41,13 @@ export function renderContextFor(app: App, userId: number): RenderContext {
           },
         }
       : {}),
-    usersByName: (name) => nameIndex().get(name.toLowerCase()) ?? [],
-    userById: (id) => app.store.users.get(id),
+    // A restricted guest mentions only people they may access: `@**|18**` or `@**Maya**` must not
+    // name (or confirm) someone hidden from them, in a message or in a preview (/messages/render).
+    usersByName: (name): RenderUser[] => (nameIndex().get(name.toLowerCase()) ?? []).filter(accessible),
+    userById: (id) => {
+      const u = app.store.users.get(id);
+      return u && accessible(u) ? u : undefined;
+    },
     groupByName: (name) => {
       const key = name.toLowerCase();
       const groups = app.store.groups.data.groups.filter((g) => g.name.toLowerCase() === key);
