@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { App, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
 import { answerClientErrorsWithJson } from './http/client-errors.js';
+import { capConnections, newConnectionTable, requestsWatched } from './http/connections.js';
 import { refuseCrossSite } from './http/cross-site.js';
 import { envelope } from './http/envelope.js';
 import { compressResponses } from './http/compress.js';
@@ -58,12 +59,15 @@ export interface HearthServer {
 }
 
 /** Starts an HTTP(S) server listening, with the envelope for refused requests and long keep-alives; resolves with the port. */
-function bind(s: Server | HttpsServer, port: number, host: string): Promise<number> {
+function bind(app: App, s: Server | HttpsServer, port: number, host: string): Promise<number> {
   answerClientErrorsWithJson(s as Server);
+  // Connections per address, counted and capped (config.connectionsPerAddress, http/connections.ts).
+  capConnections(app, s);
   s.keepAliveTimeout = 65_000;
   // No limit on a whole request's time: a large upload on a slow link may take long. A body that
-  // stops arriving is cut off by the body parser instead (config.bodyStallMs, http/body.ts), and
-  // headers must arrive within Node's headersTimeout (60 s).
+  // stops arriving, or one from nobody signed in that takes too long, is cut off instead
+  // (config.bodyStallMs and anonymousBodyMs, http/connections.ts), and headers must arrive within
+  // Node's headersTimeout (60 s).
   s.requestTimeout = 0;
   return new Promise((resolve, reject) => {
     s.once('error', reject);
@@ -98,6 +102,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     networkInterfaces: osNetworkInterfaces,
     topicDeleteBudgetMs: 50_000,
     bodyStallMs: 60_000,
+    anonymousBodyMs: 30_000,
+    connectionsPerAddress: 100,
+    capLoopbackConnections: false,
     ...opts.config,
   };
   const turn = new TurnEnd((error) => log.error('an answer could not be written', { error: String(error) }));
@@ -126,6 +133,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     scheduledDelivery: { running: false },
     setupInProgress: false,
     staticFiles: newStaticFiles(),
+    connections: newConnectionTable(),
     tls: null,
   };
   installQueueFilters(app);
@@ -167,14 +175,17 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopMaintenance = scheduleChannelActivity(app);
       stopDelivery = scheduleMessageDelivery(app);
       // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
-      server = createServer({ maxHeaderSize: 64 * 1024 }, directPolls(app, koa.callback()));
-      const bound = await bind(server, port, host);
+      server = createServer({ maxHeaderSize: 64 * 1024 }, requestsWatched(app, directPolls(app, koa.callback())));
+      const bound = await bind(app, server, port, host);
       config.listenAddress = { host, port: bound };
       return { host, port: bound };
     },
     async listenTls(port, host, creds) {
-      tlsServer = createHttpsServer({ maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert }, directPolls(app, koa.callback()));
-      const bound = await bind(tlsServer, port, host);
+      tlsServer = createHttpsServer(
+        { maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert },
+        requestsWatched(app, directPolls(app, koa.callback())),
+      );
+      const bound = await bind(app, tlsServer, port, host);
       config.tlsAddress = { host, port: bound };
       return { host, port: bound };
     },

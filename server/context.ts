@@ -4,6 +4,8 @@ import type { PresenceBook } from './lib/people/presence-book.js';
 import type { BackupRunner } from './lib/runtime/backup.js';
 import type { StaticFiles } from './lib/runtime/static-files.js';
 import type { StorageHealth } from './lib/runtime/storage-health-state.js';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { NetworkInterfaceInfo } from 'node:os';
 import type { ApiRateLimiter } from './auth/api-rate-limit.js';
 import type Koa from 'koa';
@@ -26,6 +28,20 @@ export interface ServerConfig {
   gcIntervalMs: number;
   /** A request body that sends nothing for this long is answered 408 and its connection closed (one minute). */
   bodyStallMs: number;
+  /**
+   * A request body not sent by someone signed in (sign-in forms, setup, invitations, and any request
+   * refused before its body is read) must arrive whole within this long of its head, or it is answered
+   * 408 and its connection closed (30 s); 0: no limit. A signed-in person's body has only bodyStallMs.
+   */
+  anonymousBodyMs: number;
+  /**
+   * Most connections one remote address may hold open at once (100), whatever they are doing; past
+   * it an idle kept-alive one of that address is closed to make room, or else the new one is answered
+   * 429. 0: no cap. See server/http/connections.ts.
+   */
+  connectionsPerAddress: number;
+  /** Whether loopback (this computer: the desktop window, a local proxy) is capped too (false; tests set it). */
+  capLoopbackConnections: boolean;
   /** Largest accepted form body (fields), in bytes. */
   bodyLimitBytes: number;
   /**
@@ -170,8 +186,31 @@ export interface App {
   setupInProgress: boolean;
   /** What was read or built once to hand out: admin UI files, the chat bundle, the emoji data. */
   staticFiles: StaticFiles;
+  /** Open connections per remote address and the request bodies being watched (server/http/connections.ts). */
+  connections: ConnectionTable;
   /** HTTPS with the installation's authority; null while HTTPS is off. */
   tls: TlsControl | null;
+}
+
+/** One open connection, as the per-address cap sees it (server/http/connections.ts). */
+export interface OpenConnection {
+  /** The socket HTTP is read from: the TCP socket, then the TLS socket once its handshake is done. */
+  socket: Socket;
+  /** Requests read and not yet answered on it (a parked long-poll is one). */
+  busy: number;
+  /** Requests answered on it: idle after one, it is a kept-alive connection, the first closed to make room. */
+  answered: number;
+  /** Opened past the cap: its request is answered 429 and it is closed. */
+  overCap: boolean;
+}
+
+export interface ConnectionTable {
+  /** Per remote address (loopback only with config.capLoopbackConnections), its open connections, oldest first. */
+  byAddress: Map<string, Set<OpenConnection>>;
+  /** The entry of a socket (TCP, or TLS once its handshake is done). */
+  bySocket: WeakMap<Socket, OpenConnection>;
+  /** A request body until it is whole: `signedIn` once the route's auth found someone, `cut` once answered 408. */
+  bodies: WeakMap<IncomingMessage, { signedIn: boolean; cut: boolean }>;
 }
 
 /** What a state section sees when `POST /register` takes its snapshot. */

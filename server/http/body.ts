@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { App } from '../context.js';
 import { errors } from '../errors.js';
+import { bodyCutOff } from './connections.js';
 
 /**
  * Reads form bodies on POST, PUT, PATCH and DELETE (zulip-js puts PATCH and
@@ -39,18 +40,17 @@ export function bodyParser(app: App): Koa.Middleware {
   return async (ctx, next) => {
     // GET and HEAD carry no body (koa-body skips them too): no parse, no cleanup frame held by parked polls.
     if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
-    const stall = stallGuard(ctx, app.config.bodyStallMs);
     try {
       await parse(ctx, async () => undefined);
     } catch (err) {
-      if (stall.fired) throw errors.badRequest('The request body stopped arriving');
+      // A body that stopped arriving or came too slowly was answered 408 (http/connections.ts).
+      if (bodyCutOff(app, ctx.req)) throw errors.badRequest('The request body did not arrive');
       // A body that is not in its declared Content-Encoding: zlib's errors carry no HTTP status.
       if (/^Z_/.test(String((err as { code?: unknown }).code))) {
         throw errors.badRequest('Malformed request body: it does not match its Content-Encoding');
       }
       throw err;
     }
-    stall.stop();
     const body = (ctx.request as { body?: unknown }).body;
     if (typeof body === 'string') {
       (ctx.request as { body?: unknown }).body = Object.fromEntries(new URLSearchParams(body));
@@ -82,38 +82,6 @@ function spoolPrivately(_name: string, file: { filepath: string }): void {
 }
 
 type FormPart = { originalFilename?: string | null; mimetype?: string | null; headers?: Record<string, string> };
-
-/**
- * A body that stops arriving (a client gone quiet mid-upload, or one holding connections open on
- * purpose) is answered 408 and the connection closed once nothing came for `ms`. A slow body that
- * keeps coming is never cut: each chunk restarts the wait.
- */
-function stallGuard(ctx: Koa.Context, ms: number): { fired: boolean; stop(): void } {
-  const req = ctx.req;
-  const state = { fired: false, stop: () => {} };
-  if (req.readableEnded || ms <= 0) return state;
-  const timer = setTimeout(() => {
-    state.fired = true;
-    const res = ctx.res;
-    if (!res.headersSent) {
-      const body = JSON.stringify({ result: 'error', msg: 'The request body stopped arriving', code: 'BAD_REQUEST' });
-      res.writeHead(408, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-      res.end(body, () => req.socket.destroy());
-    } else req.socket.destroy();
-  }, ms);
-  // The socket's bytes, not the request stream's: a 'data' listener on the request would set it
-  // flowing before the parser listens. The socket is already read by Node's HTTP parser.
-  const socket = req.socket;
-  const restart = () => timer.refresh();
-  socket.on('data', restart);
-  state.stop = () => {
-    clearTimeout(timer);
-    socket.off('data', restart);
-  };
-  req.once('end', state.stop);
-  req.once('close', state.stop);
-  return state;
-}
 
 /**
  * Every part with a filename is a file, as Django reads it for Zulip: formidable takes a

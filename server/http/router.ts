@@ -5,6 +5,7 @@ import { errors } from '../errors.js';
 import type { AuthPolicy } from './auth-policy.js';
 import { authenticateSync, type AuthScheme } from './auth.js';
 import { bodyParser } from './body.js';
+import { bodyFromSignedIn } from './connections.js';
 import { methodNotAllowed, notFound } from './envelope.js';
 import { Params } from '../params/params.js';
 import { withSessionChallenge } from './session-auth.js';
@@ -127,9 +128,14 @@ function gate(app: App, route: Route, scheme: AuthScheme): Koa.Middleware {
   const limited = scheme !== 'either' && !(route.method === 'GET' && route.path === '/api/v1/events');
   return (ctx, next) => {
     if (needsRealm && app.store.realm.data.realm === null) throw errors.noOrganization();
+    const go = () => {
+      if (limited) rateLimit(app, ctx);
+      // Someone signed in: their body may take as long as it keeps coming (http/connections.ts).
+      if (ctx.state.user) bodyFromSignedIn(app, ctx.req);
+      return next();
+    };
     const writing = auth(ctx);
-    if (!limited) return writing ? writing.then(() => next()) : next();
-    return writing ? writing.then(() => (rateLimit(app, ctx), next())) : (rateLimit(app, ctx), next());
+    return writing ? writing.then(go) : go();
   };
 }
 
