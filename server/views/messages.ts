@@ -14,6 +14,7 @@ import {
 } from '../lib/messages/fetch.js';
 import { formatForViewer, type FormatOptions } from '../lib/messages/format.js';
 import { messageHistory } from '../lib/messages/history.js';
+import { highlighterFor } from '../lib/messages/search.js';
 import { checkSpectatorNarrow } from '../lib/messages/narrow.js';
 import { parseNarrow, type NarrowTerm } from '../lib/messages/narrow-terms.js';
 import { webPublicChannelsEnabled } from '../lib/channels/settings.js';
@@ -138,12 +139,13 @@ export function matchesNarrow(req: ApiRequest): ViewResult {
   const narrow = params.require('narrow', narrowParam);
   const allowEmpty = params.get('allow_empty_topic_name', t.bool, false);
   const n = prepareNarrow(app, user, narrow);
+  const hl = highlighterFor(n.compiled.searchWords);
   const messages: Record<string, Record<string, unknown>> = {};
   for (const id of ids) {
     const m = app.store.messages.get(id);
     if (!m || app.store.messages.rowFlags(m, user.id) === null || !n.accept(m)) continue;
     const dict: Record<string, unknown> = {};
-    withMatches(m, dict, n.compiled.searchWords, allowEmpty);
+    withMatches(m, dict, hl, allowEmpty);
     messages[String(id)] = dict;
   }
   return { messages };

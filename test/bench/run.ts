@@ -33,7 +33,7 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     load: () => import('./office.js'),
   },
   search: {
-    about: 'search narrow (absent, rare, common words; all channels and one) at 10k and 1M messages: word index vs the scan',
+    about: 'search narrow (absent, rare, common words; all channels and one) at 10k and 1M messages: word index vs the scan; hostile operands (`t` 10,000 times) and the event loop',
     load: () => import('./search.js'),
   },
   p7: {

@@ -11,7 +11,7 @@ import { canReadMessage } from './access.js';
 import { formatForViewer, type FormatOptions } from './format.js';
 import { compileNarrow, withConversation, type CompiledNarrow } from './narrow.js';
 import type { NarrowTerm } from './narrow-terms.js';
-import { highlightHtml, highlightText, wordsRegex } from './search.js';
+import { highlighterFor, type Highlighter } from './search.js';
 import { messageTopic } from './format.js';
 import { escapeHtml } from '../text.js';
 import { unmutedInView } from '../topics/visibility.js';
@@ -65,17 +65,16 @@ function firstUnread(app: App, user: UserRecord | null, n: PreparedNarrow): numb
   return LARGER_THAN_MAX_MESSAGE_ID;
 }
 
-/** Adds `match_content` / `match_subject` for search narrows. */
-export function withMatches(m: MessageRecord, dict: Record<string, unknown>, words: string[] | null, allowEmpty: boolean) {
+/** Adds `match_content` / `match_subject` for search narrows (`hl`: the request's highlighter, null without search words). */
+export function withMatches(m: MessageRecord, dict: Record<string, unknown>, hl: Highlighter | null, allowEmpty: boolean) {
   const topic = messageTopic(m, allowEmpty);
-  if (!words || words.length === 0) {
+  if (!hl) {
     dict.match_content = renderedOf(m);
     dict.match_subject = escapeHtml(topic);
     return;
   }
-  const re = wordsRegex(words);
-  dict.match_content = highlightHtml(renderedOf(m), re);
-  dict.match_subject = highlightText(topic, re);
+  dict.match_content = hl.html(renderedOf(m));
+  dict.match_subject = hl.text(topic);
 }
 
 export interface SelectedRange {
@@ -135,9 +134,10 @@ export function fetchRange(
 ): Record<string, unknown> {
   const range = selectRange(app, user, terms, r);
   const words = range.narrow.compiled.searchWords;
+  const hl = highlighterFor(words);
   const messages = range.rows.map((m) => {
     const dict = formatForViewer(app, user, m, format);
-    if (words) withMatches(m, dict, words, format.allowEmptyTopicName);
+    if (words) withMatches(m, dict, hl, format.allowEmptyTopicName);
     return dict;
   });
   return {
@@ -160,13 +160,14 @@ export function fetchByIds(
 ): Record<string, unknown> {
   const n = prepareNarrow(app, user, terms);
   const words = n.compiled.searchWords;
+  const hl = highlighterFor(words);
   const messages = [...new Set(ids)]
     .sort((a, b) => a - b)
     .map((id) => app.store.messages.get(id))
     .filter((m): m is MessageRecord => m !== undefined && n.accept(m))
     .map((m) => {
       const dict = formatForViewer(app, user, m, format);
-      if (words) withMatches(m, dict, words, format.allowEmptyTopicName);
+      if (words) withMatches(m, dict, hl, format.allowEmptyTopicName);
       return dict;
     });
   // Zulip answers the found_* flags, always false: there is no anchor.
