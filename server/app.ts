@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { networkInterfaces as osNetworkInterfaces } from 'node:os';
 import Koa from 'koa';
 import { ACCOUNT_ALARM_THRESHOLD, AccountAlarm, RateLimiter } from './auth/rate-limit.js';
@@ -10,6 +10,7 @@ import type { App, ServerConfig } from './context.js';
 import { EventQueues } from './events/queues.js';
 import { answerClientErrorsWithJson } from './http/client-errors.js';
 import { capConnections, newConnectionTable, requestsWatched } from './http/connections.js';
+import { dualPort, withHsts } from './http/dual-port.js';
 import { refuseCrossSite } from './http/cross-site.js';
 import { envelope } from './http/envelope.js';
 import { compressResponses } from './http/compress.js';
@@ -59,16 +60,20 @@ export interface HearthServer {
 }
 
 /** Starts an HTTP(S) server listening, with the envelope for refused requests and long keep-alives; resolves with the port. */
-function bind(app: App, s: Server | HttpsServer, port: number, host: string): Promise<number> {
+/** Sets a server's limits; `listener` is what accepts the connections (the HTTP server's is the dual port). */
+function prepare(app: App, s: Server | HttpsServer, listener: NetServer): void {
   answerClientErrorsWithJson(s as Server);
   // Connections per address, counted and capped (config.connectionsPerAddress, http/connections.ts).
-  capConnections(app, s);
+  capConnections(app, listener);
   s.keepAliveTimeout = 65_000;
   // No limit on a whole request's time: a large upload on a slow link may take long. A body that
   // stops arriving, or one from nobody signed in that takes too long, is cut off instead
   // (config.bodyStallMs and anonymousBodyMs, http/connections.ts), and headers must arrive within
   // Node's headersTimeout (60 s).
   s.requestTimeout = 0;
+}
+
+function bind(s: NetServer, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     s.once('error', reject);
     s.listen(port, host, () => {
@@ -150,6 +155,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
 
   let server: Server | null = null;
   let tlsServer: HttpsServer | null = null;
+  let front: NetServer | null = null;
   let stopMaintenance: (() => void) | null = null;
   let stopDelivery: (() => void) | null = null;
   let stopPresenceSaves: (() => void) | null = null;
@@ -176,16 +182,20 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopDelivery = scheduleMessageDelivery(app);
       // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
       server = createServer({ maxHeaderSize: 64 * 1024 }, requestsWatched(app, directPolls(app, koa.callback())));
-      const bound = await bind(app, server, port, host);
+      // The HTTP port answers HTTPS too, once it is on (http/dual-port.ts: what HSTS needs).
+      front = dualPort(server, () => tlsServer);
+      prepare(app, server, front);
+      const bound = await bind(front, port, host);
       config.listenAddress = { host, port: bound };
       return { host, port: bound };
     },
     async listenTls(port, host, creds) {
       tlsServer = createHttpsServer(
         { maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert },
-        requestsWatched(app, directPolls(app, koa.callback())),
+        withHsts(requestsWatched(app, directPolls(app, koa.callback()))),
       );
-      const bound = await bind(app, tlsServer, port, host);
+      prepare(app, tlsServer, tlsServer);
+      const bound = await bind(tlsServer, port, host);
       config.tlsAddress = { host, port: bound };
       return { host, port: bound };
     },
@@ -194,7 +204,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     },
     async close() {
       const listening = [server, tlsServer].filter((x): x is Server | HttpsServer => x !== null);
-      const closed = Promise.all(listening.map((x) => new Promise<void>((resolve) => x.close(() => resolve()))));
+      const closed = Promise.all(
+        [front, ...listening].filter((x): x is NetServer => x !== null).map((x) => new Promise<void>((resolve) => x.close(() => resolve()))),
+      );
       app.events.stop();
       // A backup in progress stops and removes its partial folder before the store closes.
       await app.backups.cancel();

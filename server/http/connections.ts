@@ -27,7 +27,7 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
-import type { Socket } from 'node:net';
+import type { Server as NetServer, Socket } from 'node:net';
 import { Server as TlsServer, type TLSSocket } from 'node:tls';
 import type { App, OpenConnection } from '../context.js';
 import { isLoopbackAddress } from '../lib/network/lan-urls.js';
@@ -45,7 +45,7 @@ export function newConnectionTable(): App['connections'] {
 }
 
 /** Counts the listener's connections per remote address and holds each to the cap (with requestsWatched). */
-export function capConnections(app: App, server: Server | HttpsServer): void {
+export function capConnections(app: App, server: NetServer): void {
   server.on('connection', (socket: Socket) => admit(app, socket));
   if (server instanceof TlsServer) {
     // HTTP is read from the TLS socket: its entry is the TCP connection's (the same ports).
@@ -104,6 +104,8 @@ function addressKey(address: string | undefined): string {
 }
 
 function admit(app: App, socket: Socket): void {
+  // A TLS connection on the HTTP port (http/dual-port.ts) was counted when that port took it.
+  if (app.connections.bySocket.has(socket)) return;
   const cap = app.config.connectionsPerAddress;
   const address = addressKey(socket.remoteAddress);
   if (cap <= 0 || address === '' || (!app.config.capLoopbackConnections && isLoopbackAddress(address))) return;
