@@ -27,6 +27,7 @@ import { routes, tusRoutes } from './routes.js';
 import { buildStateRegistry, installQueueFilters } from './state/index.js';
 import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
+import { scheduleUnclaimedUploadSweep } from './actions/unclaimed-uploads.js';
 import { newPresenceBook } from './lib/people/presence.js';
 import { customEmojiSource } from './lib/emoji/custom.js';
 import { scheduleMessageDelivery } from './actions/scheduled-messages.js';
@@ -157,6 +158,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   let tlsServer: HttpsServer | null = null;
   let front: NetServer | null = null;
   let stopMaintenance: (() => void) | null = null;
+  let stopUploadSweep: (() => void) | null = null;
   let stopDelivery: (() => void) | null = null;
   let stopPresenceSaves: (() => void) | null = null;
   return {
@@ -179,6 +181,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopPresenceSaves = schedulePresenceSaves(app);
       app.events.start();
       stopMaintenance = scheduleChannelActivity(app);
+      stopUploadSweep = scheduleUnclaimedUploadSweep(app);
       stopDelivery = scheduleMessageDelivery(app);
       // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
       server = createServer({ maxHeaderSize: 64 * 1024 }, requestsWatched(app, directPolls(app, koa.callback())));
@@ -212,6 +215,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       await app.backups.cancel();
       await app.exports.cancel();
       stopMaintenance?.();
+      stopUploadSweep?.();
       stopDelivery?.();
       stopPresenceSaves?.();
       // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they
