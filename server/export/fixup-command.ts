@@ -7,6 +7,7 @@
  * archived channels. Every step looks before it changes anything, so a
  * second run changes nothing and an interrupted run resumes. Needs an owner's API key.
  */
+import { isSystemBotAddress } from '../lib/people/reserved.js';
 import { readFile } from 'node:fs/promises';
 import { FIXUP_FORMAT, type FixupFile } from './fixup-file.js';
 import { ZulipApi, ZulipApiError, type Json } from './zulip-api.js';
@@ -92,6 +93,8 @@ const people: Step = async (t, f, tally) => {
   await loadUsers(t);
   const myEmail = emailOf(t.me);
   for (const u of f.users) {
+    // The system bots are the Zulip server's own (its importer maps them there): nothing to restore.
+    if (isSystemBotAddress(u.email)) continue;
     const target = t.usersByEmail.get(u.email.toLowerCase());
     if (!target) {
       tally.failed.push(`${u.email}: not on the Zulip server`);

@@ -27,10 +27,13 @@ const foldName = (name: string): string => name.normalize('NFKC').toLowerCase().
 
 const domainOf = (app: App): string => (app.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local').toLowerCase();
 
+/** Whether `email` is a system bot's (Zulip's cross-realm bots: every Zulip server has its own). */
+export const isSystemBotAddress = (email: string): boolean => SYSTEM_ADDRESSES.has(email.trim().toLowerCase());
+
 /** Why `email` cannot be an account's address, or null when it can. */
 export function reservedEmailReason(app: App | null, email: string): string | null {
   const e = email.trim().toLowerCase();
-  if (SYSTEM_ADDRESSES.has(e)) return `'${email}' is reserved for system bots.`;
+  if (isSystemBotAddress(e)) return `'${email}' is reserved for system bots.`;
   const domain = app ? domainOf(app) : 'hearth.local';
   if (e.endsWith(`@${domain}`)) return `Addresses at ${domain} are reserved for bots and hidden addresses.`;
   return null;
