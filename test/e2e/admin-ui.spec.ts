@@ -458,6 +458,20 @@ test.describe('admin UI in Chromium', () => {
     await linkifierList.getByText('No linkifiers.').waitFor();
     assert.deepEqual((await owner.get('/realm/linkifiers')).body.linkifiers, []);
     await t.shot('06b-settings-lists');
+
+    // Upload limits (owners, the Security card): the organization's quota and guests' daily allowance.
+    const quota = page.getByLabel('Upload quota for the organization (MiB)');
+    await page.getByText(/Uploaded files now take/).waitFor();
+    assert.equal(await quota.inputValue(), '10240', 'the default quota is shown');
+    await quota.fill('500');
+    await page.getByLabel('Uploads per guest in 24 hours (MiB)').fill('5');
+    await page.getByRole('button', { name: 'Save security settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Security settings saved.' }).waitFor();
+    assert.equal(ts.app.store.realm.data.realm!.settings.hearth_upload_quota_mib, 500);
+    assert.equal(ts.app.store.realm.data.realm!.settings.hearth_guest_upload_mib_per_day, 5);
+    assert.equal((await owner.post('/register', { fetch_event_types: ['realm'] })).body.realm_upload_quota_mib, 500);
+    await quota.scrollIntoViewIfNeeded();
+    await t.shot('06e-security-uploads');
   });
 
   test('shows the status and backs up the data folder with progress', async () => {
