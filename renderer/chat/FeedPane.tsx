@@ -4,7 +4,7 @@
  * marked read; new messages from others are announced politely to screen readers.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { markChannelRead, markSeen, openFeed } from './feeds.js';
+import { markChannelRead, markIdsRead, markSeen, marksReadWhenSeen, openFeed } from './feeds.js';
 import { useRenderWindow } from './render-window.js';
 import { MessageItem } from './MessageItem.js';
 import { keyOf, type FeedView } from './narrow.js';
@@ -104,7 +104,7 @@ export function FeedPane({ v }: { v: FeedView }) {
     const seen = new IntersectionObserver(
       (entries) => {
         if (document.visibilityState !== 'visible') return;
-        markSeen(entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.id)));
+        markSeen(entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.id)), v);
       },
       { root: el, threshold: 0.6 },
     );
@@ -132,6 +132,8 @@ export function FeedPane({ v }: { v: FeedView }) {
   }
 
   const markable = v.kind === 'channel' || v.kind === 'topic';
+  // Where the person's setting keeps seen messages unread, the view offers to mark what it shows.
+  const unreadShown = marksReadWhenSeen(v) ? [] : messages.filter((m) => unread.has(m.id)).map((m) => m.id);
   return (
     <section class="feed" aria-labelledby="feed-title">
       <header class="feed-header">
@@ -139,6 +141,11 @@ export function FeedPane({ v }: { v: FeedView }) {
         {markable && (
           <button type="button" onClick={() => void markChannelRead(v.streamId, v.kind === 'topic' ? v.topic : undefined)}>
             Mark all as read
+          </button>
+        )}
+        {!markable && unreadShown.length > 0 && (
+          <button type="button" onClick={() => void markIdsRead(unreadShown)} title="Your settings keep messages unread here as you read them">
+            Mark as read
           </button>
         )}
         <NextUnreadButton />

@@ -144,6 +144,18 @@ function Preferences() {
           ]}
         />
       </section>
+      <section class="card" aria-labelledby="reading-title">
+        <h2 id="reading-title">Reading</h2>
+        <Choice
+          name="web_mark_read_on_scroll_policy"
+          legend="Automatically mark messages as read"
+          options={[
+            [1, 'Always'],
+            [2, 'Only in conversation views (a topic or a direct message conversation)'],
+            [3, 'Never'],
+          ]}
+        />
+      </section>
       <section class="card" aria-labelledby="privacy-title">
         <h2 id="privacy-title">Privacy</h2>
         <Check name="presence_enabled" fallback label="Let others see when I am online" />

@@ -111,9 +111,20 @@ export async function loadMore(v: FeedView, direction: 'older' | 'newer'): Promi
 const pendingRead = new Set<number>();
 let readTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** Marks messages read soon (batched), once they have been seen. */
-export function markSeen(ids: number[]): void {
+/**
+ * Whether seeing a message in this view marks it read: Zulip's personal setting "Automatically mark
+ * messages as read" (`web_mark_read_on_scroll_policy`: 1 always, Zulip's default; 2 only in
+ * conversation views, a topic or a direct conversation; 3 never).
+ */
+export function marksReadWhenSeen(v: FeedView): boolean {
+  const policy = store.userSettings.value.web_mark_read_on_scroll_policy ?? 1;
+  return policy === 1 || (policy === 2 && (v.kind === 'topic' || v.kind === 'dm'));
+}
+
+/** Marks messages read soon (batched), once they have been seen in view `v` (as the person's setting allows). */
+export function markSeen(ids: number[], v: FeedView | null): void {
   if (store.readPaused.value) return;
+  if (v && !marksReadWhenSeen(v)) return;
   for (const id of ids) if (store.unread.value.has(id)) pendingRead.add(id);
   if (!pendingRead.size || readTimer) return;
   readTimer = setTimeout(() => {
@@ -124,9 +135,14 @@ export function markSeen(ids: number[]): void {
     // On failure, retry soon what is still unread (a message deleted meanwhile fails the whole batch).
     post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => {
       batch.forEach((id) => store.unread.value.has(id) && pendingRead.add(id));
-      setTimeout(() => markSeen([]), 3000);
+      setTimeout(() => markSeen([], null), 3000);
     });
   }, 400);
+}
+
+/** Marks these messages read now (the view's "Mark as read"). */
+export function markIdsRead(ids: number[]): Promise<unknown> {
+  return post('/messages/flags', { messages: ids, op: 'add', flag: 'read' });
 }
 
 /** "Mark all as read" for a channel or one of its topics. */

@@ -143,7 +143,7 @@ export function useRenderWindow(
       setNewBelow(0);
       // At the very bottom of everything: the whole view counts as read (Zulip's process_scrolled_to_bottom),
       // also what was scrolled past too fast to be seen, or is taller than the screen.
-      markSeen(messages.filter((m) => store.unread.value.has(m.id)).map((m) => m.id));
+      markSeen(messages.filter((m) => store.unread.value.has(m.id)).map((m) => m.id), v);
     }
     if (el.scrollTop < EDGE_PX && !moveUp()) {
       holdPlace();
