@@ -1,5 +1,5 @@
 /** Fills the store from a `POST /register` answer (the snapshot events then keep current). */
-import { MESSAGE_RULES, store, type Channel, type Draft, type GroupSettingValue, type RealmEmoji, type Reminder, type ScheduledMessage, type Subscription, type UnreadPlace, type User, type UserGroup } from './state.js';
+import { MESSAGE_RULES, store, type Channel, type Draft, type GroupSettingValue, type RealmEmoji, type Reminder, type ScheduledMessage, type RecentConversation, type Subscription, type UnreadPlace, type User, type UserGroup } from './state.js';
 import { loadPeopleState } from './people-state.js';
 
 type Json = Record<string, unknown>;
@@ -63,15 +63,15 @@ export function loadState(r: Json): void {
   }
   store.presence.value = presence;
 
-  const recent = new Map<string, { place: UnreadPlace; maxId: number }>();
+  const recent = new Map<string, RecentConversation>();
   for (const c of (r.recent_private_conversations as { max_message_id: number; user_ids: number[] }[]) ?? []) {
     const peers = [...c.user_ids].sort((a, b) => a - b).join(',');
-    recent.set(`dm:${peers}`, { place: { peers }, maxId: c.max_message_id });
+    recent.set(`dm:${peers}`, { place: { peers }, maxId: c.max_message_id, timestamp: 0, senders: [] });
   }
   for (const [id, place] of unread) {
     if ('peers' in place) continue;
     const key = `topic:${place.streamId}:${place.topic.toLowerCase()}`;
-    if ((recent.get(key)?.maxId ?? 0) < id) recent.set(key, { place, maxId: id });
+    if ((recent.get(key)?.maxId ?? 0) < id) recent.set(key, { place, maxId: id, timestamp: 0, senders: [] });
   }
   store.recent.value = recent;
   store.feeds.value = new Map();

@@ -186,7 +186,7 @@ export const store = {
   /** Last activity per user (seconds), from presence. */
   presence: signal(new Map<number, number>()),
   /** Recent conversations: key → newest message ID seen (from the feeds and events). */
-  recent: signal(new Map<string, { place: UnreadPlace; maxId: number }>()),
+  recent: signal(new Map<string, RecentConversation>()),
   connection: signal<'connected' | 'reconnecting'>('connected'),
   maxMessageLength: signal(10000),
   maxTopicLength: signal(60),
@@ -280,14 +280,38 @@ export function topicsOf(streamId: number): { topic: string; maxId: number; unre
   return [...byKey.values()].sort((a, b) => b.maxId - a.maxId);
 }
 
+/** A conversation in Recent conversations: its newest message, and who wrote in it (newest first). */
+export interface RecentConversation {
+  place: UnreadPlace;
+  maxId: number;
+  /** The newest message's time (Unix seconds); 0 when not known. */
+  timestamp: number;
+  /** Senders of the messages seen here, the newest first, each once (at most RECENT_SENDERS). */
+  senders: number[];
+}
+
+const RECENT_SENDERS = 10;
+
 /** Notes messages as the newest of their conversations (Recent conversations, topic lists), in one change. */
 export function noteRecent(seen: Iterable<[Message, UnreadPlace]>): void {
-  let next: Map<string, { place: UnreadPlace; maxId: number }> | null = null;
+  let next: Map<string, RecentConversation> | null = null;
   for (const [m, place] of seen) {
     const key = placeKey(place);
-    if (((next ?? store.recent.value).get(key)?.maxId ?? 0) >= m.id) continue;
+    const had = (next ?? store.recent.value).get(key);
+    // The same ID as the newest known is the message itself (register names it by ID only, no time).
+    const newest = !had || m.id > had.maxId || (m.id === had.maxId && had.timestamp === 0);
+    if (had && !newest && had.senders.includes(m.sender_id)) continue;
     next ??= new Map(store.recent.value);
-    next.set(key, { place, maxId: m.id });
+    const senders = had ? had.senders.filter((id) => id !== m.sender_id) : [];
+    // The newest message's sender goes first; an older one's goes after those already seen.
+    if (newest) senders.unshift(m.sender_id);
+    else senders.push(m.sender_id);
+    next.set(key, {
+      place: newest ? place : had!.place,
+      maxId: newest ? m.id : had!.maxId,
+      timestamp: newest ? m.timestamp : had!.timestamp,
+      senders: senders.slice(0, RECENT_SENDERS),
+    });
   }
   if (next) store.recent.value = next;
 }
