@@ -7,6 +7,7 @@
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { highlightAlertWords } from './alert-words.js';
+import { CondensedContent } from './condense.js';
 import { labelOf } from './emoji-data.js';
 import { EmojiGlyph } from './EmojiPicker.js';
 import { sanitize } from './html.js';
@@ -160,8 +161,9 @@ function Body({ m }: { m: Message }) {
   const words = store.alertWords.value;
   const html = m.flags.includes('has_alert_word') && words.length ? highlightAlertWords(sanitize(m.content), words) : sanitize(m.content);
   return (
-    <div
-      class="content rendered"
+    <CondensedContent
+      id={m.id}
+      html={html}
       onClick={(e) => {
         // A spoiler opens and closes by its header (Zulip's spoiler-block).
         if (toggleSpoiler(e.target)) return;
@@ -173,7 +175,6 @@ function Body({ m }: { m: Message }) {
       onKeyDown={(e) => {
         if ((e.key === 'Enter' || e.key === ' ') && toggleSpoiler(e.target)) e.preventDefault();
       }}
-      dangerouslySetInnerHTML={{ __html: html }}
     />
   );
 }

@@ -6,6 +6,7 @@
  */
 import { effect } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { CondensedContent } from './condense.js';
 import { sanitize } from './html.js';
 import { dmPeers, hashOf, viewOf, type View } from './narrow.js';
 import { go, href, view } from './router.js';
@@ -124,7 +125,7 @@ function ResultItem({ m, first, unread }: { m: Result; first: boolean; unread: b
           <span class="visually-hidden">, open in the conversation</span>
         </a>
       </div>
-      <div class="content rendered" dangerouslySetInnerHTML={{ __html: sanitize(m.content) }} />
+      <CondensedContent id={m.id} html={sanitize(m.content)} />
       {m.flags.includes('starred') && <p class="marks">★ starred</p>}
     </li>
   );
