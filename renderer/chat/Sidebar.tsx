@@ -1,12 +1,16 @@
 /**
  * The left sidebar: views (Inbox, Recent conversations, Combined feed, Mentions, Starred),
- * subscribed channels with unread counts and the open channel's topics, and direct-message
+ * subscribed channels with unread counts, grouped under the organization's channel folders
+ * (sidebar-state.ts), with the open channel's topics (SidebarTopics.tsx), and direct-message
  * conversations; a filter box narrows all of them. On phones it is a drawer.
  */
-import { useState } from 'preact/hooks';
+import { Fragment } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { href, view } from './router.js';
-import { store, topicLabel, topicsOf, unreadCounts, userName } from './state.js';
+import { store, unreadCounts, userName, type Subscription } from './state.js';
 import type { View } from './narrow.js';
+import { channelSections } from './sidebar-state.js';
+import { SidebarTopics, zoomedChannel, zoomOut } from './SidebarTopics.js';
 
 const Count = ({ n, label }: { n: number; label: string }) =>
   n > 0 ? (
@@ -15,9 +19,9 @@ const Count = ({ n, label }: { n: number; label: string }) =>
     </span>
   ) : null;
 
-function Item({ to, label, count, current, extra }: { to: View; label: string; count?: number; current: boolean; extra?: preact.ComponentChildren }) {
+function Item({ to, label, count, current, extra, muted }: { to: View; label: string; count?: number; current: boolean; extra?: preact.ComponentChildren; muted?: boolean }) {
   return (
-    <li>
+    <li class={muted ? 'muted-channel' : undefined}>
       <a href={href(to)} aria-current={current ? 'page' : undefined} class={current ? 'current' : undefined}>
         {extra}
         <span class="label">{label}</span>
@@ -35,10 +39,28 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const q = filter.trim().toLowerCase();
   const counts = unreadCounts.value;
   const current = view.value;
-  const subs = [...store.subscriptions.value]
-    .filter((s) => !q || s.name.toLowerCase().includes(q))
-    .sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name));
   const openChannel = current.kind === 'channel' || current.kind === 'topic' ? current.streamId : null;
+  const activeTopic = current.kind === 'topic' ? current.topic : null;
+  // "More topics" lists one channel's topics in place of the channel list, until the view leaves that channel.
+  const zoomed = zoomedChannel.value !== null && zoomedChannel.value === openChannel ? zoomedChannel.value : null;
+  useEffect(() => {
+    if (zoomedChannel.value !== null && zoomedChannel.value !== openChannel) zoomOut();
+  }, [openChannel]);
+  const sections = zoomed !== null ? [] : channelSections(filter);
+  const zoomedSub = zoomed !== null ? store.subscriptions.value.find((s) => s.stream_id === zoomed) : undefined;
+  const channelRow = (s: Subscription) => (
+    <Fragment key={s.stream_id}>
+      <Item
+        to={{ kind: 'channel', streamId: s.stream_id }}
+        label={s.name}
+        count={s.is_muted ? 0 : counts.channels.get(s.stream_id)}
+        current={same(current, { kind: 'channel', streamId: s.stream_id })}
+        muted={s.is_muted}
+        extra={<span class="swatch" aria-hidden="true" style={{ background: s.color }} />}
+      />
+      {openChannel === s.stream_id && <SidebarTopics streamId={s.stream_id} channelName={s.name} activeTopic={activeTopic} />}
+    </Fragment>
+  );
   const dms = [...store.recent.value.values()]
     .filter((r) => 'peers' in r.place)
     .sort((a, b) => b.maxId - a.maxId)
@@ -72,38 +94,29 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           Browse
         </a>
       </h2>
-      <ul class="channels">
-        {subs.map((s) => (
-          <>
-            <Item
-              key={s.stream_id}
-              to={{ kind: 'channel', streamId: s.stream_id }}
-              label={s.name}
-              count={s.is_muted ? 0 : counts.channels.get(s.stream_id)}
-              current={same(current, { kind: 'channel', streamId: s.stream_id })}
-              extra={<span class="swatch" aria-hidden="true" style={{ background: s.color }} />}
-            />
-            {openChannel === s.stream_id && (
-              <li class="topics">
-                <ul aria-label={`Topics in ${s.name}`}>
-                  {topicsOf(s.stream_id)
-                    .slice(0, 12)
-                    .map((t) => (
-                      <Item
-                        key={t.topic}
-                        to={{ kind: 'topic', streamId: s.stream_id, topic: t.topic }}
-                        label={topicLabel(t.topic)}
-                        count={counts.topics.get(`${s.stream_id}:${t.topic.toLowerCase()}`)}
-                        current={same(current, { kind: 'topic', streamId: s.stream_id, topic: t.topic })}
-                      />
-                    ))}
-                </ul>
-              </li>
+      {zoomedSub ? (
+        <ul class="channels">
+          {channelRow(zoomedSub)}
+        </ul>
+      ) : (
+        sections.map((sec) => (
+          <div key={sec.id} class="channel-section">
+            {sec.title !== null && (
+              <h3 class="folder" id={`channel-section-${sec.id}`}>
+                {sec.title}
+              </h3>
             )}
-          </>
-        ))}
-        {subs.length === 0 && <li class="empty">{q ? 'No channels match.' : 'No channels yet: browse to join one.'}</li>}
-      </ul>
+            <ul class="channels" aria-labelledby={sec.title !== null ? `channel-section-${sec.id}` : undefined}>
+              {sec.channels.map(channelRow)}
+            </ul>
+          </div>
+        ))
+      )}
+      {!zoomedSub && sections.length === 0 && (
+        <ul class="channels">
+          <li class="empty">{q ? 'No channels match.' : 'No channels yet: browse to join one.'}</li>
+        </ul>
+      )}
       <h2 class="section">
         <span>Direct messages</span>
       </h2>

@@ -3,6 +3,7 @@ import { dmPeers, matches, viewOf, isFeed, type MessageLike } from './narrow.js'
 import { notifyNewMessage } from './notifications.js';
 import { applyComposeEvent } from './compose-events.js';
 import { applyPeopleEvent } from './people-state.js';
+import { applySidebarEvent } from './sidebar-state.js';
 import { MESSAGE_RULES, store, noteRecent, placeKey, type Message, type Subscription, type UnreadPlace, type User } from './state.js';
 
 type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -202,6 +203,7 @@ function onTyping(e: Event): void {
 
 export function applyEvent(e: Event): void {
   applyPeopleEvent(e);
+  applySidebarEvent(e);
   if (applyComposeEvent(e)) return;
   switch (e.type) {
     case 'message':

@@ -15,7 +15,7 @@ const FETCH = [
   'message', 'update_message_flags', 'realm', 'realm_user', 'subscription', 'stream', 'user_topic',
   'presence', 'user_settings', 'typing', 'reaction', 'update_message', 'delete_message', 'recent_private_conversations',
   'drafts', 'scheduled_messages', 'reminders', 'realm_user_groups', 'realm_emoji',
-  'user_status', 'custom_profile_fields', 'muted_users', 'alert_words',
+  'user_status', 'custom_profile_fields', 'muted_users', 'alert_words', 'channel_folders', 'channel_folder',
 ];
 
 interface Queue {

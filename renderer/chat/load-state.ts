@@ -1,6 +1,7 @@
 /** Fills the store from a `POST /register` answer (the snapshot events then keep current). */
 import { MESSAGE_RULES, store, type Channel, type Draft, type GroupSettingValue, type RealmEmoji, type Reminder, type ScheduledMessage, type RecentConversation, type Subscription, type UnreadPlace, type User, type UserGroup } from './state.js';
 import { loadPeopleState } from './people-state.js';
+import { loadSidebarState } from './sidebar-state.js';
 
 type Json = Record<string, unknown>;
 
@@ -77,6 +78,7 @@ export function loadState(r: Json): void {
   store.feeds.value = new Map();
   store.typing.value = new Map();
   loadPeopleState(r);
+  loadSidebarState(r);
 
   // Compose features: drafts, scheduled messages, reminders, groups (mentions), custom emoji, calls.
   store.drafts.value = new Map(((r.drafts as Draft[]) ?? []).map((d) => [d.id, d]));

@@ -70,6 +70,8 @@ export interface Subscription extends Channel {
   color: string;
   pin_to_top: boolean;
   is_muted: boolean;
+  /** The channel folder it is in (register's channel_folders), null: none. */
+  folder_id?: number | null;
   /** Per-channel notification choices; null: the personal default. */
   desktop_notifications?: boolean | null;
   audible_notifications?: boolean | null;

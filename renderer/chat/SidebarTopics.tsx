@@ -1,0 +1,122 @@
+/**
+ * The open channel's topics in the sidebar, as Zulip's left sidebar lists them: the most
+ * recent ones with unread counts, and "More topics" (a button) to list every topic of the
+ * channel with a filter box; "Back to channels" (or Escape in the filter) returns.
+ * The topics come from the server (sidebar-state.ts), not from the messages loaded.
+ */
+import { useEffect, useRef } from 'preact/hooks';
+import { signal } from '@preact/signals';
+import { href } from './router.js';
+import { topicLabel } from './state.js';
+import { loadTopicHistory, sidebarTopics, topicHistory } from './sidebar-state.js';
+
+/** The channel whose topics are all listed ("More topics"), and the filter typed there. */
+export const zoomedChannel = signal<number | null>(null);
+export const topicFilter = signal('');
+
+export function zoomOut(): void {
+  zoomedChannel.value = null;
+  topicFilter.value = '';
+}
+
+/** The list is drawn anew when it zooms in or out: where focus goes then (the filter box, or back to "More topics"). */
+const focusNext = { more: null as number | null };
+
+const countLabel = (n: number) => `${n} unread ${n === 1 ? 'message' : 'messages'}`;
+
+export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId: number; channelName: string; activeTopic: string | null }) {
+  const zoomed = zoomedChannel.value === streamId;
+  const filterRef = useRef<HTMLInputElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => loadTopicHistory(streamId), [streamId]);
+  useEffect(() => {
+    if (zoomed) filterRef.current?.focus();
+    else if (focusNext.more === streamId) moreRef.current?.focus();
+    focusNext.more = null;
+  }, [zoomed]);
+
+  const state = topicHistory.value.get(streamId)?.state;
+  const { items, total, hiddenUnread } = sidebarTopics(streamId, activeTopic, zoomed, topicFilter.value, topicLabel);
+  const back = () => {
+    focusNext.more = streamId;
+    zoomOut();
+  };
+
+  return (
+    <li class={`topics${zoomed ? ' zoomed' : ''}`}>
+      {zoomed && (
+        <div class="topic-zoom">
+          <button type="button" class="more-topics" onClick={back}>
+            <span aria-hidden="true">←</span> Back to channels
+          </button>
+          <label class="topic-filter">
+            <span class="visually-hidden">Filter topics in {channelName}</span>
+            <input
+              ref={filterRef}
+              type="search"
+              placeholder="Filter topics"
+              value={topicFilter.value}
+              onInput={(e) => (topicFilter.value = e.currentTarget.value)}
+              onKeyDown={(e) => {
+                if (e.key !== 'Escape') return;
+                e.preventDefault();
+                e.stopPropagation();
+                if (topicFilter.value) topicFilter.value = '';
+                else back();
+              }}
+            />
+          </label>
+        </div>
+      )}
+      <ul aria-label={`Topics in ${channelName}`}>
+        {items.map((t) => (
+          <li key={t.name} class={t.muted ? 'muted-topic' : undefined}>
+            <a
+              href={href({ kind: 'topic', streamId, topic: t.name })}
+              aria-current={t.active ? 'page' : undefined}
+              class={t.active ? 'current' : undefined}
+              title={t.muted ? `${topicLabel(t.name)} (muted)` : undefined}
+            >
+              <span class={`label${t.name === '' ? ' empty-topic' : ''}`}>{topicLabel(t.name)}</span>
+              {t.muted && <span class="visually-hidden"> (muted)</span>}
+              {t.unread > 0 && (
+                <span class={`count${t.muted ? ' quiet' : ''}`} aria-label={countLabel(t.unread)}>
+                  {t.unread}
+                </span>
+              )}
+            </a>
+          </li>
+        ))}
+        {items.length === 0 && state === 'loaded' && <li class="empty">{zoomed && topicFilter.value.trim() ? 'No topics match.' : 'No topics yet.'}</li>}
+        {items.length === 0 && state === 'loading' && <li class="empty">Loading topics…</li>}
+        {state === 'failed' && (
+          <li class="empty">
+            The topics could not be loaded.{' '}
+            <button type="button" class="link" onClick={() => loadTopicHistory(streamId, true)}>
+              Try again
+            </button>
+          </li>
+        )}
+      </ul>
+      {!zoomed && total > items.length && (
+        <button
+          ref={moreRef}
+          type="button"
+          class="more-topics"
+          aria-label={`More topics in ${channelName}${hiddenUnread ? `, ${countLabel(hiddenUnread)}` : ''}`}
+          onClick={() => {
+            topicFilter.value = '';
+            zoomedChannel.value = streamId;
+          }}
+        >
+          <span>More topics</span>
+          {hiddenUnread > 0 && (
+            <span class="count" aria-hidden="true">
+              {hiddenUnread}
+            </span>
+          )}
+        </button>
+      )}
+    </li>
+  );
+}
