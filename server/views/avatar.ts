@@ -15,7 +15,7 @@ import { avatarDir, doSetAvatar } from '../actions/users-avatar.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } from '../lib/people/avatar.js';
-import { avatarUrl, canAccessUser } from '../lib/people/people.js';
+import { avatarUrl, canAccessAllUsers, canAccessUser } from '../lib/people/people.js';
 import { singleImage } from './image-upload.js';
 import { placeFile } from '../actions/files.js';
 import { requireUser } from './common.js';
@@ -28,10 +28,13 @@ import { systemBot, userOrSystemBot } from '../lib/people/system-bots.js';
  * The user of `/avatar/{user_id}`; an email address works too for a signed-in
  * requester (the real one when they may see it, or `user{id}@`), as in Zulip.
  */
-function avatarTarget(req: ApiRequest): UserRecord {
+function avatarTarget(req: ApiRequest): UserRecord | null {
   const raw = req.path.user_id ?? '';
   if (/^\d{1,15}$/.test(raw)) {
     const byId = userOrSystemBot(req.app, Number(raw));
+    // To a viewer who may not access everyone, an unused ID is as a hidden person's (the
+    // unknown-user tile): a 404 told which IDs are people they may not see.
+    if (!byId && req.user && !canAccessAllUsers(req.app, req.user)) return null;
     if (!byId) throw errors.notFound('Not Found');
     return byId;
   }
@@ -47,7 +50,7 @@ function avatarTarget(req: ApiRequest): UserRecord {
 async function serveAvatar(req: ApiRequest, medium: boolean): Promise<void> {
   const { app, koa } = req;
   const target = avatarTarget(req);
-  const hidden = req.user !== null && !systemBot(app, target.id) && !canAccessUser(app, req.user, target);
+  const hidden = target === null || (req.user !== null && !systemBot(app, target.id) && !canAccessUser(app, req.user, target));
   let body: Buffer | null = null;
   let type = 'image/png';
   if (!hidden && target.avatar) {

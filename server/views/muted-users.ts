@@ -2,6 +2,7 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { doSetMuted } from '../actions/muted-users.js';
 import { errors } from '../errors.js';
+import { canAccessUser } from '../lib/people/people.js';
 import { pathInt, requireUser } from './common.js';
 
 function target(req: ApiRequest) {
@@ -9,7 +10,10 @@ function target(req: ApiRequest) {
   const id = pathInt(req, 'muted_user_id');
   if (id === user.id) throw errors.badRequest('Cannot mute self');
   const other = req.app.store.users.get(id);
-  if (!other || other.is_deleted) throw errors.badRequest('No such user');
+  // Someone a restricted guest may not access is as unknown as nobody (lookup.ts), unless
+  // already muted: unmuting them tells nothing new.
+  const known = other !== undefined && (canAccessUser(req.app, user, other) || user.muted_users?.some((m) => m.id === id) === true);
+  if (!other || other.is_deleted || !known) throw errors.badRequest('No such user');
   return { user, id };
 }
 

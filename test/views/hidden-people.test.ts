@@ -129,4 +129,36 @@ describe('hidden people and hidden addresses', () => {
       ts.store.realm.data.realm!.settings.email_address_visibility = 1;
     }
   });
+
+  it('nor by muting, drafting to, naming in a profile field, asking about subscriptions or loading the avatar of an ID', async () => {
+    const hana = await ts.addUser('Hana');
+    const dora = await ts.addUser('Dora');
+    assert.equal((await ts.ownerClient.delete(`/users/${dora.id}`)).status, 200);
+    const field = await ts.ownerClient.post('/realm/profile_fields', { name: 'Buddy', field_type: 6 });
+    assert.equal(field.status, 200);
+    restrictGuests();
+    try {
+      const lookups = async (key: number) => {
+        const avatar = await guest.call('GET', `/avatar/${key}`, {}, { raw: true });
+        return {
+          mute: shape(await guest.post(`/users/me/muted_users/${key}`), key),
+          unmute: shape(await guest.delete(`/users/me/muted_users/${key}`), key),
+          subscribed: shape(await guest.get(`/users/${key}/subscriptions/1`), key),
+          draft: shape(await guest.post('/drafts', { drafts: JSON.stringify([{ type: 'private', to: [key], topic: '', content: 'x' }]) }), key),
+          profile: shape(await guest.patch('/users/me/profile_data', { data: JSON.stringify([{ id: field.body.id, value: [key] }]) }), key),
+          avatar: { status: avatar.status, type: avatar.headers.get('content-type'), body: avatar.body },
+        };
+      };
+      const nobody = await lookups(999_999);
+      assert.deepEqual(await lookups(hana.id), nobody);
+      assert.deepEqual(await lookups(dora.id), nobody, 'a hidden deactivated person too');
+      assert.equal(nobody.mute.body.msg, 'No such user');
+      assert.equal(nobody.avatar.status, 200, 'an unused ID shows the unknown-user tile to a restricted guest');
+      // Members still mute, and see a 404 for an unused ID.
+      assert.equal((await mel.post(`/users/me/muted_users/${hana.id}`)).status, 200);
+      assert.equal((await mel.call('GET', '/avatar/999999', {}, { raw: true })).status, 404);
+    } finally {
+      delete ts.store.realm.data.realm!.settings.can_access_all_users_group;
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
+import { canAccessUser } from '../people/people.js';
 import { v, type Validator } from '../../params/validate.js';
 import { LIMITS } from '../../version.js';
 import type { DraftRecord, DraftType } from '../../store/records.js';
@@ -65,9 +66,11 @@ export function validateDraft(app: App, userId: number, d: RawDraft): DraftInput
   // A direct-message draft without recipients is stored unaddressed, as Zulip does.
   if (d.type === 'private' && d.to.length > 0) {
     const to = [...new Set(d.to)].sort((a, b) => a - b);
+    const viewer = app.store.users.get(userId) ?? null;
     for (const id of to) {
+      // Someone a restricted guest may not access is as unknown as nobody (lookup.ts).
       const u = app.store.users.get(id);
-      if (!u) throw errors.badRequest(`Invalid user ID ${id}`);
+      if (!u || !canAccessUser(app, viewer, u)) throw errors.badRequest(`Invalid user ID ${id}`);
     }
     return { type: 'private', to, topic: '', content: d.content, timestamp };
   }

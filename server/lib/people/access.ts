@@ -17,14 +17,13 @@ export interface AccessOptions {
 }
 
 function check(app: App, requester: UserRecord, target: UserRecord, o: AccessOptions): UserRecord {
+  // Someone the requester may not access is as unknown as nobody (Zulip says "Insufficient
+  // permission", which tells a restricted guest that the ID or address is someone's), and
+  // before anything else about them: "User is deactivated" told a hidden ID from an unused one.
+  if (!o.forAdmin && !canAccessUser(app, requester, target)) throw errors.badRequest('No such user');
   if (target.is_bot && !o.allowBots) throw errors.badRequest('No such user');
   if (!target.is_active && !o.allowDeactivated) throw errors.badRequest('User is deactivated');
-  if (!o.forAdmin) {
-    // Someone the requester may not access is as unknown as nobody (Zulip says "Insufficient
-    // permission", which tells a restricted guest that the ID or address is someone's).
-    if (!canAccessUser(app, requester, target)) throw errors.badRequest('No such user');
-    return target;
-  }
+  if (!o.forAdmin) return target;
   if (!isAdmin(requester) && target.bot_owner_id !== requester.id) throw errors.badRequest('Insufficient permission');
   return target;
 }

@@ -8,7 +8,7 @@ import { PROFILE_FIELD_TYPE as T, type ProfileFieldRecord, type UserRecord } fro
 import { renderPlainDescription } from '../text.js';
 import { renderContextFor } from '../messages/render-context.js';
 import { fieldById, isRenderable, selectChoices } from './profile-fields.js';
-import { isAdmin } from './people.js';
+import { canAccessUser, isAdmin } from './people.js';
 
 const SHORT_MAX = 50;
 const LONG_MAX = 500;
@@ -36,7 +36,7 @@ function stringValue(name: string, value: unknown, max: number): string {
 }
 
 /** Validates a (non-null) value for a field; returns the stored string. */
-export function validateFieldValue(app: App, field: ProfileFieldRecord, value: unknown): string {
+export function validateFieldValue(app: App, field: ProfileFieldRecord, value: unknown, acting: UserRecord | null = null): string {
   const name = field.name;
   switch (field.type) {
     case T.SHORT_TEXT:
@@ -66,7 +66,8 @@ export function validateFieldValue(app: App, field: ProfileFieldRecord, value: u
       value.forEach((x, i) => {
         if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw errors.badRequest(`${name}[${i}] is not an integer`);
         const u = app.store.users.get(x);
-        if (!u) throw errors.badRequest(`Invalid user ID: ${x}`);
+        // Someone a restricted guest may not access is as unknown as nobody (lookup.ts).
+        if (!u || (acting && !canAccessUser(app, acting, u))) throw errors.badRequest(`Invalid user ID: ${x}`);
         if (!u.is_active) throw errors.badRequest(`User with ID ${x} is deactivated`);
         if (u.is_bot) throw errors.badRequest(`User with ID ${x} is a bot`);
         if (!ids.includes(x)) ids.push(x);
@@ -97,7 +98,7 @@ export function resolveProfileChanges(
       throw errors.badRequest('You are not allowed to change this field. Contact an administrator to update it.');
     }
     if (isEmpty(item.value)) return { field, stored: null };
-    const value = validateFieldValue(app, field, item.value);
+    const value = validateFieldValue(app, field, item.value, acting);
     if (!isRenderable(field.type)) return { field, stored: { value } };
     // Markdown as the editor sees the organization (channel links resolve for them).
     return { field, stored: { value, rendered_value: renderPlainDescription(value, renderContextFor(app, acting.id)) } };
