@@ -1,8 +1,11 @@
 /**
  * The compose box under a feed: to the open topic or conversation (a channel and a topic,
  * or people, when the feed is not one conversation). Enter sends (or Ctrl+Enter, as the person
- * chose), Shift+Enter is a new line; a preview; typing notifications; files by button, drag and drop or paste, with
- * progress. A sent message shows at once (local echo) and is replaced by the server's copy.
+ * chose), Shift+Enter is a new line; the box grows with its text (compose-box.ts); a counter near the
+ * server's length limit, and text over it refused, never cut; Zulip's formatting keys; a preview (Alt+P);
+ * typing notifications; files by button, paste, or dropped anywhere on the chat (file-drop.ts), those
+ * over the organization's size limit refused before any byte is sent; upload progress. A sent message
+ * shows at once (local echo) and is replaced by the server's copy.
  * Also: autocomplete for `@` `#` `:` (Autocomplete.tsx), drafts saved to the server while
  * typing and restored when the conversation is reopened (drafts.ts), "Schedule" (send
  * later, ScheduleDialog.tsx), a video call link, and text other parts of the app insert
@@ -21,16 +24,28 @@ import { sanitize } from './html.js';
 import { keyOf, matches, type FeedView } from './narrow.js';
 import { href } from './router.js';
 import { ScheduleDialog, whenFmt } from './ScheduleDialog.js';
-import { store, updateFeed, type Message } from './state.js';
+import { channelName, store, topicLabel, updateFeed, userName, type Message } from './state.js';
 import { startTyping, stopTyping, type TypingTarget } from './typing.js';
 import { ComposeNotice, sentElsewhere, type Notice } from './ComposeNotice.js';
+import { applyEdit, COUNTER_FROM, formatEdit, formatOfKey, isTooLong, lengthOf, tooLong, useAutoGrow } from './compose-box.js';
+import { acceptDrops, dragging } from './file-drop.js';
 
 type Upload = { name: string; progress: number };
 
 /** The newest `composeInsert` taken, so a remounted box does not insert it again. */
 let consumedInsert = 0;
 
+const MiB = 1024 * 1024;
+const mib = (bytes: number) => (bytes / MiB).toLocaleString(undefined, { maximumFractionDigits: 1 });
+
 const escapeHtml = (s: string) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
+/** Where a message goes, as the drop overlay names it. */
+function placeOf(t: TypingTarget): string {
+  if (t.kind === 'channel') return `#${channelName(t.streamId)} > ${topicLabel(t.topic)}`;
+  const others = t.to.filter((id) => id !== store.selfId.value);
+  return others.length ? others.map(userName).join(', ') : 'yourself';
+}
 
 export function Compose({ v }: { v: FeedView }) {
   const fixedTopic = v.kind === 'topic' ? v.topic : null;
@@ -51,10 +66,13 @@ export function Compose({ v }: { v: FeedView }) {
   const [opened, setOpened] = useState(false); // used since the conversation opened (phones: style.css)
   const [saver] = useState(() => new DraftSaver());
   const box = useRef<HTMLTextAreaElement>(null);
+  const previewBox = useRef<HTMLDivElement>(null);
   const textRef = useRef(text);
   const caretWanted = useRef<number | null>(null);
+  const caretKept = useRef<number | null>(null);
   textRef.current = text;
   const key = keyOf(v);
+  useAutoGrow(box, text, preview === null);
 
   // A new conversation: the old text is kept as a draft, this one's newest draft (or the one
   // the Drafts view asked for) comes back. Before the paint, so nothing typed into the new box is wiped.
@@ -161,6 +179,7 @@ export function Compose({ v }: { v: FeedView }) {
       setError(mode === 'dm' ? 'Choose who to write to.' : 'Choose a channel.');
       return;
     }
+    if (isTooLong(content)) return setError(tooLong());
     // A fractional ID above every real one: shown last, and matched by `local_message_id` when the event comes.
     const localNum = Date.now() + Math.floor(Math.random() * 999 + 1) / 1000;
     const localId = String(localNum);
@@ -209,6 +228,7 @@ export function Compose({ v }: { v: FeedView }) {
   function openSchedule() {
     if (!text.trim()) return setError('Write a message to schedule first.');
     if (!target()) return setError(mode === 'dm' ? 'Choose who to write to.' : 'Choose a channel.');
+    if (isTooLong(text)) return setError(tooLong());
     setError('');
     setScheduling(true);
   }
@@ -252,6 +272,13 @@ export function Compose({ v }: { v: FeedView }) {
 
   function onKeyDown(e: KeyboardEvent) {
     if (focused && ac.onKeyDown(e)) return;
+    const format = formatOfKey(e);
+    if (format && box.current) {
+      e.preventDefault();
+      const b = box.current;
+      applyEdit(b, formatEdit(b.value, b.selectionStart, b.selectionEnd, format));
+      return;
+    }
     // Enter sends unless the person chose Ctrl+Enter (enter_sends false); Ctrl+Enter always sends.
     if (e.key === 'Enter' && !e.isComposing && (e.ctrlKey || e.metaKey || (store.userSettings.value.enter_sends !== false && !e.shiftKey))) {
       e.preventDefault();
@@ -260,7 +287,13 @@ export function Compose({ v }: { v: FeedView }) {
   }
 
   async function addFiles(files: FileList | File[]) {
+    const limit = store.maxFileUploadMib.value;
     for (const file of Array.from(files)) {
+      // Refused here, before a byte is sent (the server would refuse it only once it had it all).
+      if (file.size > limit * MiB) {
+        setError(`${file.name} is ${mib(file.size)} MiB: files may be up to ${limit} MiB here, so it was not uploaded.`);
+        continue;
+      }
       setUploads((u) => [...u, { name: file.name, progress: 0 }]);
       try {
         const res = await upload(file, (p) => setUploads((u) => u.map((x) => (x.name === file.name ? { ...x, progress: p } : x))));
@@ -276,15 +309,29 @@ export function Compose({ v }: { v: FeedView }) {
     }
   }
 
-  async function togglePreview() {
-    if (preview !== null) return setPreview(null);
+  const addFilesNow = useRef(addFiles);
+  addFilesNow.current = addFiles;
+  useEffect(() => acceptDrops((files) => void addFilesNow.current(files)), []);
+
+  /** The preview and back; with `focus` (Alt+P) the keyboard goes to what is shown next. */
+  async function togglePreview(focus = false) {
+    if (preview !== null) {
+      setPreview(null);
+      if (focus) caretWanted.current = caretKept.current ?? text.length;
+      return;
+    }
+    caretKept.current = box.current?.selectionStart ?? null;
     try {
       const res = await post<{ rendered: string }>('/messages/render', { content: text || ' ' });
       setPreview(res.rendered);
+      if (focus) setTimeout(() => previewBox.current?.focus());
     } catch (err) {
       setError((err as Error).message);
     }
   }
+
+  const left = store.maxMessageLength.value - lengthOf(text);
+  const destination = target();
 
   return (
     <>
@@ -297,10 +344,12 @@ export function Compose({ v }: { v: FeedView }) {
           e.preventDefault();
           void send();
         }}
-        onDragOver={(e) => e.preventDefault()}
-        onDrop={(e) => {
-          e.preventDefault();
-          if (e.dataTransfer?.files.length) void addFiles(e.dataTransfer.files);
+        onKeyDown={(e) => {
+          // Alt+P: the preview and back (Zulip's key), from the box or the preview.
+          if (e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.code === 'KeyP') {
+            e.preventDefault();
+            void togglePreview(true);
+          }
         }}
       >
         <ComposeTo
@@ -319,7 +368,7 @@ export function Compose({ v }: { v: FeedView }) {
           }}
         />
         {preview !== null ? (
-          <div class="preview rendered" aria-label="Preview" dangerouslySetInnerHTML={{ __html: sanitize(preview) }} />
+          <div ref={previewBox} tabIndex={-1} class="preview rendered" role="region" aria-label="Preview" dangerouslySetInnerHTML={{ __html: sanitize(preview) }} />
         ) : (
           <div class="message-box">
             {focused && ac.list}
@@ -327,8 +376,9 @@ export function Compose({ v }: { v: FeedView }) {
               ref={box}
               aria-label="Message"
               rows={2}
-              maxLength={store.maxMessageLength.value}
               placeholder="Message"
+              aria-invalid={left < 0 || undefined}
+              aria-describedby={left <= COUNTER_FROM ? 'compose-length' : undefined}
               value={text}
               {...(focused ? ac.boxProps : { 'aria-autocomplete': 'list' as const })}
               onInput={(e) => {
@@ -372,6 +422,11 @@ export function Compose({ v }: { v: FeedView }) {
         )}
         <ComposeNotice notice={notice} onUndo={(n) => void unschedule(n.scheduledId!, n.content ?? '')} />
         <div class="compose-actions">
+          {left <= COUNTER_FROM && (
+            <span id="compose-length" class={`length-counter${left < 0 ? ' over' : ''}`}>
+              {left < 0 ? `${(-left).toLocaleString()} characters over the limit` : `${left.toLocaleString()} characters left`}
+            </span>
+          )}
           <label class="button">
             Attach files
             <input type="file" multiple class="visually-hidden" onChange={(e) => e.currentTarget.files && void addFiles(e.currentTarget.files)} />
@@ -381,7 +436,7 @@ export function Compose({ v }: { v: FeedView }) {
               Video call
             </button>
           )}
-          <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null}>
+          <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null} title="Preview (Alt+P)">
             {preview !== null ? 'Edit' : 'Preview'}
           </button>
           <span class="send-group">
@@ -394,6 +449,21 @@ export function Compose({ v }: { v: FeedView }) {
           </span>
         </div>
       </form>
+      {dragging.value && (
+        <div class="drop-overlay" role="status">
+          <p>
+            <strong>Drop files to upload them</strong>
+            <span>
+              {destination
+                ? `They go into your message to ${placeOf(destination)}.`
+                : mode === 'dm'
+                  ? 'They go into your new message: pick who to write to first.'
+                  : 'They go into your new message: pick a channel first.'}
+            </span>
+            <span class="hint">Up to {store.maxFileUploadMib.value} MiB each.</span>
+          </p>
+        </div>
+      )}
       {scheduling && <ScheduleDialog title="Schedule message" action="Schedule" onPick={schedule} onClose={() => setScheduling(false)} />}
     </>
   );

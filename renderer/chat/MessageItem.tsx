@@ -7,6 +7,7 @@
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { highlightAlertWords } from './alert-words.js';
+import { applyEdit, COUNTER_FROM, formatEdit, formatOfKey, isTooLong, lengthOf, tooLong, useAutoGrow } from './compose-box.js';
 import { CondensedContent } from './condense.js';
 import { labelOf } from './emoji-data.js';
 import { EmojiGlyph } from './EmojiPicker.js';
@@ -92,8 +93,11 @@ function EditBox({ m }: { m: Message }) {
     act.editing.value = null;
     setTimeout(() => focusActions(m.id));
   };
+  useAutoGrow(area, text ?? '');
+  const left = store.maxMessageLength.value - lengthOf(text ?? '');
   const save = async () => {
     if (text === null || text.trim() === original.trim()) return done();
+    if (isTooLong(text)) return setError(tooLong());
     setBusy(true);
     try {
       await act.saveEdit(m.id, text);
@@ -109,14 +113,20 @@ function EditBox({ m }: { m: Message }) {
       <textarea
         ref={area}
         aria-label="Edit message"
-        rows={Math.min(12, Math.max(3, (text ?? '').split('\n').length + 1))}
+        rows={3}
         value={text ?? 'Loading…'}
         readOnly={text === null || busy}
         aria-busy={text === null || busy}
-        maxLength={store.maxMessageLength.value}
+        aria-invalid={left < 0 || undefined}
+        aria-describedby={left <= COUNTER_FROM ? `edit-length-${m.id}` : undefined}
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') {
+          const format = formatOfKey(e);
+          if (format && text !== null && !busy) {
+            e.preventDefault();
+            const a = e.currentTarget;
+            applyEdit(a, formatEdit(a.value, a.selectionStart, a.selectionEnd, format));
+          } else if (e.key === 'Escape') {
             e.preventDefault();
             done();
           } else if (e.key === 'Enter' && !e.isComposing && (e.ctrlKey || e.metaKey || (enterSends && !e.shiftKey))) {
@@ -131,6 +141,11 @@ function EditBox({ m }: { m: Message }) {
         </p>
       )}
       <div class="edit-actions">
+        {left <= COUNTER_FROM && (
+          <span id={`edit-length-${m.id}`} class={`length-counter${left < 0 ? ' over' : ''}`}>
+            {left < 0 ? `${(-left).toLocaleString()} characters over the limit` : `${left.toLocaleString()} characters left`}
+          </span>
+        )}
         <span class="hint">{enterSends ? 'Enter saves' : 'Ctrl+Enter saves'}, Esc cancels.</span>
         <span class="edit-buttons">
           <button type="button" onClick={done}>

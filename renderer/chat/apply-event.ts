@@ -242,6 +242,7 @@ export function applyEvent(e: Event): void {
       if (e.op === 'update' && e.property === 'name') store.realmName.value = e.value;
       // The rules message actions follow (editing, deleting, moving, reporting).
       const data: Record<string, unknown> = e.op === 'update' ? { [e.property]: e.value } : e.op === 'update_dict' ? (e.data ?? {}) : {};
+      if (typeof data.max_file_upload_size_mib === 'number') store.maxFileUploadMib.value = data.max_file_upload_size_mib;
       const rules = Object.entries(data).filter(([k]) => MESSAGE_RULES.includes(k));
       if (rules.length) store.messageRules.value = { ...store.messageRules.value, ...Object.fromEntries(rules) };
       return;

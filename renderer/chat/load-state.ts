@@ -20,6 +20,7 @@ export function loadState(r: Json): void {
   store.realmName.value = String(r.realm_name ?? '');
   store.demo.value = r.hearth_demo_organization === true;
   store.maxMessageLength.value = Number(r.max_message_length ?? 10000);
+  store.maxFileUploadMib.value = Number(r.max_file_upload_size_mib ?? 25);
   store.maxTopicLength.value = Number(r.max_topic_length ?? 60);
   store.serverEmojiDataUrl.value = String(r.server_emoji_data_url ?? '');
   store.userSettings.value = (r.user_settings as Json) ?? {};

@@ -191,6 +191,8 @@ export const store = {
   recent: signal(new Map<string, RecentConversation>()),
   connection: signal<'connected' | 'reconnecting'>('connected'),
   maxMessageLength: signal(10000),
+  /** The largest file one may upload, in MiB (register's `max_file_upload_size_mib`, kept by realm events). */
+  maxFileUploadMib: signal(25),
   maxTopicLength: signal(60),
   serverEmojiDataUrl: signal(''),
   userSettings: signal<Record<string, unknown>>({}),

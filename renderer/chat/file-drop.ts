@@ -1,0 +1,65 @@
+/**
+ * Files dragged anywhere on the chat (the message list, the sidebar, the compose box) go to the
+ * open compose box, as in Zulip: while they are over the page `dragging` is true (the compose box
+ * shows an overlay saying where they will go); dropped, they are handed to the box that asked
+ * for them (`acceptDrops`). With no compose box open the page refuses them, so the browser never
+ * leaves the chat to show a dropped file.
+ */
+import { signal } from '@preact/signals';
+
+export const dragging = signal(false);
+
+type Taker = (files: File[]) => void;
+let taker: Taker | null = null;
+let depth = 0;
+
+const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+
+function stop(): void {
+  depth = 0;
+  dragging.value = false;
+}
+
+function over(e: DragEvent): void {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  if (e.dataTransfer) e.dataTransfer.dropEffect = taker ? 'copy' : 'none';
+  if (taker && !dragging.value) dragging.value = true;
+}
+
+let installed = false;
+function install(): void {
+  if (installed) return;
+  installed = true;
+  document.addEventListener('dragenter', (e) => {
+    if (!hasFiles(e)) return;
+    depth++;
+    over(e);
+  });
+  document.addEventListener('dragover', over);
+  document.addEventListener('dragleave', (e) => {
+    if (!hasFiles(e)) return;
+    depth = Math.max(0, depth - 1);
+    // Out of the window (no element entered), or every element entered has been left.
+    if (!e.relatedTarget || depth === 0) stop();
+  });
+  document.addEventListener('drop', (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    stop();
+    const files = Array.from(e.dataTransfer?.files ?? []);
+    if (taker && files.length) taker(files);
+  });
+  document.addEventListener('dragend', stop);
+}
+
+/** Dropped files go to `take` until the returned function is called. */
+export function acceptDrops(take: Taker): () => void {
+  install();
+  taker = take;
+  return () => {
+    if (taker !== take) return;
+    taker = null;
+    stop();
+  };
+}
