@@ -12,7 +12,7 @@ const GROUPS: Shortcut['group'][] = ['Messages', 'Writing', 'Going places', 'The
 
 function Keys({ s }: { s: Shortcut }) {
   // Shift+I and Ctrl+S are chords; R and Enter are two keys doing the same.
-  const chord = s.show[0] === 'Shift' || s.show[0] === 'Ctrl';
+  const chord = s.show[0] === 'Shift' || s.show[0] === 'Ctrl' || s.show[0] === 'Alt';
   return <>{s.show.flatMap((k, i) => [i > 0 ? <span class="muted">{chord ? ' + ' : ' or '}</span> : null, <kbd>{k}</kbd>])}</>;
 }
 

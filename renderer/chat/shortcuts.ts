@@ -63,6 +63,11 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['ArrowLeft'], show: ['←'], does: 'Edit your last message here (in the message list)', group: 'Writing', inList: true, run: () => editLastOwn() },
   { keys: ['c'], show: ['C'], does: 'New topic', group: 'Writing', run: () => newTopic() },
   { keys: ['x'], show: ['X'], does: 'New direct message', group: 'Writing', run: () => newDirect() },
+  // In the message and edit boxes (compose-box.ts, Compose.tsx), so listed only.
+  { keys: [], show: ['Ctrl', 'B'], does: 'Bold (in the message box)', group: 'Writing', run: () => undefined },
+  { keys: [], show: ['Ctrl', 'I'], does: 'Italic (in the message box)', group: 'Writing', run: () => undefined },
+  { keys: [], show: ['Ctrl', 'Shift', 'L'], does: 'Link (in the message box)', group: 'Writing', run: () => undefined },
+  { keys: [], show: ['Alt', 'P'], does: 'Preview the message, and back', group: 'Writing', run: () => undefined },
   { keys: ['s'], show: ['S'], does: "The selected message's conversation", group: 'Going places', run: () => onSelected((_li, m) => go(act.conversationOf(m, m.id))) },
   { keys: ['S'], show: ['Shift', 'S'], does: "The selected message's channel", group: 'Going places', run: () => onAllowed((m) => m.type === 'stream', 'Direct messages are in no channel.', (_li, m) => go({ kind: 'channel', streamId: m.stream_id!, near: m.id })) },
   { keys: ['n'], show: ['N'], does: 'Next unread topic', group: 'Going places', run: goNextUnreadTopic },

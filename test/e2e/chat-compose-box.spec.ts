@@ -221,6 +221,19 @@ test.describe('chat compose box in Chromium', () => {
     await box(a.page).fill('');
   });
 
+  test('the keyboard shortcuts list names the formatting keys and Alt+P', async () => {
+    await openTopic(a.page, 'formatting');
+    await messageList(a.page).focus();
+    await a.page.keyboard.press('?');
+    const dialog = a.page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const writing = dialog.getByRole('table', { name: 'Writing' });
+    for (const [keys, does] of [['Ctrl + B', 'Bold'], ['Ctrl + I', 'Italic'], ['Ctrl + Shift + L', 'Link'], ['Alt + P', 'Preview the message']] as const) {
+      await writing.getByRole('row', { name: new RegExp(`^${keys.replace(/\+/g, '\\+')} ${does}`) }).waitFor();
+    }
+    await a.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   test('files dropped on the message list or the sidebar are uploaded into the message; the overlay says where', async () => {
     await openTopic(a.page, 'files');
     const overlay = a.page.getByRole('status').filter({ hasText: 'Drop files to upload them' });
