@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { href, view } from './router.js';
 import { store, unreadCounts, userName, type Subscription } from './state.js';
 import type { View } from './narrow.js';
-import { channelSections } from './sidebar-state.js';
+import { channelSections, collapsedSections, toggleSection } from './sidebar-state.js';
 import { SidebarTopics, zoomedChannel, zoomOut } from './SidebarTopics.js';
 
 const Count = ({ n, label }: { n: number; label: string }) =>
@@ -46,8 +46,8 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   useEffect(() => {
     if (zoomedChannel.value !== null && zoomedChannel.value !== openChannel) zoomOut();
   }, [openChannel]);
-  const sections = zoomed !== null ? [] : channelSections(filter);
   const zoomedSub = zoomed !== null ? store.subscriptions.value.find((s) => s.stream_id === zoomed) : undefined;
+  const sections = zoomedSub ? [] : channelSections(filter);
   const channelRow = (s: Subscription) => (
     <Fragment key={s.stream_id}>
       <Item
@@ -99,18 +99,31 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           {channelRow(zoomedSub)}
         </ul>
       ) : (
-        sections.map((sec) => (
-          <div key={sec.id} class="channel-section">
-            {sec.title !== null && (
-              <h3 class="folder" id={`channel-section-${sec.id}`}>
-                {sec.title}
-              </h3>
-            )}
-            <ul class="channels" aria-labelledby={sec.title !== null ? `channel-section-${sec.id}` : undefined}>
-              {sec.channels.map(channelRow)}
-            </ul>
-          </div>
-        ))
+        sections.map((sec) => {
+          // A folded section (never while filtering) keeps only the open channel, and its unread count moves to the heading.
+          const folded = sec.title !== null && !q && collapsedSections.value.has(sec.id);
+          const unread = sec.channels.reduce((n, s) => n + (s.is_muted ? 0 : (counts.channels.get(s.stream_id) ?? 0)), 0);
+          const shownChannels = folded ? sec.channels.filter((s) => s.stream_id === openChannel) : sec.channels;
+          const id = `channel-section-${sec.id}`;
+          return (
+            <div key={sec.id} class="channel-section">
+              {sec.title !== null && (
+                <h3 class="folder">
+                  <button type="button" aria-expanded={!folded} aria-controls={`${id}-list`} onClick={() => toggleSection(sec.id)}>
+                    <span class="fold" aria-hidden="true">
+                      {folded ? '▸' : '▾'}
+                    </span>
+                    <span id={id}>{sec.title}</span>
+                    {folded && <Count n={unread} label="messages" />}
+                  </button>
+                </h3>
+              )}
+              <ul class="channels" id={`${id}-list`} aria-labelledby={sec.title !== null ? id : undefined}>
+                {shownChannels.map(channelRow)}
+              </ul>
+            </div>
+          );
+        })
       )}
       {!zoomedSub && sections.length === 0 && (
         <ul class="channels">

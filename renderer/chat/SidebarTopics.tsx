@@ -7,7 +7,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { href } from './router.js';
-import { topicLabel } from './state.js';
+import { store, topicLabel } from './state.js';
 import { loadTopicHistory, sidebarTopics, topicHistory } from './sidebar-state.js';
 
 /** The channel whose topics are all listed ("More topics"), and the filter typed there. */
@@ -17,6 +17,14 @@ export const topicFilter = signal('');
 export function zoomOut(): void {
   zoomedChannel.value = null;
   topicFilter.value = '';
+}
+
+/** Lists every topic of a subscribed channel in the sidebar (also Zulip's Y); false for another channel. */
+export function showChannelTopics(streamId: number | null): boolean {
+  if (streamId === null || !store.subscriptions.value.some((s) => s.stream_id === streamId)) return false;
+  topicFilter.value = '';
+  zoomedChannel.value = streamId;
+  return true;
 }
 
 /** The list is drawn anew when it zooms in or out: where focus goes then (the filter box, or back to "More topics"). */
@@ -79,6 +87,12 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
             >
               <span class={`label${t.name === '' ? ' empty-topic' : ''}`}>{topicLabel(t.name)}</span>
               {t.muted && <span class="visually-hidden"> (muted)</span>}
+              {t.mentioned && (
+                <span class="mention-marker" title="You are mentioned here">
+                  <span aria-hidden="true">@</span>
+                  <span class="visually-hidden">, mentions you</span>
+                </span>
+              )}
               {t.unread > 0 && (
                 <span class={`count${t.muted ? ' quiet' : ''}`} aria-label={countLabel(t.unread)}>
                   {t.unread}
@@ -104,10 +118,7 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
           type="button"
           class="more-topics"
           aria-label={`More topics in ${channelName}${hiddenUnread ? `, ${countLabel(hiddenUnread)}` : ''}`}
-          onClick={() => {
-            topicFilter.value = '';
-            zoomedChannel.value = streamId;
-          }}
+          onClick={() => showChannelTopics(streamId)}
         >
           <span>More topics</span>
           {hiddenUnread > 0 && (

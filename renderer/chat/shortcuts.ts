@@ -18,6 +18,7 @@ import * as act from './message-actions.js';
 import { focusPeopleFilter } from './People.js';
 import { openProfileCard } from './ProfileCard.js';
 import { imageLinkOf } from './Lightbox.js';
+import { showChannelTopics } from './SidebarTopics.js';
 
 /** Whether the "Keyboard shortcuts" dialog is open. */
 export const helpOpen = signal(false);
@@ -77,6 +78,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['a'], show: ['A'], does: 'Combined feed', group: 'Going places', run: () => go({ kind: 'feed' }) },
   { keys: ['*'], show: ['*'], does: 'Starred messages', group: 'Going places', run: () => go({ kind: 'starred' }) },
   { keys: ['w'], show: ['W'], does: 'Filter people', group: 'Going places', run: focusPeopleFilter },
+  { keys: ['y'], show: ['Y'], does: 'All topics of this channel (in the sidebar)', group: 'Going places', run: () => channelTopics() },
   { keys: ['q'], show: ['Q'], does: 'Filter channels and conversations', group: 'Going places', run: () => document.querySelector<HTMLInputElement>('.sidebar input[type="search"]')?.focus() },
   { keys: ['d'], show: ['D'], does: 'Drafts', group: 'Going places', run: () => go({ kind: 'drafts' }) },
   { keys: ['/'], show: ['/'], does: 'Search', group: 'The app', run: () => focusSearch() },
@@ -302,6 +304,14 @@ async function newTopic(): Promise<void> {
   const topic = await field<HTMLInputElement>(/\btopic\b/i);
   topic?.focus();
   topic?.select();
+}
+
+/** Y: every topic of the open channel, listed in the sidebar with its filter box focused. */
+function channelTopics(): void {
+  const v = view.value;
+  const streamId = v.kind === 'channel' || v.kind === 'topic' ? v.streamId : null;
+  if (!showChannelTopics(streamId)) return announce('Open a channel you are subscribed to, to list its topics.');
+  document.querySelector<HTMLInputElement>('.sidebar .topic-filter input')?.focus();
 }
 
 /** X: a new direct message, the recipients field focused. */

@@ -152,6 +152,8 @@ export interface SidebarTopic {
   unread: number;
   muted: boolean;
   active: boolean;
+  /** An unread message there mentions the user. */
+  mentioned: boolean;
 }
 
 /** Every topic of a channel, newest first: the server's list, plus any topic with unread messages. */
@@ -198,6 +200,11 @@ export function sidebarTopics(
   label: (t: string) => string,
 ): { items: SidebarTopic[]; total: number; hiddenUnread: number } {
   const counts = unreadOf(streamId);
+  const mentioned = new Set<string>();
+  for (const id of store.mentions.value) {
+    const place = store.unread.value.get(id);
+    if (place && !('peers' in place) && place.streamId === streamId) mentioned.add(lower(place.topic));
+  }
   let names = allTopics(streamId).map((t) => t.name);
   if (activeTopic !== null && !names.some((n) => lower(n) === lower(activeTopic))) names.unshift(activeTopic);
   if (zoomed && filter.trim()) names = names.filter((n) => topicMatches(label(n), filter));
@@ -215,7 +222,7 @@ export function sidebarTopics(
       zoomed ||
       active ||
       (!muted && ((idx < MAX_TOPICS && items.length < MAX_TOPICS) || (unread > 0 && items.length < MAX_TOPICS_WITH_UNREAD)));
-    if (show) items.push({ name, unread, muted, active });
+    if (show) items.push({ name, unread, muted, active, mentioned: mentioned.has(lower(name)) });
     else if (!muted) hiddenUnread += unread;
   });
   return { items, total: names.length, hiddenUnread };
@@ -229,6 +236,32 @@ function unreadOf(streamId: number): Map<string, number> {
     out.set(lower(place.topic), (out.get(lower(place.topic)) ?? 0) + 1);
   }
   return out;
+}
+
+const COLLAPSED_KEY = 'hearth.sidebar.collapsed';
+
+function readCollapsed(): Set<string> {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(COLLAPSED_KEY) ?? '[]');
+    return new Set(Array.isArray(v) ? v.map(String) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** The channel sections folded away (by section ID), remembered in this browser as Zulip's web app does. */
+export const collapsedSections = signal(readCollapsed());
+
+export function toggleSection(id: string): void {
+  const next = new Set(collapsedSections.value);
+  if (next.has(id)) next.delete(id);
+  else next.add(id);
+  collapsedSections.value = next;
+  try {
+    localStorage.setItem(COLLAPSED_KEY, JSON.stringify([...next]));
+  } catch {
+    /* storage blocked: folded for this page only */
+  }
 }
 
 export interface ChannelSection {

@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
-import type { Browser, Locator } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations } from '../helpers/axe.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
 import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
@@ -66,16 +67,13 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
   const topicList = () => nav().getByRole('list', { name: 'Topics in engineering', exact: true });
   /** The topic names the sidebar shows, in order, and their unread counts. */
   async function shown(): Promise<{ names: string[]; counts: Record<string, number> }> {
-    const links = topicList().getByRole('link');
-    const names: string[] = [];
+    // Read at one instant (the list re-renders as events arrive).
+    const rows = await topicList().evaluate((ul) =>
+      [...ul.querySelectorAll(':scope > li > a')].map((a) => [a.querySelector('.label')?.textContent ?? '', a.querySelector('.count')?.textContent ?? null] as const),
+    );
     const counts: Record<string, number> = {};
-    for (const link of await links.all()) {
-      const name = (await link.locator('.label').textContent())!;
-      names.push(name);
-      const count = link.locator('.count');
-      if (await count.count()) counts[name] = Number(await count.textContent());
-    }
-    return { names, counts };
+    for (const [name, count] of rows) if (count !== null) counts[name] = Number(count);
+    return { names: rows.map(([name]) => name), counts };
   }
   /** Mel's unread messages per topic of engineering, as the server counts them. */
   async function serverUnread(): Promise<Record<string, number>> {
@@ -167,6 +165,13 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
     await sameList(['Topic 05']);
     await nav().getByRole('button', { name: 'Back to channels' }).click();
     await nav().getByRole('link', { name: 'random' }).waitFor();
+    // Zulip's Y lists the open channel's topics from anywhere on the page (focus on no field).
+    await p.page.locator('main').getByText(/^busy \d+$|^about Topic 01$/).first().click();
+    await p.page.keyboard.press('y');
+    await eventually(async () => filter.evaluate((el) => el === document.activeElement));
+    assert.equal((await shown()).names.length, 13);
+    await p.page.keyboard.press('Escape');
+    await nav().getByRole('link', { name: 'random' }).waitFor();
   });
 
   test('topics follow events: a new topic appears, a renamed or deleted one goes; counts stay the server\'s', async () => {
@@ -186,30 +191,31 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
     assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
     const after = ['launch day', 'busy', 'Topic 12 renamed', 'Topic 09', 'Topic 08', 'Topic 07', 'Topic 06', 'Topic 03', 'Topic 02'];
     await sameList(after);
+    // A mention: marked with @ on its topic.
+    assert.equal(await topicList().locator('.mention-marker').count(), 0);
+    await sendStream(ts.ownerClient, 'engineering', 'launch day', `@**Mel|${mel.id}** are you ready?`);
+    await topicList().getByRole('link', { name: /^launch day\W+mentions you/ }).waitFor();
+    await eventually(async () => (await shown()).counts['launch day'] === 2);
     const server = await serverTopics();
     assert.ok(!server.includes('Topic 11') && !server.includes('Topic 12'));
     const { counts } = await shown();
     assert.deepEqual(counts, await serverUnread());
-    assert.equal(counts['launch day'], 1);
+    assert.equal(counts['launch day'], 2);
     await p.page.reload();
     await sameList(after);
     assert.deepEqual((await shown()).counts, await serverUnread());
   });
 
-  /** Section headings of the channel list, in order, and the channels under each. */
-  async function sections(): Promise<[string, string[]][]> {
-    const out: [string, string[]][] = [];
-    for (const h of await nav().locator('h3.folder').all()) {
-      const title = (await h.textContent())!;
-      const list: Locator = nav().getByRole('list', { name: title, exact: true });
-      const names: string[] = [];
-      for (const a of await list.locator(':scope > li > a').all()) names.push((await a.locator('.label').textContent())!);
-      out.push([title, names]);
-    }
-    return out;
-  }
+  /** Section headings of the channel list, in order, and the channels of the list each heading labels (read at one instant). */
+  const sections = (): Promise<[string, string[]][]> =>
+    nav().evaluate((el) =>
+      [...el.querySelectorAll('h3.folder span[id]')].map((title): [string, string[]] => {
+        const list = el.querySelector(`ul[aria-labelledby="${title.id}"]`);
+        return [title.textContent ?? '', [...(list?.querySelectorAll(':scope > li > a .label') ?? [])].map((x) => x.textContent ?? '')];
+      }),
+    );
   const sameSections = async (expected: [string, string[]][]) => {
-    await eventually(async () => JSON.stringify(await sections()) === JSON.stringify(expected), 2000).catch(async () =>
+    await eventually(async () => JSON.stringify(await sections()) === JSON.stringify(expected)).catch(async () =>
       assert.deepEqual(await sections(), expected),
     );
   };
@@ -245,6 +251,21 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
       ['Product', ['design', 'engineering']],
       ['Other', ['random']],
     ];
+    await sameSections(ordered);
+    // A section folds away (remembered after a reload), its unread count on its heading; the open channel stays.
+    const teamsButton = nav().getByRole('button', { name: /^Teams/ });
+    assert.equal(await teamsButton.getAttribute('aria-expanded'), 'true');
+    await sendStream(ts.ownerClient, 'ops', 'pager', 'disk full');
+    await teamsButton.click();
+    assert.equal(await teamsButton.getAttribute('aria-expanded'), 'false');
+    await sameSections([['Teams', []], ordered[1]!, ordered[2]!]);
+    await teamsButton.getByLabel('1 unread messages').waitFor();
+    await p.page.reload();
+    await sameSections([['Teams', []], ordered[1]!, ordered[2]!]);
+    await p.page.goto(`${ts.url}/#narrow/channel/${channelIds.get('ops')!}-ops/topic/pager`);
+    await sameSections([['Teams', ['ops']], ordered[1]!, ordered[2]!]);
+    await p.page.goto(`${ts.url}/#inbox`);
+    await teamsButton.click();
     await sameSections(ordered);
     // The sidebar filter keeps a folder's channels when it matches the folder's name.
     await nav().getByRole('searchbox', { name: 'Filter channels and conversations' }).fill('team');
@@ -289,5 +310,23 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
       await p.page.setViewportSize({ width: 1280, height: 800 });
     }
     assert.deepEqual(p.errors.filter((e) => !isSessionProbe(e)), []);
+  });
+
+  test('no serious or critical axe-core violation in the sidebar with folders, topics and "More topics"', async () => {
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await signIn(page, ts.url, mel);
+      await page.goto(busyUrl());
+      const side = page.getByRole('navigation', { name: 'Conversations' });
+      await side.getByRole('list', { name: 'Topics in engineering', exact: true }).getByRole('link', { name: 'launch day' }).waitFor();
+      const found = (await axeViolations(page)).map((v) => `topics: ${v}`);
+      await side.getByRole('button', { name: 'More topics in engineering' }).click();
+      await side.getByRole('searchbox', { name: 'Filter topics in engineering' }).waitFor();
+      found.push(...(await axeViolations(page)).map((v) => `more topics: ${v}`));
+      assert.deepEqual(found, []);
+    } finally {
+      await context.close();
+    }
   });
 });
