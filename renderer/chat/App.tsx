@@ -2,6 +2,7 @@
  * The chat: sign-in, then the sidebar and the open view; a "Reconnecting…" banner while
  * the server is out of reach. The admin pages are one link away for administrators.
  */
+import { ConnectionBanner } from './ConnectionBanner.js';
 import { useEffect, useState } from 'preact/hooks';
 import { Account } from './Account.js';
 import { People, PeopleColumn } from './People.js';
@@ -101,11 +102,7 @@ function Chat() {
           </button>
         </nav>
       </header>
-      {store.connection.value === 'reconnecting' && (
-        <p class="banner" role="status">
-          Reconnecting… Your messages will appear when the server answers again.
-        </p>
-      )}
+      <ConnectionBanner />
       <div id="sidebar" class="sidebar-wrap">
         <button type="button" class="drawer-close" onClick={() => setDrawer(false)}>
           Close

@@ -2,10 +2,13 @@
  * Live updates: `POST /register` fills the store and allocates an event queue, then
  * `GET /events` long-polls it. A lost queue (`BAD_EVENT_QUEUE_ID`: the server restarted
  * or the queue expired) means registering again and reloading what is shown; a dropped
- * network means "Reconnecting…" and retries with growing pauses. Nothing is lost or shown
- * twice: after a re-register every feed is fetched afresh.
+ * network means "Reconnecting…", and a server that takes connections but answers nothing
+ * (frozen, overloaded) is noticed by a watchdog within about 15 s: "Hearth is not answering".
+ * Either way the next try is at most 2 s away (with a countdown and "Try now"), so the page is
+ * back within 2 s of the server. Nothing is lost or shown twice: after a re-register every feed
+ * is fetched afresh.
  */
-import { ApiError, call, get, post } from './api.js';
+import { ApiError, call, get } from './api.js';
 import { applyEvent } from './apply-event.js';
 import { loadRecentConversations } from './feeds.js';
 import { loadState } from './load-state.js';
@@ -25,11 +28,19 @@ interface Queue {
 
 const queue: { current: Queue | null; stopped: boolean; generation: number } = { current: null, stopped: false, generation: 0 };
 
+/** The server took the connection but did not answer in time. */
+class NotAnswering extends Error {}
+
 /** Called after each (re-)register, so views can refetch what they show. */
 export const onReload = new Set<() => void>();
 
+/** A register that takes longer is given up as "not answering" (a large organization registers in about a second). */
+const REGISTER_TIMEOUT_MS = 20_000;
+
 async function register(): Promise<void> {
-  const res = await post<Record<string, unknown>>('/register', {
+  const gaveUp = new AbortController();
+  const timer = setTimeout(() => gaveUp.abort(), REGISTER_TIMEOUT_MS);
+  const res = await call<Record<string, unknown>>('POST', '/register', {
     apply_markdown: true,
     client_gravatar: false,
     include_subscribers: false,
@@ -44,7 +55,9 @@ async function register(): Promise<void> {
       user_settings_object: true,
       simplified_presence_events: true,
     },
-  });
+  }, { signal: gaveUp.signal }).catch((err: unknown) => {
+    throw gaveUp.signal.aborted ? new NotAnswering() : err;
+  }).finally(() => clearTimeout(timer));
   loadState(res);
   queue.current = { id: String(res.queue_id), lastEventId: Number(res.last_event_id) };
   store.ready.value = true;
@@ -52,7 +65,65 @@ async function register(): Promise<void> {
   for (const f of onReload) f();
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Longest pause between tries while the server is away: back within 2 s of its return. */
+const MAX_PAUSE_MS = 2_000;
+/** A long-poll pending this long gets a cheap check beside it (healthy polls wait up to a minute for a heartbeat). */
+const WATCH_AFTER_MS = 10_000;
+/** How long the cheap check (or register) may take before the server counts as not answering. */
+const CHECK_TIMEOUT_MS = 5_000;
+
+/** The pause before the next try; "Try now" ends it early. */
+const pause: { wake: (() => void) | null } = { wake: null };
+
+function sleepUntilRetry(ms: number): Promise<void> {
+  store.retryAt.value = Date.now() + ms;
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      pause.wake = null;
+      store.retryAt.value = null;
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    pause.wake = done;
+  });
+}
+
+/** "Try now": the next try starts at once. */
+export function retryNow(): void {
+  pause.wake?.();
+}
+
+function giveUpAfter(poll: AbortController, ms: number): () => void {
+  const timer = setTimeout(() => poll.abort(new Error('not answering')), ms);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Watches a pending long-poll: from WATCH_AFTER_MS on, a cheap request (server settings) every few
+ * seconds must answer within CHECK_TIMEOUT_MS, else the poll is abandoned as "not answering".
+ */
+function watchPoll(poll: AbortController): () => void {
+  let checking: AbortController | null = null;
+  const look = async () => {
+    if (checking || document.visibilityState !== 'visible') return;
+    checking = new AbortController();
+    const gaveUp = setTimeout(() => checking?.abort(), CHECK_TIMEOUT_MS);
+    try {
+      await get('/server_settings', {}, { signal: checking.signal });
+    } catch {
+      if (!poll.signal.aborted) poll.abort(new Error('not answering'));
+    } finally {
+      clearTimeout(gaveUp);
+      checking = null;
+    }
+  };
+  const timer = setInterval(() => void look(), WATCH_AFTER_MS);
+  return () => {
+    clearInterval(timer);
+    checking?.abort();
+  };
+}
 
 /** Registers, then polls until stop(); survives restarts of the server and network loss. */
 export async function start(): Promise<void> {
@@ -63,11 +134,21 @@ export async function start(): Promise<void> {
     try {
       if (!queue.current) await register();
       const q = queue.current!;
-      const res = await get<{ events: Record<string, unknown>[] }>('/events', {
-        queue_id: q.id,
-        last_event_id: q.lastEventId,
-        dont_block: failures > 0,
-      });
+      const poll = new AbortController();
+      // A retry does not wait for events (dont_block): its answer is due at once.
+      const unwatch = failures > 0 ? giveUpAfter(poll, CHECK_TIMEOUT_MS) : watchPoll(poll);
+      let res: { events: Record<string, unknown>[] };
+      try {
+        res = await get<{ events: Record<string, unknown>[] }>(
+          '/events',
+          { queue_id: q.id, last_event_id: q.lastEventId, dont_block: failures > 0 },
+          { signal: poll.signal },
+        );
+      } catch (err) {
+        throw poll.signal.aborted ? new NotAnswering() : err;
+      } finally {
+        unwatch();
+      }
       if (generation !== queue.generation) return;
       for (const e of res.events) {
         q.lastEventId = Math.max(q.lastEventId, Number(e.id));
@@ -83,9 +164,9 @@ export async function start(): Promise<void> {
       }
       if (err instanceof ApiError && err.status === 401) throw err;
       failures++;
-      store.connection.value = 'reconnecting';
-      // 0.5 s, 1 s, 2 s ... up to 15 s, with jitter so many browsers do not return at once.
-      await sleep(Math.min(15_000, 500 * 2 ** Math.min(failures - 1, 5)) * (0.75 + Math.random() / 2));
+      store.connection.value = err instanceof NotAnswering ? 'not-answering' : 'reconnecting';
+      // 0.5 s, 1 s, then about 2 s, with jitter so many browsers do not return at once.
+      await sleepUntilRetry(Math.min(MAX_PAUSE_MS, 500 * 2 ** Math.min(failures - 1, 2)) * (0.75 + Math.random() / 4));
     }
   }
 }

@@ -189,7 +189,9 @@ export const store = {
   presence: signal(new Map<number, number>()),
   /** Recent conversations: key → newest message ID seen (from the feeds and events). */
   recent: signal(new Map<string, RecentConversation>()),
-  connection: signal<'connected' | 'reconnecting'>('connected'),
+  connection: signal<'connected' | 'reconnecting' | 'not-answering'>('connected'),
+  /** When the next try to reach the server starts (ms since the epoch), while it is away. */
+  retryAt: signal<number | null>(null),
   maxMessageLength: signal(10000),
   /** The largest file one may upload, in MiB (register's `max_file_upload_size_mib`, kept by realm events). */
   maxFileUploadMib: signal(25),
