@@ -101,9 +101,21 @@ export const channelFolders = signal<ChannelFolder[]>([]);
 
 const byOrder = (list: ChannelFolder[]) => [...list].sort((a, b) => a.order - b.order || a.id - b.id);
 
-/** From each register: the folders, and every topic list known so far fetched again (events may have been missed). */
+let registeredAs: number | null = null;
+
+/**
+ * From each register: the folders, and every topic list known so far fetched again (events may
+ * have been missed); someone else signed in on the page starts with none.
+ */
 export function loadSidebarState(r: Json): void {
   channelFolders.value = byOrder(((r.channel_folders as ChannelFolder[]) ?? []).map((f) => ({ ...f })));
+  if (registeredAs !== Number(r.user_id)) {
+    registeredAs = Number(r.user_id);
+    fetchSeq.clear();
+    noted.clear();
+    topicHistory.value = new Map();
+    return;
+  }
   for (const id of topicHistory.value.keys()) loadTopicHistory(id, true);
 }
 

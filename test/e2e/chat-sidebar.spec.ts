@@ -284,6 +284,21 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
     assert.deepEqual(flat, ['design', 'engineering', 'ops', 'random', 'sales']);
     assert.equal((await melApi.patch('/settings', { web_left_sidebar_show_channel_folders: true })).status, 200);
     await sameSections(ordered);
+    // Pinned channels come first; a folder whose channels are all muted goes last, its channels dimmed.
+    const props = async (changes: [string, string, boolean][]) => {
+      const subscription_data = changes.map(([name, property, value]) => ({ stream_id: channelIds.get(name)!, property, value }));
+      const res = await melApi.post('/users/me/subscriptions/properties', { subscription_data });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    await props([['random', 'pin_to_top', true], ['ops', 'is_muted', true], ['sales', 'is_muted', true]]);
+    await sameSections([
+      ['Pinned', ['random']],
+      ['Product', ['design', 'engineering']],
+      ['Teams', ['ops', 'sales']],
+    ]);
+    await p.shot('chat-sidebar-pinned-muted');
+    await props([['random', 'pin_to_top', false], ['ops', 'is_muted', false], ['sales', 'is_muted', false]]);
+    await sameSections(ordered);
   });
 
   test('at 1280 px and on a 390 px phone, light and dark', async () => {
