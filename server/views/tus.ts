@@ -20,7 +20,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, Server, type ServerOptions } from '@tus/server';
@@ -78,11 +78,13 @@ export function tusViews(app: App): TusViews {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   chmodSync(directory, 0o700);
   /** Each in-flight request's caller and tus path (the library hands hooks its own request object). */
-  const callers = new WeakMap<IncomingMessage, { user: UserRecord | null; base: string }>();
+  const callers = new WeakMap<IncomingMessage, { user: UserRecord | null; base: string; res: ServerResponse }>();
   const callerOf = (req: TusRequest) => {
     const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
     return node ? callers.get(node) : undefined;
   };
+  /** Uploads whose creation passed the limits and whose record may not be on disk yet (until their response ends). */
+  const creating = new Map<string, { userId: number; size: number }>();
 
   // No tus `expiration` extension: with it the library re-reads a finished upload after our hook
   // moved it away. Stale unfinished uploads are swept here instead.
@@ -116,11 +118,30 @@ export function tusViews(app: App): TusViews {
       if (upload.sizeIsDeferred || upload.size === undefined) throw reject(411, 'SizeIsDeferred is not supported');
       const user = callerOf(req)?.user;
       if (!user) throw reject(401, 'Unauthenticated upload');
-      // As Zulip's pre-create hook: the quota is checked on the declared length (and again when the upload is recorded).
+      // As Zulip's pre-create hook: the quota is checked on the declared length (and again when the
+      // upload is recorded), with every unfinished upload's declared length counted too.
+      const listed = await unfinishedUploads(store);
+      const pending = { all: 0, mine: 0, unwritten: 0 };
+      const count = (id: string, userId: number, size: number, written: number) => {
+        pending.all += size;
+        if (userId === user.id) pending.mine += size;
+        pending.unwritten += Math.max(0, size - written);
+      };
+      for (const u of listed) if (!creating.has(u.id)) count(u.id, u.userId, u.size, u.written);
+      for (const [id, c] of creating) count(id, c.userId, c.size, 0);
       try {
-        checkUploadAllowed(app, user, upload.size);
-        await checkDiskSpace(app, upload.size);
+        checkUploadAllowed(app, user, upload.size, pending);
       } catch (err) {
+        throw refusal(err);
+      }
+      creating.set(upload.id, { userId: user.id, size: upload.size });
+      const res = callerOf(req)?.res;
+      if (res && !res.writableFinished) res.once('close', () => creating.delete(upload.id));
+      else creating.delete(upload.id);
+      try {
+        await checkDiskSpace(app, upload.size + pending.unwritten);
+      } catch (err) {
+        creating.delete(upload.id);
         throw refusal(err);
       }
       return {};
@@ -137,7 +158,7 @@ export function tusViews(app: App): TusViews {
 
   return {
     async request({ user, koa: ctx }) {
-      callers.set(ctx.req, { user, base: ctx.path.startsWith('/json/') ? JSON_TUS_PATH : TUS_PATH });
+      callers.set(ctx.req, { user, base: ctx.path.startsWith('/json/') ? JSON_TUS_PATH : TUS_PATH, res: ctx.res });
       if (ctx.method === 'POST') sweep();
       ctx.respond = false;
       try {
@@ -183,6 +204,18 @@ async function finish(app: App, store: FileStore, user: UserRecord | undefined, 
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ url, filename: a.file_name }),
   };
+}
+
+/** Unfinished uploads on disk: owner, declared length and bytes received. */
+async function unfinishedUploads(store: FileStore): Promise<{ id: string; userId: number; size: number; written: number }[]> {
+  const out = [];
+  for (const id of (await store.configstore.list?.()) ?? []) {
+    const m = UPLOAD_ID.exec(id);
+    const upload = m ? await store.getUpload(id).catch(() => undefined) : undefined;
+    if (!m || !upload || upload.size === undefined) continue;
+    out.push({ id, userId: Number(m[1]), size: upload.size, written: upload.offset });
+  }
+  return out;
 }
 
 /** Deletes unfinished uploads created more than UNFINISHED_TTL_MS ago (bytes and record). */

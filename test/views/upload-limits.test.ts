@@ -150,21 +150,29 @@ describe('the organization upload quota', () => {
       assert.deepEqual(JSON.parse(await over.text()), { message: QUOTA_MSG });
       assert.deepEqual(await uploadFilesOnDisk(ts), disk, 'no upload created');
 
-      // Each fits alone; whichever finishes second is refused and removed.
+      // Each fits alone: an unfinished upload's declared length counts against the next one's start
+      // (unfinished uploads were counted only once finished, so never-finished ones filled the disk).
       const size = Math.floor(room * 0.6);
-      const a = await tusCreate(member, size);
-      const b = await tusCreate(member, size);
-      assert.equal(a.status, 201);
-      assert.equal(b.status, 201);
+      const [a, b] = await Promise.all([tusCreate(member, size), tusCreate(member, size)]);
+      assert.deepEqual([a.status, b.status].sort(), [201, 413], 'two starting together: one refused');
+      const [started, refused] = a.status === 201 ? [a, b] : [b, a];
+      assert.deepEqual(JSON.parse(await refused.text()), { message: QUOTA_MSG });
+      const half = Math.floor(size / 2);
+      assert.equal((await tusPatch(member, started.headers.get('location')!, randomBytes(half))).status, 204);
+      assert.equal((await tusCreate(member, size)).status, 413, 'the half-sent upload still counts whole');
+      // Whichever finishes second is refused and removed: here a plain upload takes the room first.
       const count = await storedCount(ts);
-      const done = await tusPatch(member, a.headers.get('location')!, randomBytes(size));
-      assert.equal(done.status, 200, await done.clone().text());
-      const late = await tusPatch(member, b.headers.get('location')!, randomBytes(size));
+      assert.equal((await upload(member, size)).status, 200);
+      const late = await fetch(`${member.baseUrl}${started.headers.get('location')}`, {
+        method: 'PATCH',
+        headers: { ...member.authHeader, 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(half), 'Content-Type': 'application/offset+octet-stream' },
+        body: new Uint8Array(randomBytes(size - half)),
+      });
       assert.equal(late.status, 413);
       assert.deepEqual(JSON.parse(await late.text()), { message: QUOTA_MSG });
       assert.equal(await storedCount(ts), count + 1);
       assert.equal((await uploadFilesOnDisk(ts)).tus, disk.tus, 'the refused upload is gone from uploads/tus');
-      const gone = await fetch(`${member.baseUrl}${b.headers.get('location')}`, { method: 'HEAD', headers: { ...member.authHeader, 'Tus-Resumable': '1.0.0' } });
+      const gone = await fetch(`${member.baseUrl}${started.headers.get('location')}`, { method: 'HEAD', headers: { ...member.authHeader, 'Tus-Resumable': '1.0.0' } });
       assert.equal(gone.status, 404);
     } finally {
       await ts.ownerClient.patch('/realm', { hearth_upload_quota_mib: 10_240 });
@@ -198,6 +206,15 @@ describe("guests' daily upload allowance", () => {
     const tus = await tusCreate(guest, 600 * KiB);
     assert.equal(tus.status, 413);
     assert.match(JSON.parse(await tus.text()).message, /^Guests may upload at most 1 MiB in 24 hours/);
+    // An unfinished resumable upload counts: a guest cannot keep a week of never-finished ones.
+    now += 86_400_000 + 1000;
+    const first = await tusCreate(guest, 600 * KiB);
+    assert.equal(first.status, 201);
+    assert.equal((await tusPatch(guest, first.headers.get('location')!, randomBytes(100 * KiB))).status, 204);
+    const second = await tusCreate(guest, 600 * KiB);
+    assert.equal(second.status, 413);
+    assert.match(JSON.parse(await second.text()).message, /^Guests may upload at most 1 MiB in 24 hours/);
+    assert.equal((await tusCreate(guest, 300 * KiB)).status, 201, 'what is left of the allowance is still open');
     // Members are not limited so.
     assert.equal((await upload(member, 600 * KiB)).status, 200);
     assert.equal((await upload(member, 600 * KiB)).status, 200);

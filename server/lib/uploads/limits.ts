@@ -58,17 +58,29 @@ function uploadedToday(app: App, userId: number): number {
 }
 
 /**
+ * Declared lengths of resumable uploads begun and not finished: everyone's, and the uploader's.
+ * They count against the quota and a guest's allowance at the start of another upload (they
+ * were counted only once finished, so unfinished ones, kept a week, filled the disk past both).
+ */
+export interface UnfinishedBytes {
+  all: number;
+  mine: number;
+}
+
+const NONE_UNFINISHED: UnfinishedBytes = { all: 0, mine: 0 };
+
+/**
  * Throws the error a new upload of `size` bytes by `user` gets when it would go over the
  * organization's quota (Zulip's check_upload_within_quota: stored files, avatars and emoji
  * not counted) or, for a guest, over the daily allowance. Synchronous: actions call it inside
  * the commit that records the file.
  */
-export function checkUploadAllowed(app: App, user: UserRecord, size: number): void {
+export function checkUploadAllowed(app: App, user: UserRecord, size: number, unfinished: UnfinishedBytes = NONE_UNFINISHED): void {
   const quota = uploadQuotaMib(app);
-  if (quota !== null && app.store.attachments.totalSize() + size > quota * MiB) throw quotaExceeded();
+  if (quota !== null && app.store.attachments.totalSize() + unfinished.all + size > quota * MiB) throw quotaExceeded();
   if (isGuest(user)) {
     const limit = guestUploadMibPerDay(app);
-    if (uploadedToday(app, user.id) + size > limit * MiB) {
+    if (uploadedToday(app, user.id) + unfinished.mine + size > limit * MiB) {
       throw new HearthError(`Guests may upload at most ${limit} MiB in 24 hours. Try again later, or ask an organization owner.`, {
         code: 'BAD_REQUEST',
       });
