@@ -5,13 +5,13 @@
  * page's life, so it survives the message re-rendering and the render window moving past it.
  *
  * The height is measured in a layout effect and applied to the DOM there (`data-tall` on the box,
- * an attribute Preact never renders), before the feed's own layout effect puts the reader's place
- * back: condensing never moves what the reader looks at. Images that load later, and a window
- * resized, measure again.
+ * an attribute Preact never renders, which condenses it and keeps room for the button), before the
+ * feed's own layout effect puts the reader's place back: condensing never moves what the reader
+ * looks at. Images that load later, and a window resized, measure again.
  */
 import { signal } from '@preact/signals';
 import type { KeyboardEventHandler, MouseEventHandler } from 'preact';
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** The condensed height, in em of the content's font: keep in step with style.css's `.condense[data-tall]`. */
 export const CONDENSED_EM = 14;
@@ -22,22 +22,26 @@ export const expanded = signal<ReadonlySet<number>>(new Set());
 /** Whether content this tall is condensed, in a window this tall (condensing must hide a good part of it). */
 export const isTall = (contentPx: number, windowPx: number, condensedPx: number) => contentPx > Math.max(windowPx * 0.65, condensedPx * 1.5);
 
-function measure(box: HTMLElement): void {
+/** Whether the box's content is tall; marks the box `data-tall` (condensed, with room for the button) at once. */
+function measure(box: HTMLElement): boolean {
   const content = box.firstElementChild as HTMLElement | null;
-  if (!content) return;
+  if (!content) return false;
   const condensedPx = CONDENSED_EM * parseFloat(getComputedStyle(content).fontSize || '15');
-  box.toggleAttribute('data-tall', isTall(content.scrollHeight, window.innerHeight, condensedPx));
+  const tall = isTall(content.scrollHeight, window.innerHeight, condensedPx);
+  box.toggleAttribute('data-tall', tall);
+  return tall;
 }
 
+/** Bumped when the window has been resized (one listener for the page): every message measures again. */
+const resized = signal(0);
 let resizeWatched = false;
-/** One listener for the page: a window of another size measures every message again. */
 function watchResize(): void {
   if (resizeWatched) return;
   resizeWatched = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   window.addEventListener('resize', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => document.querySelectorAll<HTMLElement>('.condense').forEach(measure), 150);
+    timer = setTimeout(() => resized.value++, 150);
   });
 }
 
@@ -59,14 +63,18 @@ interface Props {
 /** A message's rendered content, condensed when tall, with its "Show more" / "Show less" button. */
 export function CondensedContent({ id, html, onClick, onKeyDown }: Props) {
   const box = useRef<HTMLDivElement>(null);
+  // The button comes with the next render; `data-tall` has already made its room (no shift then).
+  const [tall, setTall] = useState(false);
   const open = expanded.value.has(id);
+  const size = resized.value;
   /** "Show less" was pressed: bring the message's start back into view once it is condensed. */
   const collapsing = useRef(false);
   const contentId = `message-content-${id}`;
 
-  useLayoutEffect(() => {
-    if (box.current) measure(box.current);
-  }, [html]);
+  const remeasure = () => {
+    if (box.current) setTall(measure(box.current));
+  };
+  useLayoutEffect(remeasure, [html, size]);
   useEffect(watchResize, []);
 
   useLayoutEffect(() => {
@@ -80,7 +88,7 @@ export function CondensedContent({ id, html, onClick, onKeyDown }: Props) {
   }, [open]);
 
   return (
-    <div class="condense" ref={box} onLoadCapture={(e) => e.target instanceof HTMLImageElement && box.current && measure(box.current)}>
+    <div class="condense" ref={box} onLoadCapture={(e) => e.target instanceof HTMLImageElement && remeasure()}>
       <div
         id={contentId}
         class={`content rendered${open ? '' : ' condensable'}`}
@@ -95,18 +103,20 @@ export function CondensedContent({ id, html, onClick, onKeyDown }: Props) {
         }}
         dangerouslySetInnerHTML={{ __html: html }}
       />
-      <button
-        type="button"
-        class="link condense-toggle"
-        aria-expanded={open}
-        aria-controls={contentId}
-        onClick={() => {
-          collapsing.current = open;
-          setExpanded(id, !open);
-        }}
-      >
-        {open ? 'Show less' : 'Show more'}
-      </button>
+      {tall && (
+        <button
+          type="button"
+          class="link condense-toggle"
+          aria-expanded={open}
+          aria-controls={contentId}
+          onClick={() => {
+            collapsing.current = open;
+            setExpanded(id, !open);
+          }}
+        >
+          {open ? 'Show less' : 'Show more'}
+        </button>
+      )}
     </div>
   );
 }
