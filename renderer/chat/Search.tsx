@@ -8,8 +8,8 @@ import { effect } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { CondensedContent } from './condense.js';
 import { sanitize } from './html.js';
-import { dmPeers, hashOf, viewOf, type View } from './narrow.js';
-import { go, href, view } from './router.js';
+import { dmPeers, hashOf, type View } from './narrow.js';
+import { go, href, view, viewOfHash } from './router.js';
 import { parseSearch, unparseSearch, type SearchTerm } from './search-terms.js';
 import { searchSuggestions } from './search-suggest.js';
 import { olderResults, openSearch, searchKey, type Result, type SearchView } from './search-feed.js';
@@ -44,7 +44,7 @@ export function SearchBox() {
       return;
     }
     // A search that names a view (`is:starred`, `channel:5`) opens that view, as its link would.
-    go(viewOf(hashOf({ kind: 'search', terms })));
+    go(viewOfHash(hashOf({ kind: 'search', terms })));
     box.current?.blur();
     document.getElementById('main')?.focus({ preventScroll: true });
   }

@@ -1,12 +1,35 @@
 /**
  * Server HTML (rendered messages, channel descriptions) goes into the page only through
- * DOMPurify, even though the server sanitises too: links open in a new tab without the
- * opener, and nothing scriptable survives.
+ * DOMPurify, even though the server sanitises too: links out open in a new tab without the
+ * opener, links into the chat in this one, and nothing scriptable survives.
  */
 import DOMPurify from 'dompurify';
 
+/**
+ * The hash of a link to a view of this chat, or null: `#narrow/…`, the `/#narrow/…` the server writes
+ * for channel, topic and message links, or this server's own address with a hash (pasted by someone).
+ */
+export function inAppHash(href: string): string | null {
+  if (href.startsWith('#')) return href;
+  let url: URL;
+  try {
+    url = new URL(href, location.href);
+  } catch {
+    return null;
+  }
+  const here = url.origin === location.origin && (url.pathname === '/' || url.pathname === location.pathname) && !url.search;
+  return here && url.hash.length > 1 ? url.hash : null;
+}
+
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.getAttribute('href') && !node.getAttribute('href')!.startsWith('#')) {
+  const href = node.tagName === 'A' ? node.getAttribute('href') : null;
+  if (!href) return;
+  // A link into the chat opens its view in this tab (router.ts reads Zulip's `#narrow/` forms).
+  const hash = inAppHash(href);
+  if (hash) {
+    node.setAttribute('href', hash);
+    node.removeAttribute('target');
+  } else {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer');
   }

@@ -4,7 +4,7 @@
  * topic, a direct conversation, mentions, starred, everything). Kept in the address bar's
  * hash, so Back/Forward and reloads work and a link can be shared.
  */
-import { termsFromPath, termsToPath, type SearchTerm } from './search-terms.js';
+import { encodeHashComponent, termsFromPath, termsToPath, type SearchTerm } from './search-terms.js';
 
 export type View =
   | { kind: 'inbox' }
@@ -34,7 +34,8 @@ export type FeedView = Extract<View, { kind: 'feed' | 'mentions' | 'starred' | '
 
 export const isFeed = (v: View): v is FeedView => ['feed', 'mentions', 'starred', 'channel', 'topic', 'dm'].includes(v.kind);
 
-const slug = (name: string) => name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').toLowerCase();
+/** A channel's `ID-name` as Zulip writes it (spaces as `-`, hash-encoded): the name is for people, the ID is read. */
+const channelSlug = (id: number, name: string) => `${id}-${encodeHashComponent(name.replace(/ /g, '-'))}`;
 
 /** The hash for a view; `names` gives channel names for readable links. */
 export function hashOf(v: View, channelName: (id: number) => string = () => ''): string {
@@ -58,9 +59,9 @@ export function hashOf(v: View, channelName: (id: number) => string = () => ''):
     case 'starred':
       return '#narrow/is/starred';
     case 'channel':
-      return `#narrow/channel/${v.streamId}-${slug(channelName(v.streamId))}`;
+      return `#narrow/channel/${channelSlug(v.streamId, channelName(v.streamId))}`;
     case 'topic':
-      return `#narrow/channel/${v.streamId}-${slug(channelName(v.streamId))}/topic/${encodeURIComponent(v.topic)}`;
+      return `#narrow/channel/${channelSlug(v.streamId, channelName(v.streamId))}/topic/${encodeHashComponent(v.topic)}`;
     case 'dm':
       return `#narrow/dm/${v.userIds.join(',') || 'me'}`;
     case 'search':
@@ -68,37 +69,67 @@ export function hashOf(v: View, channelName: (id: number) => string = () => ''):
   }
 }
 
-/** The view a hash names (unknown hashes: the Inbox). */
-export function viewOf(hash: string): View {
-  const near = /\/(?:near|with)\/(\d+)$/.exec(hash);
-  if (near) {
-    const v = viewOf(hash.slice(0, near.index));
-    return v.kind === 'channel' || v.kind === 'topic' || v.kind === 'dm' ? { ...v, near: Number(near[1]) } : v;
-  }
+/** Zulip's names for views this client has too (`#all_messages`, `#recent_topics`, `#streams/…`). */
+const PAGE_ALIASES: Record<string, string> = { all_messages: 'feed', recent_topics: 'recent', streams: 'channels' };
+
+/**
+ * The view a hash names (unknown hashes: the Inbox): this client's hashes, and every `#narrow/` link
+ * Zulip's apps make (search-terms.ts termsFromPath reads them). `selfId`: a direct-message link names
+ * everyone in the conversation, oneself too (Zulip's message links do); the view lists the others.
+ */
+export function viewOf(hash: string, selfId = 0, idOfEmail: (email: string) => number | undefined = () => undefined): View {
   const h = hash.replace(/^#/, '');
-  if (h === 'recent' || h === 'channels' || h === 'feed' || h === 'drafts' || h === 'scheduled') return { kind: h };
+  const page = h.split('/')[0]!;
+  if (h === 'recent' || h === 'channels' || h === 'feed' || h === 'drafts' || h === 'scheduled' || h === 'inbox') return { kind: h };
+  if (Object.hasOwn(PAGE_ALIASES, page)) return { kind: PAGE_ALIASES[page] as 'feed' | 'recent' | 'channels' };
+  // Zulip's channel settings (`#channels/subscribed`, `#channels/3/general/general`): the channel browser.
+  if (page === 'channels') return { kind: 'channels' };
   if (h === 'settings/account') return { kind: 'account' };
   if (h === 'people') return { kind: 'people' };
   if (h === 'settings') return { kind: 'settings', tab: 'preferences' };
   const tab = SETTINGS_TABS.find((t) => h === `settings/${t}`);
   if (tab) return { kind: 'settings', tab };
-  if (h === 'narrow/is/mentioned') return { kind: 'mentions' };
-  if (h === 'narrow/is/starred') return { kind: 'starred' };
-  let m = /^narrow\/channel\/(\d+)(?:-[^/]*)?(?:\/topic\/(.*))?$/.exec(h);
-  if (m) {
-    const streamId = Number(m[1]);
-    if (m[2] === undefined) return { kind: 'channel', streamId };
-    try {
-      return { kind: 'topic', streamId, topic: decodeURIComponent(m[2]) };
-    } catch {
-      return { kind: 'channel', streamId };
-    }
-  }
-  m = /^narrow\/dm\/(me|\d+(?:,\d+)*)$/.exec(h);
-  if (m) return { kind: 'dm', userIds: m[1] === 'me' ? [] : m[1]!.split(',').map(Number).sort((a, b) => a - b) };
   const terms = h.startsWith('narrow/') ? termsFromPath(h.slice('narrow/'.length)) : null;
-  if (terms?.length) return { kind: 'search', terms };
-  return { kind: 'inbox' };
+  return terms?.length ? viewOfTerms(terms, selfId, idOfEmail) : { kind: 'inbox' };
+}
+
+const isId = (s: string) => /^\d+$/.test(s);
+/** People named by IDs or (older links) addresses; null when someone is not known. */
+function idsOf(s: string, idOfEmail: (email: string) => number | undefined): number[] | null {
+  const ids = s.split(',').map((p) => (isId(p.trim()) ? Number(p) : idOfEmail(p.trim())));
+  return ids.every((id) => id !== undefined) ? ids : null;
+}
+
+/**
+ * The view narrow terms name: a channel, a topic or a direct conversation (at a message with
+ * `near`/`with`; people by ID or address), Mentions, Starred, the Combined feed; any other narrow is a search, whose
+ * results the server finds (it reads IDs, names and addresses alike). `near` and `with` are places,
+ * not filters: a search leaves them out.
+ */
+export function viewOfTerms(terms: SearchTerm[], selfId = 0, idOfEmail: (email: string) => number | undefined = () => undefined): View {
+  let near: number | undefined;
+  const filters: SearchTerm[] = [];
+  for (const t of terms) {
+    if ((t.operator === 'near' || t.operator === 'with') && !t.negated && isId(t.operand)) near = Number(t.operand);
+    else if (t.operator !== 'near' && t.operator !== 'with') filters.push(t);
+  }
+  const at = near === undefined ? {} : { near };
+  const [a, b] = filters;
+  const positive = filters.every((t) => !t.negated);
+  if (positive && filters.length === 1 && a!.operator === 'channel' && isId(a!.operand)) return { kind: 'channel', streamId: Number(a!.operand), ...at };
+  if (positive && filters.length === 2 && a!.operator === 'channel' && isId(a!.operand) && b!.operator === 'topic') {
+    return { kind: 'topic', streamId: Number(a!.operand), topic: b!.operand, ...at };
+  }
+  if (positive && filters.length === 1 && a!.operator === 'dm') {
+    const ids = a!.operand === 'me' ? [] : idsOf(a!.operand, idOfEmail);
+    if (ids) return { kind: 'dm', userIds: [...new Set(ids)].filter((id) => id !== selfId).sort((x, y) => x - y), ...at };
+  }
+  if (positive && filters.length === 1 && a!.operator === 'is' && a!.operand === 'mentioned') return { kind: 'mentions' };
+  if (positive && filters.length === 1 && a!.operator === 'is' && a!.operand === 'starred') return { kind: 'starred' };
+  if (positive && filters.length === 1 && a!.operator === 'in' && a!.operand === 'home') return { kind: 'feed' };
+  // Only a place (`#narrow/near/ID`): that message, with a link into its conversation.
+  if (!filters.length) return near === undefined ? { kind: 'inbox' } : { kind: 'search', terms: [{ operator: 'id', operand: String(near), negated: false }] };
+  return { kind: 'search', terms: filters };
 }
 
 /** A stable key for caching a feed's messages. */

@@ -18,7 +18,7 @@ const ALIASES: Record<string, string> = { stream: 'channel', streams: 'channels'
 /** An operator's name as Zulip spells it now (`stream` → `channel`); others as given. */
 export const canonicalOperator = (name: string): string => (Object.hasOwn(ALIASES, name) ? ALIASES[name]! : name);
 
-const OPERATORS = new Set(['channel', 'channels', 'topic', 'sender', 'dm', 'dm-including', 'has', 'is', 'mentions', 'near', 'id', 'with', 'search']);
+const OPERATORS = new Set(['channel', 'channels', 'topic', 'sender', 'dm', 'dm-including', 'has', 'is', 'in', 'mentions', 'near', 'id', 'with', 'search']);
 
 /** The filters the search box understands, for the help list. */
 export const SEARCH_HELP: [string, string][] = [
@@ -73,25 +73,73 @@ export function unparseSearch(terms: SearchTerm[]): string {
     .join(' ');
 }
 
-/** `channel/general/-sender/me/search/lunch%20plans` (after `#narrow/`). */
-export const termsToPath = (terms: SearchTerm[]) =>
-  terms.map((t) => `${t.negated ? '-' : ''}${encodeURIComponent(t.operator)}/${encodeURIComponent(t.operand)}`).join('/');
+const HASH_ESCAPES: Record<string, string> = { '%': '.', '(': '.28', ')': '.29', '.': '.2E' };
 
-/** The terms of a hash path, or null when it is not a list of `operator/operand` pairs. */
+/**
+ * Zulip's encoding of a hash component (hash_util's encodeHashComponent): percent-encoding with `%`
+ * written `.`, and `.`, `(`, `)` escaped (`.2E`, `.28`, `.29`), so a link survives chat clients
+ * and mail programs that cut URLs at `%` or `)`. `'` and `!` are escaped too, as the server's links do.
+ */
+export const encodeHashComponent = (s: string) =>
+  encodeURIComponent(s)
+    .replace(/[!']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/[%().]/g, (c) => HASH_ESCAPES[c]!);
+
+/**
+ * A hash component decoded as Zulip decodes it (`.XX` is the byte XX, percent-escapes as well);
+ * a component that is not in that form (`v1.2`, written by hand or by an older Hearth) is read as
+ * plain percent-encoding, else as it stands.
+ */
+export function decodeHashComponent(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\./g, '%'));
+  } catch {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  }
+}
+
+/** `channel/general/-sender/me/search/lunch.20plans` (after `#narrow/`), encoded as Zulip encodes its links. */
+export const termsToPath = (terms: SearchTerm[]) =>
+  terms.map((t) => `${t.negated ? '-' : ''}${encodeHashComponent(t.operator)}/${encodeHashComponent(t.operand)}`).join('/');
+
+/** Operators whose operand names people: in links, `6-Lucas-Moreau`, `6,7-group`, or (older) addresses. */
+const PEOPLE_OPERATORS = new Set(['dm', 'dm-including', 'sender', 'mentions']);
+/** Zulip's older `group-pm-with` (the others: `canonicalOperator`). */
+const LINK_ALIASES: Record<string, string> = { 'group-pm-with': 'dm-including' };
+
+/**
+ * The operand a link carries, as the API reads it: a channel's `ID-name` slug is its ID, people's
+ * `IDs-name` slug their IDs (the ID wins over the name after it, as in Zulip's hash_parser: the name
+ * may be old); other operands decoded.
+ */
+function linkOperand(operator: string, raw: string): string {
+  const s = decodeHashComponent(raw);
+  if (operator === 'channel') return /^(\d+)(?:-.*)?$/s.exec(s)?.[1] ?? s;
+  if (PEOPLE_OPERATORS.has(operator)) return /^(\d+(?:,\d+)*)(?:-.*)?$/s.exec(s)?.[1] ?? s;
+  return s;
+}
+
+/**
+ * The terms of a `#narrow/` path, from this client or from Zulip's (`channel/3-general/topic/lunch.20plans`,
+ * `stream/…`, `pm-with/6-name`, `dm/6,7-group`, `-sender/…`, `near/ID`), or null when it is not a list of
+ * `operator/operand` pairs this client knows. A trailing `/` is ignored.
+ */
 export function termsFromPath(path: string): SearchTerm[] | null {
   const parts = path.split('/');
+  if (parts.length % 2 && parts[parts.length - 1] === '') parts.pop();
   if (parts.length < 2 || parts.length % 2) return null;
   const terms: SearchTerm[] = [];
-  try {
-    for (let i = 0; i < parts.length; i += 2) {
-      const raw = decodeURIComponent(parts[i]!);
-      const negated = raw.startsWith('-');
-      const operator = canonicalOperator(raw.slice(negated ? 1 : 0));
-      if (!OPERATORS.has(operator)) return null;
-      terms.push({ operator, operand: decodeURIComponent(parts[i + 1]!), negated });
-    }
-  } catch {
-    return null;
+  for (let i = 0; i < parts.length; i += 2) {
+    const raw = decodeHashComponent(parts[i]!).toLowerCase();
+    const negated = raw.startsWith('-');
+    const name = raw.slice(negated ? 1 : 0);
+    const operator = canonicalOperator(Object.hasOwn(LINK_ALIASES, name) ? LINK_ALIASES[name]! : name);
+    if (!OPERATORS.has(operator)) return null;
+    terms.push({ operator, operand: linkOperand(operator, parts[i + 1]!), negated });
   }
   return terms;
 }
