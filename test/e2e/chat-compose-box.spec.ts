@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
 import type { Browser, Page, Request } from 'playwright-core';
+import { axeViolations } from '../helpers/axe.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
 import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
@@ -45,13 +46,17 @@ test.describe('chat compose box in Chromium', () => {
       .messages as { content: string }[];
   const posts = (path: string) => requests.filter((r) => r.method() === 'POST' && new URL(r.url()).pathname === path);
 
-  /** Screenshots at 1280 and 390 px, light and dark, then back to 1280 px light. */
+  /** Screenshots at 1280 and 390 px, light and dark, then back to 1280 px light; axe-core on the compose box and the drop overlay. */
   async function shots(name: string) {
     for (const [w, theme] of [[1280, 'light'], [1280, 'dark'], [390, 'light'], [390, 'dark']] as const) {
       await a.page.setViewportSize({ width: w, height: w === 390 ? 844 : 800 });
       await a.page.emulateMedia({ colorScheme: theme });
       await new Promise((r) => setTimeout(r, 300)); // the phone drawer's slide
       await a.shot(`compose-box-${name}-${w}-${theme}`);
+      if (w === 1280) {
+        const parts = ['form[aria-label="Compose"]', ...((await a.page.locator('.drop-overlay').count()) ? ['.drop-overlay'] : [])];
+        assert.deepEqual(await axeViolations(a.page, parts), [], `axe-core: ${name}, ${theme}`);
+      }
     }
     await a.page.emulateMedia({ colorScheme: 'light' });
     await a.page.setViewportSize({ width: 1280, height: 800 });

@@ -8,9 +8,13 @@ import type { Page } from 'playwright-core';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export async function axeViolations(page: Page): Promise<string[]> {
+/** `within`: CSS selectors of the parts to check (default: the whole page). */
+export async function axeViolations(page: Page, within?: string[]): Promise<string[]> {
   await page.evaluate(AXE);
-  const result = (await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<unknown> } }).axe.run())) as {
+  const result = (await page.evaluate(
+    (parts) => (window as unknown as { axe: { run: (context?: unknown) => Promise<unknown> } }).axe.run(parts ? { include: parts.map((p) => [p]) } : undefined),
+    within,
+  )) as {
     violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
   };
   return result.violations
