@@ -31,7 +31,7 @@ export const isTooLong = (text: string) => lengthOf(text) > store.maxMessageLeng
 
 /** Sets the box's height to its text's, at most half the window; beyond that it scrolls. */
 export function grow(el: HTMLTextAreaElement | null): void {
-  if (!el || !el.isConnected) return;
+  if (!el || !el.isConnected || !el.getClientRects().length) return; // (not shown: nothing to measure)
   // Holding the parent's height while measuring keeps the message list from moving.
   const parent = el.parentElement;
   const held = parent?.style.minHeight ?? '';

@@ -53,9 +53,11 @@ function install(): void {
   document.addEventListener('dragend', stop);
 }
 
+// From the start: files dropped before any compose box opened (on the Inbox) do not take the page away.
+if (typeof document !== 'undefined') install();
+
 /** Dropped files go to `take` until the returned function is called. */
 export function acceptDrops(take: Taker): () => void {
-  install();
   taker = take;
   return () => {
     if (taker !== take) return;

@@ -273,6 +273,27 @@ test.describe('chat compose box in Chromium', () => {
     await box(a.page).fill('');
   });
 
+  test('files dropped where no compose box is (the Inbox, first thing) are refused, not opened by the browser', async () => {
+    await a.page.goto(`${ts.url}/#inbox`);
+    await a.page.reload();
+    await a.page.getByRole('heading', { name: 'Inbox' }).first().waitFor();
+    const uploadsBefore = posts('/json/user_uploads').length;
+    const refused = await a.page.locator('main').evaluate((main) => {
+      const d = new DataTransfer();
+      d.items.add(new File(['x'], 'stray.txt', { type: 'text/plain' }));
+      const over = new DragEvent('dragover', { dataTransfer: d, bubbles: true, cancelable: true });
+      main.dispatchEvent(over);
+      const drop = new DragEvent('drop', { dataTransfer: d, bubbles: true, cancelable: true });
+      main.dispatchEvent(drop);
+      return { over: over.defaultPrevented, effect: d.dropEffect, drop: drop.defaultPrevented };
+    });
+    assert.deepEqual(refused, { over: true, effect: 'none', drop: true }, 'the page keeps the file from the browser');
+    assert.equal(await a.page.locator('.drop-overlay').count(), 0);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(posts('/json/user_uploads').length, uploadsBefore);
+    assert.equal(new URL(a.page.url()).hash, '#inbox');
+  });
+
   test('with no destination picked the overlay says to pick a channel first', async () => {
     // A fresh page on the combined feed: compose has no channel yet.
     await a.page.goto(`${ts.url}/#feed`);
