@@ -11,6 +11,7 @@
  * later, ScheduleDialog.tsx), a video call link, and text other parts of the app insert
  * (quote and reply, compose-bus.ts).
  */
+import { markUnsent, sendWithTimeout, unanswered, type SendParams } from './unsent.js';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, del, NETWORK_ERROR, post, upload } from './api.js';
 import { mutedForFeed } from './apply-event.js';
@@ -206,17 +207,18 @@ export function Compose({ v }: { v: FeedView }) {
     setNotice(null);
     stopTyping(t);
     void saver.discard();
+    const params: SendParams = {
+      type: t.kind === 'dm' ? 'direct' : 'stream',
+      to: t.kind === 'dm' ? t.to : t.streamId,
+      topic: t.kind === 'channel' ? t.topic : undefined,
+      content,
+    };
     try {
-      await post('/messages', {
-        type: t.kind === 'dm' ? 'direct' : 'stream',
-        to: t.kind === 'dm' ? t.to : t.streamId,
-        topic: t.kind === 'channel' ? t.topic : undefined,
-        content,
-        queue_id: queueId(),
-        local_id: localId,
-      });
+      await sendWithTimeout(params, localId);
       if (!shown) setNotice(sentElsewhere(t));
     } catch (err) {
+      // No answer (not reached, too slow, failing): the message stays in the feed as not sent, with Retry and Cancel.
+      if (shown && unanswered(err)) return markUnsent(localId, params);
       updateFeed(key, (f) => ({ ...f, messages: f.messages.filter((m) => m !== echo) }));
       setText(content);
       saver.change(addressOf(), content);

@@ -4,6 +4,7 @@
  * (MessageActions.tsx). A right click opens the actions menu; an inline image opens in the
  * lightbox; the message a link points at (`/near/ID`) is highlighted.
  */
+import { cancelUnsent, retryUnsent } from './unsent.js';
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { highlightAlertWords } from './alert-words.js';
@@ -21,6 +22,22 @@ import { store, userName, type Message } from './state.js';
 import { fullTimeOf, isoOf, timeOf } from './time.js';
 
 const listOf = (names: string[]) => (names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+
+/** A message whose send got no answer: says so, with Retry and Cancel (unsent.ts). */
+function Unsent({ m }: { m: Message }) {
+  const localId = String(m.id);
+  return (
+    <span class="unsent" role="alert">
+      Not sent: Hearth did not answer.
+      <button type="button" class="small" onClick={() => void retryUnsent(localId)}>
+        Retry
+      </button>
+      <button type="button" class="small" onClick={() => cancelUnsent(localId)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
 
 function Reactions({ m }: { m: Message }) {
   if (!m.reactions.length) return null;
@@ -227,7 +244,7 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
   const target = 'near' in v && v.near === m.id;
   return (
     <li
-      class={`message${first ? ' first' : ''}${unread ? ' unread' : ''}${m.pending ? ' pending' : ''}${target ? ' target' : ''}`}
+      class={`message${first ? ' first' : ''}${unread ? ' unread' : ''}${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}${target ? ' target' : ''}`}
       data-id={m.id}
       aria-label={first ? undefined : `${name}, ${timeOf(m.timestamp)}`}
       onContextMenu={(e) => {
@@ -258,7 +275,8 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
       {hidden ? <MutedBody onReveal={() => setRevealed(true)} /> : <Body m={m} />}
       {!hidden && (m.last_edit_timestamp || m.flags.includes('starred') || m.pending) && (
         <p class="marks">
-          {m.pending && <span>Sending…</span>}
+          {m.pending && !m.failed && <span>Sending…</span>}
+          {m.failed && <Unsent m={m} />}
           {m.last_edit_timestamp ? <EditedMark m={m} /> : null}
           {m.flags.includes('starred') && <span>★ starred</span>}
         </p>

@@ -33,7 +33,7 @@ function Participants({ ids }: { ids: number[] }) {
   const more = ids.length - shown.length;
   const names = ids.map(userName).join(', ');
   return (
-    <span class="participants" title={names} aria-label={ids.length ? `Participants: ${names}` : 'Participants not known yet'}>
+    <span class="participants" role="img" title={names} aria-label={ids.length ? `Participants: ${names}` : 'Participants not known yet'}>
       {shown.map((id) => (
         <img key={id} class="avatar" src={store.users.value.get(id)?.avatar_url ?? `/avatar/${id}`} alt="" width={24} height={24} loading="lazy" />
       ))}

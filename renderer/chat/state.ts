@@ -96,6 +96,8 @@ export interface Message extends MessageLike {
   last_edit_timestamp?: number;
   /** Set while a sent message waits for its event (local echo). */
   pending?: boolean;
+  /** A local echo whose send got no answer: shown as not sent, with Retry and Cancel (unsent.ts). */
+  failed?: boolean;
 }
 
 /** Where an unread message is: a channel topic or a direct conversation (peers, ascending). */

@@ -3,7 +3,8 @@
  * noticed within about 15 s and said in the banner ("Hearth is not answering"), with the next
  * try's countdown and "Try now"; once it answers again the page is back within 2 s.
  * The freeze is played by holding every /json/ request in the browser (what a stopped process
- * does to them), and the thaw by letting them through. Screenshot: chat-not-answering.png.
+ * does to them), and the thaw by letting them through. Screenshots: chat-not-answering.png, chat-not-sent.png.
+ * A send with no answer in 10 s stays in the feed as not sent, with Retry and Cancel.
  */
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
@@ -61,15 +62,49 @@ test.describe('a server that does not answer', () => {
     await p.shot('chat-not-answering');
   });
 
+  test('a message sent meanwhile shows as not sent after 10 s, with Retry and Cancel, its text kept', async () => {
+    const box = p.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('sent into the void');
+    await box.press('Enter');
+    const item = p.page.locator('li.message', { hasText: 'sent into the void' });
+    await item.getByText('Sending…').waitFor();
+    await item.getByText('Not sent: Hearth did not answer.').waitFor({ timeout: 15_000 });
+    await item.getByRole('button', { name: 'Retry' }).waitFor();
+    assert.equal(await box.inputValue(), '', 'the text stays with the message, not back in the box');
+    await p.shot('chat-not-sent');
+    // Cancel puts a second one's text back into the box.
+    await box.fill('never mind this one');
+    await box.press('Enter');
+    const second = p.page.locator('li.message', { hasText: 'never mind this one' });
+    await second.getByRole('button', { name: 'Cancel' }).click({ timeout: 15_000 });
+    await second.waitFor({ state: 'detached' });
+    assert.equal(await box.inputValue(), 'never mind this one');
+    await box.fill('');
+  });
+
   test('once it answers again, the page is back within 2 s and live', async () => {
     frozen = false;
-    // The stopped server carries on: what it was holding goes through now.
-    for (const route of held.splice(0)) await route.continue().catch(() => undefined);
+    // The stopped server carries on: the polls it was holding go through now; the sends timed out
+    // here are dropped (as a reset connection), so Retry below is what stores the message.
+    for (const route of held.splice(0)) {
+      if (route.request().method() === 'POST' && route.request().url().includes('/json/messages')) await route.abort().catch(() => undefined);
+      else await route.continue().catch(() => undefined);
+    }
     const started = Date.now();
     await p.page.getByRole('status').filter({ hasText: /not answering|Reconnecting/ }).waitFor({ state: 'detached', timeout: 10_000 });
     const took = Date.now() - started;
     assert.ok(took <= 3_000, `back after ${took} ms`);
     await sendStream(ts.ownerClient, 'general', 'plans', 'after the thaw');
     await p.page.getByText('after the thaw', { exact: true }).waitFor({ timeout: 5_000 });
+  });
+
+  test('Retry sends the message that was not sent, once', async () => {
+    const item = p.page.locator('li.message', { hasText: 'sent into the void' });
+    await item.getByRole('button', { name: 'Retry' }).click();
+    await item.getByText('Not sent: Hearth did not answer.').waitFor({ state: 'detached' });
+    await item.getByText('Sending…').waitFor({ state: 'detached' });
+    const stored = [...ts.store.messages.topic(generalId, 'plans')].map((id) => ts.store.messages.get(id)!.content);
+    assert.equal(stored.filter((c) => c === 'sent into the void').length, 1);
+    assert.equal(stored.filter((c) => c === 'never mind this one').length, 0, 'the cancelled one was never stored');
   });
 });
