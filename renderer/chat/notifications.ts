@@ -7,18 +7,100 @@
  * per channel overridable), each channel's `desktop_notifications` / `audible_notifications`
  * (null: the `enable_stream_*` default; a muted channel or topic: off), followed topics, the
  * chosen `notification_sound` ("none" is silent) and `pm_content_in_desktop_notifications`.
+ * Clicking a notification opens its conversation at the message; a notification closes once its
+ * message is read. The tab's icon carries the unread count, with a dot for unread mentions and
+ * direct messages, as Zulip's favicon does.
  */
 import { effect } from '@preact/signals';
+import { dmPeers } from './narrow.js';
 import { isTopicFollowed } from './people-state.js';
+import { go } from './router.js';
 import { channelName, isTopicMuted, store, unreadCounts, userName, type Message } from './state.js';
 
-/** Keeps the tab title in step with the unread count. */
+const ICON = '/static/hearth-icon.png';
+/** The icon is drawn this many pixels square (sharp at twice the usual 32). */
+export const FAVICON_PX = 64;
+
+/** The favicon's text for an unread count: the number, or 99+. */
+export const faviconLabel = (n: number) => (n > 99 ? '99+' : String(n));
+
+/** Draws Hearth's icon with the unread count below and, for mentions and direct messages, a dot at the top right. */
+function drawFavicon(icon: HTMLImageElement, n: number, dot: boolean): string {
+  const c = document.createElement('canvas');
+  c.width = c.height = FAVICON_PX;
+  const g = c.getContext('2d');
+  if (!g) return ICON;
+  const S = FAVICON_PX;
+  g.drawImage(icon, 0, 0, S, S);
+  if (n > 0) {
+    const label = faviconLabel(n);
+    g.font = `bold ${label.length > 2 ? 26 : 32}px system-ui, sans-serif`;
+    const w = Math.min(S, Math.max(36, g.measureText(label).width + 14));
+    const h = 36;
+    // Dark on the icon's orange, with a light rim: readable on light and dark tab bars.
+    g.beginPath();
+    g.roundRect(S - w, S - h, w, h, 10);
+    g.fillStyle = '#ffffff';
+    g.fill();
+    g.beginPath();
+    g.roundRect(S - w + 3, S - h + 3, w - 3, h - 3, 8);
+    g.fillStyle = '#1f1d1a';
+    g.fill();
+    g.fillStyle = '#ffffff';
+    g.textAlign = 'center';
+    g.textBaseline = 'middle';
+    g.fillText(label, S - (w - 3) / 2, S - (h - 3) / 2 + 2);
+  }
+  if (dot) {
+    g.beginPath();
+    g.arc(S - 13, 13, 12, 0, 2 * Math.PI);
+    g.fillStyle = '#ffffff';
+    g.fill();
+    g.beginPath();
+    g.arc(S - 13, 13, 9, 0, 2 * Math.PI);
+    g.fillStyle = '#d92020';
+    g.fill();
+  }
+  return c.toDataURL('image/png');
+}
+
+/** Keeps the tab in step with the unread count: its title and its icon. */
 export function trackTitle(): () => void {
-  return effect(() => {
+  const title = effect(() => {
     const n = unreadCounts.value.total;
     const name = store.realmName.value || 'Hearth';
     document.title = n > 0 ? `(${n}) ${name} - Hearth` : `${name} - Hearth`;
   });
+  const link = document.querySelector<HTMLLinkElement>('link[rel~="icon"]');
+  const icon = new Image();
+  let stopIcon = () => {};
+  let stopped = false;
+  icon.src = ICON;
+  icon.decode().then(
+    () => {
+      if (stopped || !link) return;
+      let drawn = '';
+      stopIcon = effect(() => {
+        const counts = unreadCounts.value;
+        let dms = 0;
+        for (const k of counts.dms.values()) dms += k;
+        const dot = counts.mentions > 0 || dms > 0;
+        const key = `${counts.total}:${dot}`;
+        if (key === drawn) return;
+        drawn = key;
+        link.href = counts.total > 0 || dot ? drawFavicon(icon, counts.total, dot) : ICON;
+      });
+    },
+    () => {
+      /* no icon to draw on: the plain one stays */
+    },
+  );
+  return () => {
+    stopped = true;
+    title();
+    stopIcon();
+    if (link) link.href = ICON;
+  };
 }
 
 /** Each sound as short tones (frequency Hz, start s, length s): no audio files to fetch. */
@@ -94,13 +176,38 @@ export function wants(m: Message, kind: 'desktop' | 'audible'): boolean {
   return false;
 }
 
-function show(title: string, body: string, tag: string): void {
-  if (!notificationsPossible() || Notification.permission !== 'granted') return;
-  const n = new Notification(title, { body, tag, icon: '/static/hearth-icon.png' });
+/** Notifications shown for messages, by message ID: closed once the message is read (here or elsewhere). */
+const shown = new Map<number, Notification>();
+let watchingReads = false;
+
+function closeWhenRead(): void {
+  if (watchingReads) return;
+  watchingReads = true;
+  effect(() => {
+    const unread = store.unread.value;
+    for (const [id, n] of shown) {
+      if (unread.has(id)) continue;
+      n.close();
+      shown.delete(id);
+    }
+  });
+}
+
+function show(title: string, body: string, tag: string, onOpen?: () => void): Notification | undefined {
+  if (!notificationsPossible() || Notification.permission !== 'granted') return undefined;
+  const n = new Notification(title, { body, tag, icon: ICON });
   n.onclick = () => {
     window.focus();
+    onOpen?.();
     n.close();
   };
+  return n;
+}
+
+/** Opens a message's conversation at the message (what a click on its notification does). */
+export function openConversationOf(m: Message): void {
+  if (m.type === 'stream' && m.stream_id !== undefined) go({ kind: 'topic', streamId: m.stream_id, topic: m.subject, near: m.id });
+  else go({ kind: 'dm', userIds: dmPeers(m, store.selfId.value), near: m.id });
 }
 
 /** "Send a test notification" (Settings › Notifications). */
@@ -121,5 +228,9 @@ export function notifyNewMessage(m: Message): void {
     m.type === 'private' && !setting('pm_content_in_desktop_notifications', true)
       ? `New direct message from ${userName(m.sender_id)}`
       : (new DOMParser().parseFromString(m.content, 'text/html').body.textContent ?? '');
-  show(`${userName(m.sender_id)} (${where})`, text.slice(0, 200), String(m.id));
+  const n = show(`${userName(m.sender_id)} (${where})`, text.slice(0, 200), String(m.id), () => openConversationOf(m));
+  if (!n) return;
+  shown.set(m.id, n);
+  n.addEventListener?.('close', () => shown.get(m.id) === n && shown.delete(m.id));
+  closeWhenRead();
 }
