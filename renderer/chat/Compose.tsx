@@ -36,6 +36,8 @@ type Upload = { name: string; progress: number };
 /** The newest `composeInsert` taken, so a remounted box does not insert it again. */
 let consumedInsert = 0;
 
+/** Zulip's words: a message sent before its files are in would go without their links. */
+const UPLOADING = 'Cannot send message while files are being uploaded.';
 const MiB = 1024 * 1024;
 const mib = (bytes: number) => (bytes / MiB).toLocaleString(undefined, { maximumFractionDigits: 1 });
 
@@ -181,6 +183,7 @@ export function Compose({ v }: { v: FeedView }) {
       return;
     }
     if (isTooLong(content)) return setError(tooLong());
+    if (uploads.length) return setError(UPLOADING);
     // A fractional ID above every real one: shown last, and matched by `local_message_id` when the event comes.
     const localNum = Date.now() + Math.floor(Math.random() * 999 + 1) / 1000;
     const localId = String(localNum);
@@ -231,6 +234,7 @@ export function Compose({ v }: { v: FeedView }) {
     if (!text.trim()) return setError('Write a message to schedule first.');
     if (!target()) return setError(mode === 'dm' ? 'Choose who to write to.' : 'Choose a channel.');
     if (isTooLong(text)) return setError(tooLong());
+    if (uploads.length) return setError(UPLOADING);
     setError('');
     setScheduling(true);
   }

@@ -315,6 +315,28 @@ test.describe('chat compose box in Chromium', () => {
     await box(a.page).fill('');
   });
 
+  test('while a file is uploading, sending is refused (its link is not in the message yet)', async () => {
+    await openTopic(a.page, 'files');
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await a.page.route('**/json/user_uploads', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await a.page.getByLabel('Attach files').setInputFiles({ name: 'slow.txt', mimeType: 'text/plain', buffer: Buffer.from('slow') });
+    await a.page.getByRole('status').filter({ hasText: 'Uploading slow.txt' }).waitFor();
+    await box(a.page).fill('Here is the file:');
+    const sentBefore = posts('/json/messages').length;
+    await box(a.page).press('Enter');
+    await a.page.getByRole('alert').filter({ hasText: 'Cannot send message while files are being uploaded.' }).waitFor();
+    assert.equal(posts('/json/messages').length, sentBefore, 'nothing sent');
+    release();
+    await eventually(async () => /^Here is the file:\n\[slow\.txt\]\(\/user_uploads\//.test(await box(a.page).inputValue()));
+    await a.page.unroute('**/json/user_uploads');
+    await box(a.page).press('Enter');
+    await a.page.locator('li.message').getByRole('link', { name: 'slow.txt' }).waitFor();
+  });
+
   test('a file over max_file_upload_size_mib is refused, naming the limit, before any byte is sent', async () => {
     const set = await ts.ownerClient.patch('/realm', { max_file_upload_size_mib: 1 });
     assert.equal(set.status, 200, JSON.stringify(set.body));
