@@ -39,7 +39,8 @@ function Unsent({ m }: { m: Message }) {
   );
 }
 
-function Reactions({ m }: { m: Message }) {
+/** A message's reactions; `add` false leaves out "+" (its picker lives in the message's own tools). */
+export function Reactions({ m, add = true }: { m: Message; add?: boolean }) {
   if (!m.reactions.length) return null;
   const self = store.selfId.value;
   const groups = new Map<string, { name: string; code: string; type: string; users: number[] }>();
@@ -70,7 +71,7 @@ function Reactions({ m }: { m: Message }) {
           </button>
         );
       })}
-      {!m.pending && (
+      {!m.pending && add && (
         <button
           type="button"
           class="reaction add"

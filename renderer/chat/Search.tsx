@@ -4,6 +4,7 @@
  * conversation at that message. The search lives in the hash (`#narrow/…/search/word`), so it
  * can be shared and Back returns to it; Escape or "Close search" go back to where the person was.
  */
+import { Reactions } from './MessageItem.js';
 import { effect } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { CondensedContent } from './condense.js';
@@ -127,6 +128,8 @@ function ResultItem({ m, first, unread }: { m: Result; first: boolean; unread: b
       </div>
       <CondensedContent id={m.id} html={sanitize(m.content)} />
       {m.flags.includes('starred') && <p class="marks">★ starred</p>}
+      {/* Kept current by reaction events, like every loaded copy of a message (apply-event.ts). */}
+      <Reactions m={m} add={false} />
     </li>
   );
 }
