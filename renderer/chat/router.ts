@@ -1,6 +1,7 @@
 /** The current view, kept in step with the address bar's hash (Back/Forward work). */
 import { effect, signal } from '@preact/signals';
-import { hashOf, viewOf, type View } from './narrow.js';
+import { call } from './api.js';
+import { dmPeers, hashOf, viewOf, type MessageLike, type View } from './narrow.js';
 import { channelName, store } from './state.js';
 
 /** A hash's view; links to direct messages name oneself and (older ones) people by address, read with the store's people. */
@@ -18,14 +19,40 @@ const parse = () => viewOfHash(location.hash);
 
 export const view = signal<View>(parse());
 
+/**
+ * `…/with/ID` (Zulip's message links): the conversation the message is in now. When it was moved
+ * since the link was made, the view goes there, in place of the link's (the address bar follows).
+ */
+async function followMessage(v: View): Promise<void> {
+  const id = /\/with\/(\d+)$/.exec(location.hash)?.[1];
+  if (!id || !('near' in v) || v.near !== Number(id)) return;
+  let m: MessageLike;
+  try {
+    m = (await call<{ message: MessageLike }>('GET', `/messages/${id}`, { apply_markdown: false })).message;
+  } catch {
+    return; // Gone, or not for this person: the link's own view says what there is.
+  }
+  const now: View =
+    m.type === 'stream' && m.stream_id !== undefined
+      ? { kind: 'topic', streamId: m.stream_id, topic: m.subject, near: m.id }
+      : { kind: 'dm', userIds: dmPeers(m, store.selfId.peek()), near: m.id };
+  if (view.peek() !== v || hashOf(now) === hashOf({ ...v, near: m.id })) return;
+  history.replaceState(history.state, '', hashOf(now, channelName));
+  view.value = now;
+}
+
 export function listenToHash(): () => void {
-  const on = () => (view.value = parse());
+  const on = () => {
+    view.value = parse();
+    if (store.ready.peek()) void followMessage(view.value);
+  };
   window.addEventListener('hashchange', on);
   // A link opened before the people were known (a page loaded at `#narrow/dm/5,6-group`): read it again once they are.
   const stop = effect(() => {
     if (!store.ready.value) return;
     const v = parse();
     if (JSON.stringify(v) !== JSON.stringify(view.peek())) view.value = v;
+    void followMessage(view.peek());
   });
   return () => {
     window.removeEventListener('hashchange', on);

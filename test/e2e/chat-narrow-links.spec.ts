@@ -26,6 +26,7 @@ test.describe("Zulip's narrow links in Chromium", () => {
   let mel: Account;
   let generalId: number;
   let nearId: number;
+  let movedId: number;
 
   const title = () => p.page.locator('#feed-title, #search-title');
   const links = () => p.page.getByRole('listitem').filter({ hasText: 'Links from Zulip' });
@@ -39,6 +40,9 @@ test.describe("Zulip's narrow links in Chromium", () => {
     await sendStream(ts.ownerClient, 'general', 'lunch plans (v1.2)', 'pizza on Friday?');
     nearId = await sendStream(ts.ownerClient, 'general', 'lunch plans (v1.2)', 'the message a link points at');
     for (let i = 1; i <= 30; i++) await sendStream(ts.ownerClient, 'general', 'lunch plans (v1.2)', `later ${i}`);
+    movedId = await sendStream(ts.ownerClient, 'general', 'before the move', 'a message moved since its link was made');
+    const moved = await ts.ownerClient.patch(`/messages/${movedId}`, { topic: 'after the move', propagate_mode: 'change_one' });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
     await sendDirect(ts.client(lucas), [ts.owner.id], 'a direct message from Lucas');
     await sendDirect(ts.client(mel), [ts.owner.id, lucas.id], 'a group message from Mel');
     const topic = 'lunch.20plans.20.28v1.2E2.29';
@@ -132,6 +136,20 @@ test.describe("Zulip's narrow links in Chromium", () => {
       assert.equal(await p.page.getByText(/unknown user/i).count(), 0);
     }
     await p.shot('chat-links-pasted');
+  });
+
+  test('with/ID follows a message moved since the link was made; near/ID stays where the link says', async () => {
+    const link = `#narrow/channel/${generalId}-general/topic/before.20the.20move/with/${movedId}`;
+    await p.page.goto(`${ts.url}/#inbox`);
+    await p.page.goto(`${ts.url}/${link}`);
+    await title().filter({ hasText: '#general > after the move' }).waitFor();
+    await p.page.locator('li.message.target').getByText('a message moved since its link was made').waitFor();
+    assert.equal(await p.page.evaluate(() => location.hash), `#narrow/channel/${generalId}-general/topic/after.20the.20move/near/${movedId}`);
+    // Back leaves the link, not to the old topic.
+    await p.page.goBack();
+    await p.page.waitForFunction(() => location.hash === '#inbox');
+    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/before.20the.20move/near/${movedId}`);
+    await title().filter({ hasText: '#general > before the move' }).waitFor();
   });
 
   test('on a 390 px phone, light and dark', async () => {
