@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
 import type { Browser, Locator } from 'playwright-core';
+import { axeViolations } from '../helpers/axe.js';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
 import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
@@ -157,6 +158,7 @@ test.describe('long messages condensed in Chromium', () => {
         await more.waitFor();
         await more.scrollIntoViewIfNeeded();
         assert.ok((await heightOf(longItem().locator('.content'))) < 844 * 0.65);
+        assert.deepEqual(await axeViolations(p.page, ['.feed .messages']), [], `axe-core, ${scheme}`);
         await eventually(async () => p.page.evaluate(() => document.documentElement.scrollWidth <= 390));
         await p.page.waitForTimeout(300);
         await p.page.screenshot({ path: `test-results/admin-ui/chat-condensed-phone-${scheme}.png` });
