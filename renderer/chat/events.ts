@@ -33,6 +33,8 @@ class NotAnswering extends Error {}
 
 /** Called after each (re-)register, so views can refetch what they show. */
 export const onReload = new Set<() => void>();
+/** Called before a re-register clears the store, so views can note where the reader is. */
+export const beforeReload = new Set<() => void>();
 
 /** A register that takes longer is given up as "not answering" (a large organization registers in about a second). */
 const REGISTER_TIMEOUT_MS = 20_000;
@@ -159,6 +161,7 @@ export async function start(): Promise<void> {
     } catch (err) {
       if (generation !== queue.generation) return;
       if (err instanceof ApiError && err.code === 'BAD_EVENT_QUEUE_ID') {
+        for (const f of beforeReload) f();
         queue.current = null;
         continue;
       }

@@ -54,6 +54,13 @@ export async function loadRecentConversations(): Promise<void> {
   noteAll(res.messages.filter((m) => m.type !== 'stream' || subscribed.has(m.stream_id!)));
 }
 
+/**
+ * Where the reader was in each open feed when a re-register cleared the store (render-window.ts
+ * notes it, and puts the reader back there): the first message on screen and its offset from the
+ * top, or the bottom.
+ */
+export const resumePlaces = new Map<string, { id: number; offset: number; bottom: boolean }>();
+
 /** Loads a feed the first time it is shown (again after a re-register cleared the store). */
 export async function openFeed(v: FeedView): Promise<void> {
   const key = keyOf(v);
@@ -61,9 +68,11 @@ export async function openFeed(v: FeedView): Promise<void> {
   if (f && (f.loading || f.messages.length || f.foundOldest)) return;
   updateFeed(key, (x) => ({ ...x, loading: true, error: null }));
   try {
-    // A message link opens around its message (a string anchor: the message itself included).
-    const near = 'near' in v ? v.near : undefined;
-    const res = await fetchPage(v, near === undefined ? 'first_unread' : String(near), 50, 50);
+    // A message link opens around its message (a string anchor: the message itself included); after a
+    // re-register, the feed opens where the reader was.
+    const resume = resumePlaces.get(key);
+    const near = resume && !resume.bottom ? resume.id : 'near' in v ? v.near : undefined;
+    const res = await fetchPage(v, resume?.bottom ? 'newest' : near === undefined ? 'first_unread' : String(near), 50, 50);
     noteAll(res.messages);
     updateFeed(key, (x) => ({
       ...x,

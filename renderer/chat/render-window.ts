@@ -6,7 +6,8 @@
  * end of what is loaded. Whatever changes, the message the reader looks at stays put.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { loadMore, markSeen } from './feeds.js';
+import { beforeReload } from './events.js';
+import { loadMore, markSeen, resumePlaces } from './feeds.js';
 import type { FeedView } from './narrow.js';
 import { store, type Feed, type Message } from './state.js';
 
@@ -93,6 +94,22 @@ export function useRenderWindow(
     }
   }
 
+  // A re-register is about to clear the feeds: note where the reader is, to come back there.
+  useEffect(() => {
+    const note = () => {
+      const el = scroller.current;
+      if (!el) return;
+      // The reloaded feed is positioned afresh: from this place.
+      positioned.current = false;
+      if (atBottom.current) return void resumePlaces.set(feedKey, { id: 0, offset: 0, bottom: true });
+      holdPlace();
+      if (keep.current) resumePlaces.set(feedKey, { ...keep.current, bottom: false });
+      keep.current = null;
+    };
+    beforeReload.add(note);
+    return () => void beforeReload.delete(note);
+  }, [feedKey]);
+
   function moveUp(): boolean {
     if (start === 0) return false;
     holdPlace();
@@ -119,6 +136,15 @@ export function useRenderWindow(
       keep.current = null;
     } else if (!positioned.current) {
       positioned.current = true;
+      // Back after a re-register: the reader's place, as it was.
+      const resume = resumePlaces.get(feedKey);
+      resumePlaces.delete(feedKey);
+      const held = resume && !resume.bottom ? el.querySelector<HTMLElement>(`[data-id="${resume.id}"]`) : null;
+      if (resume?.bottom || held) {
+        el.scrollTop = held ? held.offsetTop - resume!.offset : el.scrollHeight;
+        atBottom.current = resume!.bottom;
+        return;
+      }
       const target = firstUnread(shown);
       const li = target && el.querySelector<HTMLElement>(`[data-id="${target.id}"]`);
       el.scrollTop = li ? Math.max(0, li.offsetTop - 80) : el.scrollHeight;
