@@ -88,6 +88,8 @@ export function Reactions({ m, add = true }: { m: Message; add?: boolean }) {
 
 const focusActions = (id: number) => document.querySelector<HTMLElement>(`li.message[data-id="${id}"] .actions-button`)?.focus();
 
+const editRoom = (el: HTMLTextAreaElement) => (el.closest('.scroller')?.clientHeight ?? window.innerHeight) - 130;
+
 function EditBox({ m }: { m: Message }) {
   const [text, setText] = useState<string | null>(null);
   const [original, setOriginal] = useState('');
@@ -111,7 +113,12 @@ function EditBox({ m }: { m: Message }) {
     act.editing.value = null;
     setTimeout(() => focusActions(m.id));
   };
-  useAutoGrow(area, text ?? '');
+  // Within the message list, room is left under the box for its counter, a refusal and Save.
+  useAutoGrow(area, text ?? '', true, editRoom);
+  // A refusal under a tall box may be below the list's edge: the box, the refusal and Save brought into view.
+  useEffect(() => {
+    if (error) area.current?.closest('form')?.scrollIntoView({ block: 'nearest' });
+  }, [error]);
   const left = store.maxMessageLength.value - lengthOf(text ?? '');
   const save = async () => {
     if (text === null || text.trim() === original.trim()) return done();

@@ -29,8 +29,11 @@ export const tooLong = () => `Message length shouldn't be greater than ${store.m
 
 export const isTooLong = (text: string) => lengthOf(text) > store.maxMessageLength.value;
 
-/** Sets the box's height to its text's, at most half the window; beyond that it scrolls. */
-export function grow(el: HTMLTextAreaElement | null): void {
+/** The most a box may grow to (px): half the window, or less where the caller says so. */
+export type Room = (el: HTMLTextAreaElement) => number;
+
+/** Sets the box's height to its text's, at most half the window (or `room`); beyond that it scrolls. */
+export function grow(el: HTMLTextAreaElement | null, room?: Room): void {
   if (!el || !el.isConnected || !el.getClientRects().length) return; // (not shown: nothing to measure)
   // Holding the parent's height while measuring keeps the message list from moving.
   const parent = el.parentElement;
@@ -41,7 +44,7 @@ export function grow(el: HTMLTextAreaElement | null): void {
   const least = el.offsetHeight;
   const borders = el.offsetHeight - el.clientHeight;
   const wanted = el.scrollHeight + borders;
-  const most = Math.max(least, Math.round(window.innerHeight / 2));
+  const most = Math.max(least, Math.round(Math.min(window.innerHeight / 2, room ? room(el) : Infinity)));
   el.style.height = `${Math.max(least, Math.min(wanted, most))}px`;
   el.style.overflowY = wanted > most ? 'auto' : 'hidden';
   el.scrollTop = scrollTop;
@@ -52,11 +55,11 @@ export function grow(el: HTMLTextAreaElement | null): void {
  * Grows the box whenever its `text` changes, the window is resized or the box gets wider or
  * narrower; `shown` changes when the box is put back (after a preview).
  */
-export function useAutoGrow(ref: RefObject<HTMLTextAreaElement | null>, text: string, shown: unknown = true): void {
-  useLayoutEffect(() => grow(ref.current), [text, shown]);
+export function useAutoGrow(ref: RefObject<HTMLTextAreaElement | null>, text: string, shown: unknown = true, room?: Room): void {
+  useLayoutEffect(() => grow(ref.current, room), [text, shown]);
   useEffect(() => {
     const el = ref.current;
-    const again = () => grow(ref.current);
+    const again = () => grow(ref.current, room);
     window.addEventListener('resize', again);
     let width = el?.clientWidth ?? 0;
     const watch =
@@ -64,7 +67,7 @@ export function useAutoGrow(ref: RefObject<HTMLTextAreaElement | null>, text: st
         ? new ResizeObserver(() => {
             if (el.clientWidth === width) return;
             width = el.clientWidth;
-            grow(el);
+            grow(el, room);
           })
         : null;
     if (el) watch?.observe(el);

@@ -375,7 +375,16 @@ test.describe('chat compose box in Chromium', () => {
     assert.ok((await heightOf(a.page, 'Edit message')) <= 410, 'capped at half the window');
     await a.page.locator('.edit-box .length-counter', { hasText: '5 characters over the limit' }).waitFor();
     await edit.press('Enter');
-    await a.page.locator('.edit-box').getByRole('alert').filter({ hasText: `Message length shouldn't be greater than ${MAX} characters.` }).waitFor();
+    const refusal = a.page.locator('.edit-box').getByRole('alert').filter({ hasText: `Message length shouldn't be greater than ${MAX} characters.` });
+    await refusal.waitFor();
+    // The refusal and Save are in view (the box leaves room for them within the list).
+    const save = a.page.locator('.edit-box').getByRole('button', { name: 'Save' });
+    await eventually(async () => {
+      const [r, s, list] = await Promise.all([refusal.boundingBox(), save.boundingBox(), messageList(a.page).boundingBox()]);
+      return !!r && !!s && !!list && r.y >= list.y && s.y + s.height <= list.y + list.height + 1;
+    });
+    await shots('edit-over-limit');
+    assert.deepEqual(await axeViolations(a.page, ['.edit-box']), []);
     assert.equal((await edit.inputValue()).length, MAX + 5, 'the text stays, whole');
     assert.ok((await topicMessages('growing')).some((m) => m.content === 'A first message'), 'the stored message is unchanged');
     await edit.press('Escape');
