@@ -6,7 +6,7 @@
  */
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { href, view } from './router.js';
+import { go, href, view } from './router.js';
 import { store, unreadCounts, userName, type Subscription } from './state.js';
 import type { View } from './narrow.js';
 import { channelSections, collapsedSections, toggleSection } from './sidebar-state.js';
@@ -75,7 +75,24 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
     <nav class="sidebar" aria-label="Conversations" onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate()}>
       <label class="filter">
         <span class="visually-hidden">Filter channels and conversations</span>
-        <input type="search" placeholder="Filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+        <input
+          type="search"
+          placeholder="Filter"
+          value={filter}
+          onInput={(e) => setFilter(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            // Enter opens the first match (a channel, else a direct conversation), as Zulip's channel filter does.
+            if (e.key !== 'Enter' || !q) return;
+            const channel = sections.flatMap((sec) => sec.channels)[0];
+            const peers = dms[0];
+            const to = channel ? { kind: 'channel' as const, streamId: channel.stream_id } : peers !== undefined ? { kind: 'dm' as const, userIds: peers ? peers.split(',').map(Number) : [] } : null;
+            if (!to) return;
+            e.preventDefault();
+            setFilter('');
+            go(to);
+            onNavigate();
+          }}
+        />
       </label>
       <h2 class="visually-hidden">Views</h2>
       <ul class="views">
