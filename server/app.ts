@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo, Server as NetServer } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { networkInterfaces as osNetworkInterfaces } from 'node:os';
 import Koa from 'koa';
 import { ACCOUNT_ALARM_THRESHOLD, AccountAlarm, RateLimiter } from './auth/rate-limit.js';
@@ -62,10 +62,16 @@ export interface HearthServer {
 
 /** Starts an HTTP(S) server listening, with the envelope for refused requests and long keep-alives; resolves with the port. */
 /** Sets a server's limits; `listener` is what accepts the connections (the HTTP server's is the dual port). */
-function prepare(app: App, s: Server | HttpsServer, listener: NetServer): void {
+function prepare(app: App, s: Server | HttpsServer, listener: NetServer, sockets: Set<Socket>): void {
   answerClientErrorsWithJson(s as Server);
   // Connections per address, counted and capped (config.connectionsPerAddress, http/connections.ts).
   capConnections(app, listener);
+  // Every accepted connection, for stopping: the HTTP servers' own lists leave out one that has not
+  // sent its first byte to the dual port yet or is still in its TLS handshake.
+  listener.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   s.keepAliveTimeout = 65_000;
   // No limit on a whole request's time: a large upload on a slow link may take long. A body that
   // stops arriving, or one from nobody signed in that takes too long, is cut off instead
@@ -109,6 +115,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     topicDeleteBudgetMs: 50_000,
     bodyStallMs: 60_000,
     anonymousBodyMs: 30_000,
+    tlsHandshakeMs: 10_000,
     connectionsPerAddress: 100,
     capLoopbackConnections: false,
     ...opts.config,
@@ -157,6 +164,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   let server: Server | null = null;
   let tlsServer: HttpsServer | null = null;
   let front: NetServer | null = null;
+  const sockets = new Set<Socket>();
   let stopMaintenance: (() => void) | null = null;
   let stopUploadSweep: (() => void) | null = null;
   let stopDelivery: (() => void) | null = null;
@@ -187,17 +195,17 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       server = createServer({ maxHeaderSize: 64 * 1024 }, requestsWatched(app, directPolls(app, koa.callback())));
       // The HTTP port answers HTTPS too, once it is on (http/dual-port.ts: what HSTS needs).
       front = dualPort(server, () => tlsServer);
-      prepare(app, server, front);
+      prepare(app, server, front, sockets);
       const bound = await bind(front, port, host);
       config.listenAddress = { host, port: bound };
       return { host, port: bound };
     },
     async listenTls(port, host, creds) {
       tlsServer = createHttpsServer(
-        { maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert },
+        { maxHeaderSize: 64 * 1024, key: creds.key, cert: creds.cert, handshakeTimeout: config.tlsHandshakeMs },
         withHsts(requestsWatched(app, directPolls(app, koa.callback()))),
       );
-      prepare(app, tlsServer, tlsServer);
+      prepare(app, tlsServer, tlsServer, sockets);
       const bound = await bind(tlsServer, port, host);
       config.tlsAddress = { host, port: bound };
       return { host, port: bound };
@@ -223,7 +231,10 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       const idle = () => listening.forEach((x) => x.closeIdleConnections());
       idle();
       const sweep = setInterval(idle, 20);
-      const force = setTimeout(() => listening.forEach((x) => x.closeAllConnections()), 2000);
+      const force = setTimeout(() => {
+        listening.forEach((x) => x.closeAllConnections());
+        for (const socket of sockets) socket.destroy();
+      }, 2000);
       await closed;
       clearInterval(sweep);
       clearTimeout(force);

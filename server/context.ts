@@ -35,6 +35,11 @@ export interface ServerConfig {
    */
   anonymousBodyMs: number;
   /**
+   * A TLS handshake (on the HTTPS port, or one the HTTP port handed over) not finished within this
+   * long closes its connection (10 s; Node's own default is two minutes).
+   */
+  tlsHandshakeMs: number;
+  /**
    * Most connections one remote address may hold open at once (100), whatever they are doing; past
    * it an idle kept-alive one of that address is closed to make room, or else the new one is answered
    * 429. 0: no cap. See server/http/connections.ts.

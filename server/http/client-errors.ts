@@ -9,7 +9,11 @@ import type { Duplex } from 'node:stream';
  */
 export function answerClientErrorsWithJson(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+    // Only what the HTTP parser refused has an HTTP answer. Anything else (a TLS handshake that
+    // failed or timed out) does not: the answer, queued behind a handshake that never finishes,
+    // kept the connection open for good, and stopping waited for it.
+    const http = err.code !== undefined && (err.code.startsWith('HPE_') || err.code === 'ERR_HTTP_REQUEST_TIMEOUT');
+    if (err.code === 'ECONNRESET' || !socket.writable || !http) {
       socket.destroy();
       return;
     }

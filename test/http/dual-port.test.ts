@@ -111,3 +111,65 @@ describe('stopping with HTTPS connections open on the HTTP port', () => {
     }
   });
 });
+
+describe('connections that never finish a TLS handshake (issue 36: they were held for good)', () => {
+  /** Opens a connection, sends `bytes`, and resolves with how long the server kept it (or null if still open after `waitMs`). */
+  const heldFor = (port: number, bytes: number[], waitMs: number) =>
+    new Promise<number | null>((resolve) => {
+      const s = connect(port, '127.0.0.1');
+      const started = performance.now();
+      const give = setTimeout(() => {
+        s.destroy();
+        resolve(null);
+      }, waitMs);
+      s.on('connect', () => {
+        if (bytes.length) s.write(Buffer.from(bytes));
+      });
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        clearTimeout(give);
+        resolve(performance.now() - started);
+      });
+    });
+
+  it('are closed after the handshake time on both ports, whether they sent nothing, one byte or a record header', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-dual-handshake-'));
+    const server = await startServer({ dataDir: dir, host: '127.0.0.1', port: 0, log: silentLogger, httpsPort: 0, config: { tlsHandshakeMs: 300 } });
+    try {
+      const httpPort = Number(new URL(server.url).port);
+      const held = await Promise.all([
+        heldFor(server.httpsPort!, [], 5000),
+        heldFor(server.httpsPort!, [0x16], 5000),
+        heldFor(httpPort, [0x16], 5000),
+        heldFor(httpPort, [0x16, 0x03, 0x01, 0x02, 0x00], 5000),
+      ]);
+      for (const [i, ms] of held.entries()) assert.ok(ms !== null && ms < 3000, `connection ${i}: ${ms === null ? 'still open' : `${ms.toFixed(0)} ms`}`);
+    } finally {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('and stopping never waits for them, nor for a connection that sent nothing to the HTTP port', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-dual-stop-idle-'));
+    const server = await startServer({ dataDir: dir, host: '127.0.0.1', port: 0, log: silentLogger, httpsPort: 0 });
+    const httpPort = Number(new URL(server.url).port);
+    const open = [
+      connect(httpPort, '127.0.0.1'),
+      connect(httpPort, '127.0.0.1', function (this: ReturnType<typeof connect>) {
+        this.write(Buffer.from([0x16]));
+      }),
+      connect(server.httpsPort!, '127.0.0.1'),
+    ];
+    try {
+      for (const s of open) s.on('error', () => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+      const started = performance.now();
+      await server.stop();
+      assert.ok(performance.now() - started < 3500, `stopped in ${(performance.now() - started).toFixed(0)} ms`);
+    } finally {
+      for (const s of open) s.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
