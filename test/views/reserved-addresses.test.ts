@@ -30,7 +30,9 @@ describe('reserved addresses and names', () => {
 
   it('an invitation cannot take a system bot address or one at the stand-in domain', async () => {
     const before = ts.store.users.count;
-    for (const email of ['notification-bot@zulip.com', 'Welcome-Bot@Zulip.com', 'emailgateway@zulip.com', standIn(ts.owner.id), 'anything@HEARTH.local']) {
+    // Fullwidth letters read as the bot's address (and NFKC makes them the same letters).
+    const fullwidth = ['ｎｏｔｉｆｉｃａｔｉｏｎ-bot@zulip.com', `user${ts.owner.id}@ｈｅａｒｔｈ.local`];
+    for (const email of ['notification-bot@zulip.com', 'Welcome-Bot@Zulip.com', 'emailgateway@zulip.com', standIn(ts.owner.id), 'anything@HEARTH.local', ...fullwidth]) {
       const res = await join(email);
       assert.equal(res.status, 400, email);
       assert.equal(res.body.result, 'error');
@@ -51,7 +53,10 @@ describe('reserved addresses and names', () => {
   });
 
   it("a system bot's name is refused, for people and bots, however it is spelled", async () => {
-    for (const name of ['Notification Bot', 'notification  bot', 'Welcome\u200b Bot', 'ＷＥＬＣＯＭＥ ＢＯＴ']) {
+    // Invisible marks that are not format characters (the grapheme joiner, variation selectors,
+    // Mongolian and Khmer ones) and accents change nothing a reader sees either.
+    const lookalikes = ['Notification Bot\u034f', 'Notification\u034fBot', 'Notification Bot\ufe0f', 'Notification Bot\u180b', 'Notification Bot\u17b4', 'Notification Bot\u{e0100}', 'Nótification Bot'];
+    for (const name of ['Notification Bot', 'notification  bot', 'Welcome\u200b Bot', 'ＷＥＬＣＯＭＥ ＢＯＴ', ...lookalikes]) {
       const res = await mel.patch('/settings', { full_name: name });
       assert.equal(res.status, 400, name);
       assert.match(res.body.msg, /reserved for a system bot/, name);
@@ -67,6 +72,7 @@ describe('reserved addresses and names', () => {
       ['Mal\u202eyrotc\u202c', 'Malyrotc'],
       ['\u2066Sam\u2069 \u200fLee\u200e', 'Sam Lee'],
       ['\ufeffKim\u2060 \u3164 Ho\u00ad', 'Kim Ho'],
+      ['Ma\u034fya\u17b4\u17b5', 'Maya'],
       ['\u200dAli\u200d', 'Ali'],
       ['می\u200cخواهم', 'می\u200cخواهم'],
       ['Dev \u{1F469}\u200d\u{1F4BB}', 'Dev \u{1F469}\u200d\u{1F4BB}'],

@@ -10,12 +10,13 @@ import { isReservedName } from './reserved.js';
 const NAME_INVALID_CHARS = ['*', '`', '\\', '>', '"', '@'];
 
 /**
- * Removed everywhere: format characters that draw nothing (Unicode Cf) and the blank letters
- * (Hangul fillers, braille blank, the Mongolian vowel separator). The zero-width joiner and
- * non-joiner are format characters too but spell real words and emoji (Persian, Indic
- * scripts, 👩‍💻): they stay between two visible characters and go elsewhere.
+ * Removed everywhere: format characters that draw nothing (Unicode Cf), the blank letters
+ * (Hangul fillers, braille blank, the Mongolian vowel separator) and marks that draw and spell
+ * nothing (the combining grapheme joiner, Khmer's two inherent vowels Unicode deprecates). The
+ * zero-width joiner and non-joiner are format characters too but spell real words and emoji
+ * (Persian, Indic scripts, 👩‍💻): they stay between two visible characters and go elsewhere.
  */
-const INVISIBLE = /(?![\u200c\u200d])[\p{Cf}\u115f\u1160\u3164\uffa0\u2800\u180e]/gu;
+const INVISIBLE = /(?![\u200c\u200d])[\p{Cf}\u115f\u1160\u3164\uffa0\u2800\u180e\u034f\u17b4\u17b5]/gu;
 const LOOSE_JOINERS = /^[\u200c\u200d]+|[\u200c\u200d]+$|(?<=[\s\u200c\u200d])[\u200c\u200d]+|[\u200c\u200d]+(?=[\s\u200c\u200d])/gu;
 
 /** The name without invisible and direction-changing characters, spaces collapsed and trimmed. */

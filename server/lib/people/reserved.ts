@@ -22,17 +22,25 @@ const SYSTEM_ADDRESSES: ReadonlySet<string> = new Set([
 
 const systemNames = (): string[] => Object.values(SYSTEM_BOTS).map((b) => foldName(b.name));
 
-/** A name as it looks: compatibility forms folded, case and spaces ignored. */
-const foldName = (name: string): string => name.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
+/**
+ * A name as it looks: compatibility forms folded, case and spaces ignored, and every combining
+ * mark and default-ignorable character dropped (accents, variation selectors, the grapheme
+ * joiner: "Notification Bot" followed by U+034F or U+FE0F reads as the bot's name).
+ */
+const foldName = (name: string): string =>
+  name.normalize('NFKD').replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, '').toLowerCase().replace(/\s+/g, '');
 
 const domainOf = (app: App): string => (app.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local').toLowerCase();
 
 /** Whether `email` is a system bot's (Zulip's cross-realm bots: every Zulip server has its own). */
-export const isSystemBotAddress = (email: string): boolean => SYSTEM_ADDRESSES.has(email.trim().toLowerCase());
+export const isSystemBotAddress = (email: string): boolean => SYSTEM_ADDRESSES.has(foldAddress(email));
+
+/** An address as it reads: compatibility forms (fullwidth letters) folded, case ignored. */
+const foldAddress = (email: string): string => email.trim().normalize('NFKC').toLowerCase();
 
 /** Why `email` cannot be an account's address, or null when it can. */
 export function reservedEmailReason(app: App | null, email: string): string | null {
-  const e = email.trim().toLowerCase();
+  const e = foldAddress(email);
   if (isSystemBotAddress(e)) return `'${email}' is reserved for system bots.`;
   const domain = app ? domainOf(app) : 'hearth.local';
   if (e.endsWith(`@${domain}`)) return `Addresses at ${domain} are reserved for bots and hidden addresses.`;
