@@ -113,6 +113,12 @@ test.describe('chat compose box in Chromium', () => {
     const most = await heightOf(a.page);
     assert.ok(most >= 390 && most <= 410, `capped at about half the window: ${most}px`);
     assert.equal(await scrolls(a.page), true, 'beyond half the window the text scrolls');
+    await box(a.page).press('Control+End');
+    await box(a.page).pressSequentially(' typed at the end');
+    assert.ok(
+      await box(a.page).evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 2),
+      'typing at the end keeps the end (and the caret) in view',
+    );
     assert.ok(await a.page.getByRole('heading', { name: '#general > growing' }).isVisible(), 'the header stays on screen');
     // 10,000 characters in one paragraph wrap and grow the box as lines do.
     await box(a.page).fill('word '.repeat(1000));
