@@ -24,6 +24,8 @@ export function titleOf(v: FeedView): string {
       return 'Mentions';
     case 'starred':
       return 'Starred messages';
+    case 'reactions':
+      return 'Reactions';
     case 'channel':
       return `#${channelName(v.streamId)}`;
     case 'topic':
@@ -124,7 +126,7 @@ export function FeedPane({ v }: { v: FeedView }) {
         </li>,
       );
     }
-    const showConv = newConv && (v.kind === 'feed' || v.kind === 'mentions' || v.kind === 'starred' || v.kind === 'channel');
+    const showConv = newConv && (v.kind === 'feed' || v.kind === 'mentions' || v.kind === 'starred' || v.kind === 'reactions' || v.kind === 'channel');
     if (showConv) items.push(<li key={`c${m.id}`} class="conv">{<ConversationHeading m={m} />}</li>);
     const first = newDay || newConv || prev!.sender_id !== m.sender_id || m.timestamp - prev!.timestamp > 300;
     items.push(<MessageItem key={m.id} m={m} first={first} unread={unread.has(m.id)} />);

@@ -101,6 +101,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         <Item to={{ kind: 'feed' }} label="Combined feed" current={current.kind === 'feed'} />
         <Item to={{ kind: 'mentions' }} label="Mentions" count={counts.mentions} current={current.kind === 'mentions'} />
         <Item to={{ kind: 'starred' }} label="Starred messages" current={current.kind === 'starred'} />
+        <Item to={{ kind: 'reactions' }} label="Reactions" current={current.kind === 'reactions'} />
         <Item to={{ kind: 'drafts' }} label="Drafts" current={current.kind === 'drafts'} />
         <Item to={{ kind: 'scheduled' }} label="Scheduled messages" current={current.kind === 'scheduled'} />
         <Item to={{ kind: 'people' }} label="People" current={current.kind === 'people'} />

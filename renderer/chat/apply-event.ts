@@ -1,5 +1,5 @@
 /** Applies one server event to the store (the client half of Zulip's event system). */
-import { dmPeers, matches, viewOf, isFeed, type MessageLike } from './narrow.js';
+import { dmPeers, keyOf, matches, viewOf, isFeed, type MessageLike } from './narrow.js';
 import { notifyNewMessage } from './notifications.js';
 import { applyComposeEvent } from './compose-events.js';
 import { applyPeopleEvent } from './people-state.js';
@@ -133,6 +133,20 @@ function onReaction(e: Event): void {
         ? [...m.reactions, r]
         : m.reactions.filter((x) => !(x.user_id === r.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type)),
   }));
+  // The Reactions view (messages of mine with reactions): one that lost its last reaction leaves it;
+  // one newly reacted to that it has not loaded makes it load afresh (the event has no message).
+  const key = keyOf({ kind: 'reactions' });
+  const f = store.feeds.value.get(key);
+  if (!f) return;
+  if (e.op === 'remove') return refilter((k, m) => k !== key || belongs(k, m));
+  // A message loaded somewhere and not mine is none of its business.
+  const known = [...store.feeds.value.values()].flatMap((x) => x.messages).find((m) => m.id === e.message_id);
+  if (known && known.sender_id !== store.selfId.value) return;
+  if (!f.messages.some((m) => m.id === e.message_id)) {
+    const next = new Map(store.feeds.value);
+    next.delete(key);
+    store.feeds.value = next;
+  }
 }
 
 function onSubscription(e: Event): void {

@@ -19,6 +19,8 @@ export type View =
   | { kind: 'feed' }
   | { kind: 'mentions' }
   | { kind: 'starred' }
+  /** Messages of mine others reacted to (Zulip's Reactions view: `has:reaction sender:me`). */
+  | { kind: 'reactions' }
   /** `near`: a message to open the feed at (a message link, `/near/ID`). */
   | { kind: 'channel'; streamId: number; near?: number }
   | { kind: 'topic'; streamId: number; topic: string; near?: number }
@@ -30,9 +32,9 @@ export type View =
 export const SETTINGS_TABS = ['preferences', 'notifications', 'muted-users', 'topics', 'alert-words'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
-export type FeedView = Extract<View, { kind: 'feed' | 'mentions' | 'starred' | 'channel' | 'topic' | 'dm' }>;
+export type FeedView = Extract<View, { kind: 'feed' | 'mentions' | 'starred' | 'reactions' | 'channel' | 'topic' | 'dm' }>;
 
-export const isFeed = (v: View): v is FeedView => ['feed', 'mentions', 'starred', 'channel', 'topic', 'dm'].includes(v.kind);
+export const isFeed = (v: View): v is FeedView => ['feed', 'mentions', 'starred', 'reactions', 'channel', 'topic', 'dm'].includes(v.kind);
 
 /** A channel's `ID-name` as Zulip writes it (spaces as `-`, hash-encoded): the name is for people, the ID is read. */
 const channelSlug = (id: number, name: string) => `${id}-${encodeHashComponent(name.replace(/ /g, '-'))}`;
@@ -58,6 +60,8 @@ export function hashOf(v: View, channelName: (id: number) => string = () => ''):
       return '#narrow/is/mentioned';
     case 'starred':
       return '#narrow/is/starred';
+    case 'reactions':
+      return '#narrow/has/reaction/sender/me';
     case 'channel':
       return `#narrow/channel/${channelSlug(v.streamId, channelName(v.streamId))}`;
     case 'topic':
@@ -126,6 +130,8 @@ export function viewOfTerms(terms: SearchTerm[], selfId = 0, idOfEmail: (email: 
   }
   if (positive && filters.length === 1 && a!.operator === 'is' && a!.operand === 'mentioned') return { kind: 'mentions' };
   if (positive && filters.length === 1 && a!.operator === 'is' && a!.operand === 'starred') return { kind: 'starred' };
+  const reactionsView = (x: SearchTerm, y: SearchTerm) => x.operator === 'has' && x.operand === 'reaction' && x.operator !== y.operator && y.operator === 'sender' && (y.operand === 'me' || y.operand === String(selfId));
+  if (positive && filters.length === 2 && (reactionsView(a!, b!) || reactionsView(b!, a!))) return { kind: 'reactions' };
   if (positive && filters.length === 1 && a!.operator === 'in' && a!.operand === 'home') return { kind: 'feed' };
   // Only a place (`#narrow/near/ID`): that message, with a link into its conversation.
   if (!filters.length) return near === undefined ? { kind: 'inbox' } : { kind: 'search', terms: [{ operator: 'id', operand: String(near), negated: false }] };
@@ -144,6 +150,11 @@ export function apiNarrow(v: FeedView, selfId: number): { operator: string; oper
       return [{ operator: 'is', operand: 'mentioned' }];
     case 'starred':
       return [{ operator: 'is', operand: 'starred' }];
+    case 'reactions':
+      return [
+        { operator: 'has', operand: 'reaction' },
+        { operator: 'sender', operand: selfId },
+      ];
     case 'channel':
       return [{ operator: 'channel', operand: v.streamId }];
     case 'topic':
@@ -164,6 +175,7 @@ export interface MessageLike {
   sender_id: number;
   display_recipient: unknown;
   flags: string[];
+  reactions?: unknown[];
 }
 
 /** The other participants of a direct message, ascending (empty: to oneself). */
@@ -181,6 +193,8 @@ export function matches(v: FeedView, m: MessageLike, selfId: number, muted: (m: 
       return m.flags.some((f) => f === 'mentioned' || f === 'stream_wildcard_mentioned' || f === 'topic_wildcard_mentioned');
     case 'starred':
       return m.flags.includes('starred');
+    case 'reactions':
+      return m.sender_id === selfId && (m.reactions?.length ?? 0) > 0;
     case 'channel':
       return m.type === 'stream' && m.stream_id === v.streamId;
     case 'topic':
