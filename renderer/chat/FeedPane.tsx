@@ -15,6 +15,7 @@ import { dayKey, dayOf } from './time.js';
 import { NextUnreadButton } from './next-unread.js';
 import { NotSubscribed } from './NotSubscribed.js';
 import { useSelection } from './selection.js';
+import { TopicMarks, TopicMenu } from './TopicMenu.js';
 
 export function titleOf(v: FeedView): string {
   switch (v.kind) {
@@ -40,9 +41,13 @@ const convKey = (m: Message) => (m.type === 'stream' ? `${m.stream_id}:${m.subje
 function ConversationHeading({ m }: { m: Message }) {
   if (m.type === 'stream') {
     return (
-      <a class="conv-heading" href={href({ kind: 'topic', streamId: m.stream_id!, topic: m.subject })}>
-        #{channelName(m.stream_id!)} &gt; {topicLabel(m.subject)}
-      </a>
+      <>
+        <a class="conv-heading" href={href({ kind: 'topic', streamId: m.stream_id!, topic: m.subject })}>
+          #{channelName(m.stream_id!)} &gt; {topicLabel(m.subject)}
+        </a>
+        <TopicMarks streamId={m.stream_id!} topic={m.subject} muted />
+        <TopicMenu streamId={m.stream_id!} topic={m.subject} />
+      </>
     );
   }
   const ids = (m.display_recipient as { id: number }[]).map((r) => r.id).filter((id) => id !== store.selfId.value);
@@ -140,6 +145,8 @@ export function FeedPane({ v }: { v: FeedView }) {
     <section class="feed" aria-labelledby="feed-title">
       <header class="feed-header">
         <h1 id="feed-title">{titleOf(v)}</h1>
+        {v.kind === 'topic' && <TopicMarks streamId={v.streamId} topic={v.topic} muted />}
+        {v.kind === 'topic' && <TopicMenu streamId={v.streamId} topic={v.topic} />}
         {markable && (
           <button type="button" onClick={() => void markChannelRead(v.streamId, v.kind === 'topic' ? v.topic : undefined)}>
             Mark all as read

@@ -10,6 +10,7 @@ import { markChannelRead } from './feeds.js';
 import { NextUnreadButton } from './next-unread.js';
 import { href } from './router.js';
 import { channelName, isTopicMuted, store, topicLabel, unreadCounts, userName } from './state.js';
+import { TopicMarks, TopicMenu } from './TopicMenu.js';
 
 const FOLDED_KEY = 'hearth.inbox.collapsed';
 
@@ -160,7 +161,9 @@ export function Inbox() {
                 {topics.map((t) => (
                   <li key={t.topic}>
                     <a href={href({ kind: 'topic', streamId, topic: t.topic })}>{topicLabel(t.topic)}</a>
+                    <TopicMarks streamId={streamId} topic={t.topic} />
                     <Count n={t.n} what={topicLabel(t.topic)} onClick={() => void markChannelRead(streamId, t.topic)} />
+                    <TopicMenu streamId={streamId} topic={t.topic} />
                   </li>
                 ))}
               </ul>

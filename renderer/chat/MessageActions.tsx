@@ -12,6 +12,7 @@ import { Lightbox } from './Lightbox.js';
 import { EditHistoryDialog } from './EditHistory.js';
 import { DeleteDialog, MoveDialog, ReceiptsDialog, ReportDialog } from './MessageDialogs.js';
 import * as act from './message-actions.js';
+import { remindMe } from './reminders.js';
 import type { Message } from './state.js';
 
 const SmileyIcon = () => (
@@ -45,6 +46,7 @@ function menuItems(m: Message, anchor: HTMLElement): Item[] {
     act.canResolve(m) && { label: act.isResolved(m.subject) ? 'Unresolve topic' : 'Resolve topic', run: () => act.toggleResolved(m) },
     { label: starred ? 'Unstar message' : 'Star message', run: () => act.setStarred(m, !starred) },
     { label: 'Mark as unread from here', run: () => act.markUnreadFrom(m) },
+    { label: 'Remind me about this', run: () => remindMe(m.id, anchor) },
     { label: 'Copy link to message', run: () => act.copyLink(m) },
     act.canViewHistory(m) && { label: 'View edit history', run: dialog('history') },
     act.showsReadReceipts() && { label: 'View read receipts', run: dialog('receipts') },

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { href } from './router.js';
 import { channelName, isTopicMuted, store, topicLabel, unreadCounts, userName, type RecentConversation } from './state.js';
 import { dayOf, fullTimeOf, timeOf } from './time.js';
+import { TopicMarks, TopicMenu } from './TopicMenu.js';
 
 const SHOWN = 100;
 const AVATARS = 4;
@@ -121,7 +122,9 @@ export function Recent() {
                         #{channelName(streamId)}
                       </a>
                       <a href={href({ kind: 'topic', streamId, topic })}>{topicLabel(topic)}</a>
+                      <TopicMarks streamId={streamId} topic={topic} />
                       {muted && <span class="muted">Muted</span>}
+                      <TopicMenu streamId={streamId} topic={topic} />
                     </td>
                     <td>
                       <Participants ids={r.senders} />

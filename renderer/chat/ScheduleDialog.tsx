@@ -43,11 +43,13 @@ interface Props {
   action: string;
   /** Offers a note (reminders). */
   withNote?: boolean;
+  /** The suggested times (default: Zulip's "Schedule message" ones, suggestedTimes). */
+  times?: { label: string; at: number }[];
   onPick: (at: number, note: string) => Promise<void>;
   onClose: () => void;
 }
 
-export function ScheduleDialog({ title, action, withNote, onPick, onClose }: Props) {
+export function ScheduleDialog({ title, action, withNote, times, onPick, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const nowS = Math.floor(Date.now() / 1000);
   const [custom, setCustom] = useState(localInput(nowS + 3600));
@@ -96,7 +98,7 @@ export function ScheduleDialog({ title, action, withNote, onPick, onClose }: Pro
           </label>
         )}
         <ul class="times" aria-label="Suggested times">
-          {suggestedTimes(new Date()).map((t) => (
+          {(times ?? suggestedTimes(new Date())).map((t) => (
             <li key={t.at}>
               <button type="button" disabled={busy} onClick={() => void pick(t.at)}>
                 {t.label}

@@ -9,6 +9,7 @@ import { signal } from '@preact/signals';
 import { href } from './router.js';
 import { store, topicLabel } from './state.js';
 import { loadTopicHistory, sidebarTopics, topicHistory } from './sidebar-state.js';
+import { TopicMarks, TopicMenu } from './TopicMenu.js';
 
 /** The channel whose topics are all listed ("More topics"), and the filter typed there. */
 export const zoomedChannel = signal<number | null>(null);
@@ -78,7 +79,7 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
       )}
       <ul aria-label={`Topics in ${channelName}`}>
         {items.map((t) => (
-          <li key={t.name} class={t.muted ? 'muted-topic' : undefined}>
+          <li key={t.name} class={`topic-row${t.muted ? ' muted-topic' : ''}`}>
             <a
               href={href({ kind: 'topic', streamId, topic: t.name })}
               aria-current={t.active ? 'page' : undefined}
@@ -87,6 +88,7 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
             >
               <span class={`label${t.name === '' ? ' empty-topic' : ''}`}>{topicLabel(t.name)}</span>
               {t.muted && <span class="visually-hidden"> (muted)</span>}
+              <TopicMarks streamId={streamId} topic={t.name} />
               {t.mentioned && (
                 <span class="mention-marker" title="You are mentioned here">
                   <span aria-hidden="true">@</span>
@@ -99,6 +101,7 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
                 </span>
               )}
             </a>
+            <TopicMenu streamId={streamId} topic={t.name} />
           </li>
         ))}
         {items.length === 0 && state === 'loaded' && <li class="empty">{zoomed && topicFilter.value.trim() ? 'No topics match.' : 'No topics yet.'}</li>}

@@ -107,12 +107,43 @@ function onUpdateMessage(e: Event): void {
   if (newStream === undefined && newTopic === undefined) return;
   mapMessages(ids, (m) => ({ ...m, stream_id: newStream ?? m.stream_id, subject: newTopic ?? m.subject }));
   refilter(belongs);
+  moveRecent(e, ids, newStream, newTopic);
   const unread = new Map(store.unread.value);
   for (const id of ids) {
     const p = unread.get(id);
     if (p && !('peers' in p)) unread.set(id, { streamId: newStream ?? p.streamId, topic: newTopic ?? p.topic });
   }
   store.unread.value = unread;
+}
+
+/**
+ * A whole topic moved (renamed, resolved, to another channel): Recent conversations follow it,
+ * merged with a conversation already there, as Zulip's recent view does.
+ */
+function moveRecent(e: Event, ids: Set<number>, newStream: number | undefined, newTopic: string | undefined): void {
+  if (e.propagate_mode !== 'change_all' || typeof e.stream_id !== 'number') return;
+  const recent = store.recent.value;
+  // Its key: by the old topic's name, or (a channel move keeps the name) by its newest message, one of those moved.
+  const from =
+    typeof e.orig_subject === 'string'
+      ? placeKey({ streamId: e.stream_id, topic: e.orig_subject })
+      : [...recent].find(([, r]) => !('peers' in r.place) && r.place.streamId === e.stream_id && ids.has(r.maxId))?.[0];
+  const old = from === undefined ? undefined : recent.get(from);
+  if (!old || 'peers' in old.place) return;
+  const place = { streamId: newStream ?? old.place.streamId, topic: newTopic ?? old.place.topic };
+  const next = new Map(recent);
+  next.delete(from!);
+  const to = placeKey(place);
+  const there = next.get(to);
+  const newer = !there || old.maxId >= there.maxId;
+  const [first, second] = newer ? [old, there] : [there!, old];
+  next.set(to, {
+    place,
+    maxId: first.maxId,
+    timestamp: first.timestamp,
+    senders: [...new Set([...first.senders, ...(second?.senders ?? [])])].slice(0, 10),
+  });
+  store.recent.value = next;
 }
 
 function onDelete(e: Event): void {

@@ -97,6 +97,10 @@ export const canMove = (m: Message) =>
 
 export const canResolve = (m: Message) => !m.pending && m.type === 'stream' && holds('can_resolve_topics_group');
 
+/** A whole topic (the topic menu): moving or renaming it, resolving it, by the organization's groups; the server checks time limits. */
+export const canMoveTopics = () => holds('can_move_messages_between_topics_group') || holds('can_move_messages_between_channels_group');
+export const canResolveTopics = () => holds('can_resolve_topics_group');
+
 export const canReport = (m: Message) => !m.pending && !own(m) && Number(rule('moderation_request_channel_id') ?? -1) !== -1;
 
 export const showsReadReceipts = () => rule('enable_read_receipts') !== false;
@@ -115,20 +119,26 @@ export function conversationOf(m: Message, near?: number): FeedView {
 
 export const linkTo = (m: Message) => `${location.origin}/${hashOf(conversationOf(m, m.id), channelName)}`;
 
-export async function copyLink(m: Message): Promise<void> {
-  const url = linkTo(m);
+/** Puts text on the clipboard; false when the browser refused (then the caller shows it). */
+export async function copyText(text: string): Promise<boolean> {
   try {
-    await navigator.clipboard.writeText(url);
+    await navigator.clipboard.writeText(text);
+    return true;
   } catch {
     // Plain HTTP on a LAN has no clipboard API: the older way still works from a click.
-    const area = Object.assign(document.createElement('textarea'), { value: url, readOnly: true });
+    const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true });
     area.className = 'visually-hidden';
     document.body.append(area);
     area.select();
     const ok = document.execCommand('copy');
     area.remove();
-    if (!ok) return say(m.id, `Copy this link: ${url}`);
+    return ok;
   }
+}
+
+export async function copyLink(m: Message): Promise<void> {
+  const url = linkTo(m);
+  if (!(await copyText(url))) return say(m.id, `Copy this link: ${url}`);
   say(m.id, 'Link copied.');
 }
 
