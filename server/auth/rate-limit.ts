@@ -27,10 +27,22 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((list[0]! + this.windowMs - this.clock.now()) / 1000));
   }
 
-  record(key: string): void {
+  /** Counts a hit now; answers its time, for `forget`. */
+  record(key: string): number {
     const list = this.window(key);
-    list.push(this.clock.now());
+    const now = this.clock.now();
+    list.push(now);
     this.hits.set(key, list);
+    return now;
+  }
+
+  /** Takes back one hit recorded at `time` (an attempt counted before its outcome, that succeeded). */
+  forget(key: string, time: number): void {
+    const list = this.hits.get(key);
+    const i = list ? list.indexOf(time) : -1;
+    if (i < 0) return;
+    list!.splice(i, 1);
+    if (!list!.length) this.hits.delete(key);
   }
 
   reset(key: string): void {

@@ -19,30 +19,37 @@ const alarmText = (count: number, addresses: string[]) =>
   'tell an administrator; if your password is weak or used elsewhere, change it in **Settings > Account**.';
 
 /**
- * A wrong password for `user` (or an unknown username) from `address`: counted for the address
- * (any account), for the account from that address (both refuse with 429 when over), and for
- * the account from everywhere, which only tells its holder: a limit there would let anyone on
- * the network lock a colleague out by guessing wrong on purpose.
+ * A password check for an account (`accountKey`) from the request's address, counted before its
+ * outcome is known: refused with 429 when the address (any account) or the account from that
+ * address is over its limit; otherwise counted at once against both as if wrong, so checks sent
+ * together count against each other (60 guesses sent at once were all checked, past the limit of
+ * 10), and taken back when the password is right. A wrong one also counts for the account from
+ * everywhere, which only tells its holder: a limit there would let anyone on the network lock a
+ * colleague out by guessing wrong on purpose.
  */
-export async function recordWrongPassword(req: ApiRequest, accountKey: string, user: UserRecord | null): Promise<void> {
+export function startPasswordCheck(req: ApiRequest, accountKey: string): { right(): void; wrong(user: UserRecord | null): Promise<void> } {
   const { byAddress, byAccountAddress, accountAlarm } = req.app.rateLimits;
   const address = req.koa.ip;
-  byAddress.record(address);
-  byAccountAddress.record(accountAddressKey(accountKey, address));
-  if (!user || user.is_bot) return;
-  const addresses = accountAlarm.record(accountKey, address);
-  if (!addresses) return;
-  req.app.log.warn('many wrong passwords for one account', { user_id: user.id, addresses });
-  await doSendDirectNotice(req.app, user, alarmText(ACCOUNT_ALARM_THRESHOLD, addresses)).catch((err: unknown) =>
-    req.app.log.warn('the wrong-password notice could not be sent', { error: String(err) }),
-  );
-}
-
-/** Seconds before `address` may try a password for this account again (0: now). */
-export function passwordWait(req: ApiRequest, accountKey: string): number {
-  const { byAddress, byAccountAddress } = req.app.rateLimits;
-  const address = req.koa.ip;
-  return Math.max(byAddress.retryAfterSeconds(address), byAccountAddress.retryAfterSeconds(accountAddressKey(accountKey, address)));
+  const pairKey = accountAddressKey(accountKey, address);
+  const wait = Math.max(byAddress.retryAfterSeconds(address), byAccountAddress.retryAfterSeconds(pairKey));
+  if (wait > 0) throw errors.rateLimited(wait);
+  const at = byAddress.record(address);
+  byAccountAddress.record(pairKey);
+  return {
+    right() {
+      byAddress.forget(address, at);
+      byAccountAddress.reset(pairKey);
+    },
+    async wrong(user) {
+      if (!user || user.is_bot) return;
+      const addresses = accountAlarm.record(accountKey, address);
+      if (!addresses) return;
+      req.app.log.warn('many wrong passwords for one account', { user_id: user.id, addresses });
+      await doSendDirectNotice(req.app, user, alarmText(ACCOUNT_ALARM_THRESHOLD, addresses)).catch((err: unknown) =>
+        req.app.log.warn('the wrong-password notice could not be sent', { error: String(err) }),
+      );
+    },
+  };
 }
 
 /**
@@ -57,17 +64,16 @@ export async function passwordLogin(req: ApiRequest): Promise<{ user: UserRecord
   // Counted per account, whichever of its addresses is typed (its email or `user7@…`): one count
   // of guesses per account, not one per spelling.
   const accountKey = user ? loginLimitKey(user.id) : `name:${username.toLowerCase()}`;
-  const wait = passwordWait(req, accountKey);
-  if (wait > 0) throw errors.rateLimited(wait);
+  const check = startPasswordCheck(req, accountKey);
 
   const passwordHash = user && !user.is_bot ? user.password_hash : null;
   const ok = await verifyPassword(password, passwordHash);
   if (!ok || !user || passwordHash === null) {
-    await recordWrongPassword(req, accountKey, user ?? null);
+    await check.wrong(user ?? null);
     throw errors.authFailed();
   }
+  check.right();
   if (!user.is_active) throw errors.deactivated();
-  req.app.rateLimits.byAccountAddress.reset(accountAddressKey(accountKey, req.koa.ip));
   // An API-created account's date_joined becomes its first login (feature level 475).
   await doRecordFirstLogin(req.app, user);
   return { user, passwordHash };

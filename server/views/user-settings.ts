@@ -8,7 +8,7 @@ import { checkFullName } from '../lib/people/display-name.js';
 import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/people/settings.js';
 import { requestSession } from '../auth/sessions.js';
 import { requireUser } from './common.js';
-import { loginLimitKey, passwordWait, recordWrongPassword } from './auth.js';
+import { loginLimitKey, startPasswordCheck } from './auth.js';
 
 /**
  * Zulip has no GET /settings (clients read `user_settings` from register);
@@ -37,12 +37,12 @@ export async function changeSettings(req: ApiRequest): Promise<ViewResult> {
     if (oldPassword === undefined) throw errors.badRequest("Missing 'old_password' argument");
     // Wrong old passwords count with failed sign-ins (the same per-account limit): a stolen session or
     // API key is no faster way to guess the password.
-    const wait = passwordWait(req, loginLimitKey(user.id));
-    if (wait > 0) throw errors.rateLimited(wait);
+    const check = startPasswordCheck(req, loginLimitKey(user.id));
     if (!(await verifyPassword(oldPassword, user.password_hash))) {
-      await recordWrongPassword(req, loginLimitKey(user.id), user);
+      await check.wrong(user);
       throw errors.badRequest('Wrong password!');
     }
+    check.right();
     if (newPassword.length < MIN_PASSWORD_LENGTH) throw errors.badRequest('New password is too weak!');
   }
   if (!Object.keys(settings).length && fullName === undefined && newPassword === undefined && !params.has('email')) {

@@ -107,4 +107,21 @@ describe('failed sign-ins cannot lock a colleague out', () => {
     assert.equal((await postFrom('127.0.0.1', apiKeyUrl(), { username: carl.email, password: carl.password })).status, 200);
     assert.equal(noticesTo(carl.id).length, 1, 'Carl hears of it');
   });
+
+  it('guesses sent all at once count against each other: no more than ten are checked', async () => {
+    clock.t += 600_000;
+    const dana = await ts.addUser('Dana');
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => postFrom('127.0.0.8', apiKeyUrl(), { username: dana.email, password: `guess ${i}` })),
+    );
+    const statuses = burst.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 401).length, 10, JSON.stringify(statuses));
+    assert.equal(statuses.filter((s) => s === 429).length, 30);
+    // A right password is counted only while it is checked: many sign-ins are never held against the address.
+    clock.t += 600_000;
+    for (let i = 0; i < 12; i++) {
+      assert.equal((await postFrom('127.0.0.9', apiKeyUrl(), { username: dana.email, password: dana.password })).status, 200, `sign-in ${i}`);
+    }
+    assert.equal((await postFrom('127.0.0.9', apiKeyUrl(), { username: dana.email, password: 'wrong' })).status, 401);
+  });
 });
