@@ -1,6 +1,8 @@
 /**
  * The chat: sign-in, then the sidebar and the open view; a "Reconnecting…" banner while
  * the server is out of reach. The admin pages are one link away for administrators.
+ * On phones (720 px and less, style.css) the top bar is one row: the drawer button, the view's
+ * title (its header, drawn over the bar) and a Search button; the account links are in the drawer.
  */
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { useEffect, useState } from 'preact/hooks';
@@ -22,7 +24,7 @@ import { Sidebar } from './Sidebar.js';
 import { SignIn } from './SignIn.js';
 import { store } from './state.js';
 import { ApiError } from './api.js';
-import { SearchBox, SearchResults } from './Search.js';
+import { SearchBox, SearchResults, SearchToggle } from './Search.js';
 import { installShortcuts } from './shortcuts.js';
 import { ShortcutsHelp } from './ShortcutsHelp.js';
 import { Toast } from './Toast.js';
@@ -39,6 +41,20 @@ function Main() {
   if (v.kind === 'people') return <People />;
   if (v.kind === 'settings') return <Settings />;
   return <Inbox />;
+}
+
+/** Admin, Settings, Account and Sign out: in the top bar, and in the drawer on phones (`onNavigate` closes it). */
+function AccountLinks({ where, onNavigate }: { where: 'topbar' | 'drawer'; onNavigate?: () => void }) {
+  return (
+    <nav class={`account-links in-${where}`} aria-label="Account" onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate?.()}>
+      {store.isAdmin.value && <a href="/admin/">Admin</a>}
+      <a href={href({ kind: 'settings', tab: 'preferences' })}>Settings</a>
+      <a href={href({ kind: 'account' })}>Account</a>
+      <button type="button" class="link" onClick={() => void signOut().then(() => stop())}>
+        Sign out
+      </button>
+    </nav>
+  );
 }
 
 function Chat() {
@@ -93,20 +109,15 @@ function Chat() {
           </span>
         )}
         <SearchBox />
-        <nav class="account-links" aria-label="Account">
-          {store.isAdmin.value && <a href="/admin/">Admin</a>}
-          <a href={href({ kind: 'settings', tab: 'preferences' })}>Settings</a>
-          <a href={href({ kind: 'account' })}>Account</a>
-          <button type="button" class="link" onClick={() => void signOut().then(() => stop())}>
-            Sign out
-          </button>
-        </nav>
+        <SearchToggle />
+        <AccountLinks where="topbar" />
       </header>
       <ConnectionBanner />
       <div id="sidebar" class="sidebar-wrap">
         <button type="button" class="drawer-close" onClick={() => setDrawer(false)}>
           Close
         </button>
+        <AccountLinks where="drawer" onNavigate={() => setDrawer(false)} />
         <Sidebar onNavigate={() => setDrawer(false)} />
       </div>
       <main id="main" tabIndex={-1}>

@@ -75,7 +75,8 @@ export function Compose({ v }: { v: FeedView }) {
   const caretKept = useRef<number | null>(null);
   textRef.current = text;
   const key = keyOf(v);
-  useAutoGrow(box, text, preview === null);
+  // Measured again when first used: on a phone the unused box is one line (style.css), then two rows.
+  useAutoGrow(box, text, preview === null && (opened ? 'opened' : 'unused'));
 
   // A new conversation: the old text is kept as a draft, this one's newest draft (or the one
   // the Drafts view asked for) comes back. Before the paint, so nothing typed into the new box is wiped.
@@ -338,6 +339,12 @@ export function Compose({ v }: { v: FeedView }) {
 
   const left = store.maxMessageLength.value - lengthOf(text);
   const destination = target();
+  // Zulip's "Message #channel > topic": where the text goes, also while the phone's box is one line.
+  const placeholder = !destination
+    ? 'Message'
+    : destination.kind === 'channel'
+      ? `Message #${channelName(destination.streamId)}${destination.topic ? ` > ${destination.topic}` : ''}`
+      : `Message ${placeOf(destination)}`;
 
   return (
     <>
@@ -382,7 +389,7 @@ export function Compose({ v }: { v: FeedView }) {
               ref={box}
               aria-label="Message"
               rows={2}
-              placeholder="Message"
+              placeholder={placeholder}
               aria-invalid={left < 0 || undefined}
               aria-describedby={left <= COUNTER_FROM ? 'compose-length' : undefined}
               value={text}

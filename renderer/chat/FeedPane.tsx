@@ -12,6 +12,7 @@ import { href } from './router.js';
 import { channelName, store, topicLabel, userName, type Message } from './state.js';
 import { Compose } from './Compose.js';
 import { dayKey, dayOf } from './time.js';
+import { HeaderMenu } from './HeaderMenu.js';
 import { NextUnreadButton } from './next-unread.js';
 import { NotSubscribed } from './NotSubscribed.js';
 import { useSelection } from './selection.js';
@@ -147,17 +148,19 @@ export function FeedPane({ v }: { v: FeedView }) {
         <h1 id="feed-title">{titleOf(v)}</h1>
         {v.kind === 'topic' && <TopicMarks streamId={v.streamId} topic={v.topic} muted />}
         {v.kind === 'topic' && <TopicMenu streamId={v.streamId} topic={v.topic} />}
-        {markable && (
-          <button type="button" onClick={() => void markChannelRead(v.streamId, v.kind === 'topic' ? v.topic : undefined)}>
-            Mark all as read
-          </button>
-        )}
-        {!markable && unreadShown.length > 0 && (
-          <button type="button" onClick={() => void markIdsRead(unreadShown)} title="Your settings keep messages unread here as you read them">
-            Mark as read
-          </button>
-        )}
-        <NextUnreadButton />
+        <HeaderMenu>
+          {markable && (
+            <button type="button" onClick={() => void markChannelRead(v.streamId, v.kind === 'topic' ? v.topic : undefined)}>
+              Mark all as read
+            </button>
+          )}
+          {!markable && unreadShown.length > 0 && (
+            <button type="button" onClick={() => void markIdsRead(unreadShown)} title="Your settings keep messages unread here as you read them">
+              Mark as read
+            </button>
+          )}
+          <NextUnreadButton />
+        </HeaderMenu>
       </header>
       {/* Above the messages: seen first, and reached by Tab before every message's tools. */}
       {(v.kind === 'channel' || v.kind === 'topic') && <NotSubscribed streamId={v.streamId} />}

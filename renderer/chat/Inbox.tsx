@@ -7,6 +7,7 @@
 import { signal } from '@preact/signals';
 import { post } from './api.js';
 import { markChannelRead } from './feeds.js';
+import { HeaderMenu } from './HeaderMenu.js';
 import { NextUnreadButton } from './next-unread.js';
 import { href } from './router.js';
 import { channelName, isTopicMuted, store, topicLabel, unreadCounts, userName } from './state.js';
@@ -104,12 +105,14 @@ export function Inbox() {
     <section class="pane inbox" aria-labelledby="inbox-title">
       <header class="feed-header">
         <h1 id="inbox-title">Inbox</h1>
-        <NextUnreadButton />
-        {total > 0 && (
-          <button type="button" onClick={markAll}>
-            Mark all as read
-          </button>
-        )}
+        <HeaderMenu>
+          <NextUnreadButton />
+          {total > 0 && (
+            <button type="button" onClick={markAll}>
+              Mark all as read
+            </button>
+          )}
+        </HeaderMenu>
       </header>
       <div class="scroller">
         {empty && <p class="edge">You have no unread messages. All caught up!</p>}

@@ -3,9 +3,11 @@
  * grouped by conversation, each heading and each message's time a link that opens the
  * conversation at that message. The search lives in the hash (`#narrow/…/search/word`), so it
  * can be shared and Back returns to it; Escape or "Close search" go back to where the person was.
+ * On phones (720 px and less) the box waits behind a "Search" button in the top bar and opens over
+ * the bar (`searchOpen`); Escape, its close button, a search, or focus going elsewhere close it.
  */
 import { Reactions } from './MessageItem.js';
-import { effect } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { CondensedContent } from './condense.js';
 import { sanitize } from './html.js';
@@ -23,6 +25,50 @@ let before: View = { kind: 'inbox' };
 effect(() => {
   if (view.value.kind !== 'search') before = view.value;
 });
+
+/** The search box open over the top bar (phones only: wider, it is always there). */
+export const searchOpen = signal(false);
+
+/** Opens the search box (on phones) and puts the keyboard in it, its text selected (the / key). */
+export function openSearchBox(): void {
+  const focus = () => {
+    const box = document.querySelector<HTMLInputElement>('[role="search"] input');
+    box?.focus();
+    box?.select();
+  };
+  const shown = document.querySelector('[role="search"] input')?.getClientRects().length;
+  if (shown) return focus();
+  // A phone's closed box: shown once the signal's update is drawn.
+  searchOpen.value = true;
+  requestAnimationFrame(focus);
+}
+
+/** Closes the phone's search box; `focusButton`: the keyboard back to the top bar's Search button. */
+function closeSearchBox(focusButton: boolean): void {
+  if (!searchOpen.peek()) return;
+  searchOpen.value = false;
+  if (focusButton) document.querySelector<HTMLElement>('.topbar .search-toggle')?.focus();
+}
+
+/** The phones' Search button in the top bar (hidden wider than 720 px, where the box is always shown). */
+export function SearchToggle() {
+  return (
+    <button
+      type="button"
+      class="search-toggle"
+      aria-expanded={searchOpen.value}
+      aria-controls="search-box"
+      aria-keyshortcuts="/"
+      onClick={() => (searchOpen.value ? closeSearchBox(false) : openSearchBox())}
+    >
+      <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round">
+        <circle cx="8.5" cy="8.5" r="5.5" />
+        <path d="m13 13 4.5 4.5" />
+      </svg>
+      <span class="visually-hidden">Search</span>
+    </button>
+  );
+}
 
 export function leaveSearch(): void {
   go(before);
@@ -46,12 +92,24 @@ export function SearchBox() {
     }
     // A search that names a view (`is:starred`, `channel:5`) opens that view, as its link would.
     go(viewOfHash(hashOf({ kind: 'search', terms })));
+    searchOpen.value = false;
     box.current?.blur();
     document.getElementById('main')?.focus({ preventScroll: true });
   }
 
   return (
-    <form role="search" aria-label="Search messages" class="search-box" onSubmit={submit}>
+    <form
+      id="search-box"
+      role="search"
+      aria-label="Search messages"
+      class={`search-box${searchOpen.value ? ' open' : ''}`}
+      onSubmit={submit}
+      onFocusOut={(e) => {
+        // Focus gone elsewhere on the page (not the window left): the phone's box closes.
+        const to = e.relatedTarget as Node | null;
+        if (to && !e.currentTarget.contains(to)) closeSearchBox(false);
+      }}
+    >
       <input
         ref={box}
         type="search"
@@ -69,10 +127,19 @@ export function SearchBox() {
           e.preventDefault();
           setText('');
           box.current?.blur();
+          if (searchOpen.peek()) {
+            // A phone's box closes back to its button, the view unchanged.
+            closeSearchBox(true);
+            return;
+          }
           if (v.kind === 'search') leaveSearch();
           else document.getElementById('main')?.focus({ preventScroll: true });
         }}
       />
+      <button type="button" class="search-close" onClick={() => closeSearchBox(true)}>
+        <span aria-hidden="true">✕</span>
+        <span class="visually-hidden">Close the search box</span>
+      </button>
       <datalist id="search-suggestions">
         {searchSuggestions(text).map((s) => (
           <option key={s} value={s} />

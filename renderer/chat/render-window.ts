@@ -62,6 +62,20 @@ export function useRenderWindow(
     setWin({ follow: true, startId: 0 });
   }, [feedKey]);
 
+  // The list made shorter (a phone's compose box opening when first used, the keyboard coming up):
+  // a reader at the newest messages stays there, instead of the newest going out of view below.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let height = el.clientHeight;
+    const watch = new ResizeObserver(() => {
+      if (el.clientHeight < height && atBottom.current) el.scrollTop = el.scrollHeight;
+      height = el.clientHeight;
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [feedKey]);
+
   // Count what others send while the reader is elsewhere in the feed.
   const newest = messages[messages.length - 1];
   useEffect(() => {

@@ -9,7 +9,7 @@ import { signal } from '@preact/signals';
 import { go, view } from './router.js';
 import { goNextUnreadDm, goNextUnreadTopic } from './next-unread.js';
 import { moveSelection, select, selectedElement, selectedId } from './selection.js';
-import { leaveSearch } from './Search.js';
+import { leaveSearch, openSearchBox } from './Search.js';
 import { store, type Message } from './state.js';
 import { dmPeers, isFeed, type View } from './narrow.js';
 import { announce } from './Toast.js';
@@ -174,10 +174,9 @@ export function focusMessages(): void {
   el?.focus({ preventScroll: true });
 }
 
+/** The search box, its text selected (on a phone it opens over the top bar first). */
 export function focusSearch(): void {
-  const box = document.querySelector<HTMLInputElement>('[role="search"] input');
-  box?.focus();
-  box?.select();
+  openSearchBox();
 }
 
 /** Runs an opener on the selected message (its element and record), or says how to select one. */
