@@ -51,7 +51,8 @@ describe('link origin (unit)', () => {
   });
 
   it("replaces any other host with the computer's LAN address", () => {
-    for (const hostname of ['evil.example', '192.168.1.99', '', 'localhost.evil.example']) {
+    // An own address followed by `%` (read as an IPv6 zone) made links that were no URL.
+    for (const hostname of ['evil.example', '192.168.1.99', '', 'localhost.evil.example', '127.0.0.1%', 'localhost%/evil', 'localhost%\\evil.example', '192.168.1.20%25x']) {
       assert.equal(linkOrigin({ ...base, hostname }), 'http://192.168.1.20:9991', hostname);
     }
     assert.equal(linkOrigin({ ...base, scheme: 'https', port: 9443, hostname: 'evil.example' }), 'https://192.168.1.20:9443');
@@ -112,6 +113,9 @@ describe('the redirect to HTTPS', () => {
     assert.equal(forged.status, 308);
     assert.equal(forged.headers.location, `https://127.0.0.1:${server.httpsPort}/api/v1/server_settings?x=1`);
     const port = new URL(server.url).port;
+    const odd = await withHost(`${server.url}/api/v1/server_settings`, 'localhost%/evil');
+    assert.equal(odd.status, 308, 'a host that is no name: redirected to the server, not a 500');
+    assert.equal(odd.headers.location, `https://127.0.0.1:${server.httpsPort}/api/v1/server_settings`);
     const own = await withHost(`${server.url}/admin/`, `localhost:${port}`);
     assert.equal(own.headers.location, `https://localhost:${server.httpsPort}/admin/`);
   });

@@ -26,6 +26,9 @@ export interface LinkRequest {
   interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>;
 }
 
+/** A host name, an IPv4 address, or an IPv6 address (bracketed or not) without a zone. */
+const PLAIN_HOST = /^(?:[a-z0-9.-]+|\[?[0-9a-f:.]+\]?)$/;
+
 const forUrl = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 /** A configured address as an origin, or an error message. */
@@ -42,7 +45,9 @@ export function parsePublicUrl(raw: string): { origin: string } | { error: strin
 export function linkOrigin(r: LinkRequest): string {
   if (r.configured) return r.configured;
   const host = r.hostname.toLowerCase();
-  if (host && isOwnHost(host, r.interfaces)) return `${r.scheme}://${forUrl(host)}:${r.port}`;
+  // Only a plain name or address is kept: isOwnHost reads `127.0.0.1%anything` as 127.0.0.1 (an
+  // IPv6 zone), and such a host made links that are no URL (and a 500 for the redirect to HTTPS).
+  if (PLAIN_HOST.test(host) && isOwnHost(host, r.interfaces)) return `${r.scheme}://${forUrl(host)}:${r.port}`;
   const listenHost = r.listen?.host ?? '0.0.0.0';
   const first = lanUrls(listenHost, r.port, r.interfaces)[0]!;
   const url = new URL(first);
