@@ -10,7 +10,7 @@ import { markChannelRead } from './feeds.js';
 import { HeaderMenu } from './HeaderMenu.js';
 import { NextUnreadButton } from './next-unread.js';
 import { href } from './router.js';
-import { channelName, isTopicMuted, store, topicLabel, unreadCounts, userName } from './state.js';
+import { channelName, mutedInViews, store, topicLabel, unreadCounts, userName } from './state.js';
 import { TopicMarks, TopicMenu } from './TopicMenu.js';
 
 const FOLDED_KEY = 'hearth.inbox.collapsed';
@@ -61,7 +61,8 @@ function unreadByPlace() {
       continue;
     }
     const sub = subs.get(p.streamId);
-    if (!sub || sub.is_muted || isTopicMuted(p.streamId, p.topic)) continue;
+    // A muted channel's topics stay out, but for those unmuted or followed (as in Zulip).
+    if (!sub || mutedInViews(p.streamId, p.topic)) continue;
     const topics = channels.get(p.streamId) ?? new Map<string, TopicRow>();
     const key = p.topic.toLowerCase();
     const row = topics.get(key) ?? { topic: p.topic, n: 0, maxId: 0 };

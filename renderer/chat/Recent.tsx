@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { href } from './router.js';
-import { channelName, isTopicMuted, store, topicLabel, unreadCounts, userName, type RecentConversation } from './state.js';
+import { channelName, mutedInViews, store, topicLabel, unreadCounts, userName, type RecentConversation } from './state.js';
 import { dayOf, fullTimeOf, timeOf } from './time.js';
 import { TopicMarks, TopicMenu } from './TopicMenu.js';
 
@@ -26,7 +26,7 @@ type Filter = 'unread' | 'participated' | 'muted';
 function mutedRow(r: RecentConversation): boolean {
   if ('peers' in r.place) return false;
   const { streamId, topic } = r.place;
-  return store.subscriptions.value.find((s) => s.stream_id === streamId)?.is_muted === true || isTopicMuted(streamId, topic);
+  return mutedInViews(streamId, topic);
 }
 
 function Participants({ ids }: { ids: number[] }) {

@@ -15,7 +15,7 @@ import { markChannelRead } from './feeds.js';
 import { MoveDialog } from './MessageDialogs.js';
 import * as act from './message-actions.js';
 import { href } from './router.js';
-import { channelName, store, topicLabel, unreadCounts, type Message } from './state.js';
+import { channelName, mutedInViews, store, topicLabel, unreadCounts, type Message } from './state.js';
 import { announce } from './Toast.js';
 
 export const MUTED = 1;
@@ -27,11 +27,6 @@ export const policyOf = (streamId: number, topic: string) => store.userTopics.va
 
 const channelMuted = (streamId: number) => store.subscriptions.value.find((s) => s.stream_id === streamId)?.is_muted === true;
 
-/** Muted as Zulip counts it: muted itself, or in a muted channel and neither unmuted nor followed. */
-export const topicIsMuted = (streamId: number, topic: string) => {
-  const p = policyOf(streamId, topic);
-  return p === MUTED || (channelMuted(streamId) && p !== UNMUTED && p !== FOLLOWED);
-};
 
 const FollowIcon = () => (
   <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round">
@@ -57,7 +52,7 @@ export function TopicMarks({ streamId, topic, muted }: { streamId: number; topic
       </span>
     );
   }
-  if (muted && topicIsMuted(streamId, topic)) {
+  if (muted && mutedInViews(streamId, topic)) {
     return (
       <span class="topic-mark muted" title="You muted this topic">
         <MutedIcon />

@@ -246,6 +246,17 @@ export const isTopicMuted = (streamId: number, topic: string) => store.mutedTopi
 
 const subscriptionOf = (id: number) => store.subscriptions.value.find((s) => s.stream_id === id);
 
+/**
+ * Muted as Zulip's views count and show it: the topic muted, or its channel muted and the topic
+ * neither unmuted nor followed (`user_topics` visibility policies 2 and 3).
+ */
+export function mutedInViews(streamId: number, topic: string): boolean {
+  if (isTopicMuted(streamId, topic)) return true;
+  if (subscriptionOf(streamId)?.is_muted !== true) return false;
+  const p = store.userTopics.value.get(`${streamId}:${topic.toLowerCase()}`)?.visibility_policy;
+  return p !== 2 && p !== 3;
+}
+
 /** Unread counts per channel, per topic and per direct conversation, and the total. */
 export const unreadCounts = computed(() => {
   const channels = new Map<number, number>();
@@ -258,8 +269,7 @@ export const unreadCounts = computed(() => {
       total++;
       continue;
     }
-    const sub = subscriptionOf(place.streamId);
-    const muted = sub?.is_muted || isTopicMuted(place.streamId, place.topic);
+    const muted = mutedInViews(place.streamId, place.topic);
     const key = `${place.streamId}:${place.topic.toLowerCase()}`;
     topics.set(key, (topics.get(key) ?? 0) + 1);
     if (!muted) {

@@ -37,6 +37,7 @@ test.describe('the topic menu in Chromium', () => {
   let mel: Account;
   let melApi: Client;
   let generalId: number;
+  let opsId: number;
   const topicUrl = (topic: string) => `${ts.url}/#narrow/channel/${generalId}-general/topic/${encodeURIComponent(topic)}`;
   const policyOf = async (topic: string) => (await policies(ts.ownerClient)).get(`${generalId}:${topic}`) ?? 0;
   const menuButton = (where: Locator, topic: string) => where.getByRole('button', { name: `Topic actions for ${topic}`, exact: true });
@@ -65,6 +66,12 @@ test.describe('the topic menu in Chromium', () => {
     await sendStream(melApi, 'general', 'lunch', 'pizza?');
     await sendStream(melApi, 'general', 'lunch', 'or soup');
     await sendStream(melApi, 'general', 'budget', 'numbers coming');
+    // A channel I muted: its topics are muted but for those I unmute or follow.
+    opsId = await createChannel(ts, ts.ownerClient, 'ops', { principals: [ts.owner.id, mel.id] });
+    await sendStream(melApi, 'ops', 'alerts', 'disk almost full');
+    await sendStream(melApi, 'ops', 'noise', 'cron ran');
+    const muted = await ts.ownerClient.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: opsId, property: 'is_muted', value: true }] });
+    assert.equal(muted.status, 200, JSON.stringify(muted.body));
     p = await openPage(browser, ts.url);
     page = p.page;
     await signIn(page, ts.url, ts.owner);
@@ -276,6 +283,33 @@ test.describe('the topic menu in Chromium', () => {
     // The Scheduled view lists both.
     await page.goto(`${ts.url}/#scheduled`);
     await eventually(async () => (await page.getByRole('list', { name: 'Reminders' }).getByRole('listitem').count()) === 2);
+  });
+
+  test('in a muted channel, "Unmute topic" (policy 2) brings the topic into the Inbox and the counts; "Mute topic" takes it out', async () => {
+    const opsPolicy = async (topic: string) => (await policies(ts.ownerClient)).get(`${opsId}:${topic}`) ?? 0;
+    await page.goto(`${ts.url}/#inbox`);
+    await inbox().getByRole('link', { name: 'budget', exact: true }).or(page.getByText('All caught up')).first().waitFor();
+    assert.equal(await inbox().getByRole('link', { name: 'alerts', exact: true }).count(), 0, 'a muted channel stays out of the Inbox');
+    // Recent conversations lists it among the muted ones, and its menu offers to unmute it.
+    await page.goto(`${ts.url}/#recent`);
+    await page.getByRole('button', { name: 'Include muted' }).click();
+    const alerts = recent().locator('tr', { has: page.getByRole('link', { name: 'alerts', exact: true }) });
+    await alerts.getByText('Muted').waitFor();
+    await menuButton(recent(), 'alerts').click();
+    assert.equal(await menu().getByRole('menuitem', { name: 'Mute topic', exact: true }).count(), 0);
+    await menu().getByRole('menuitem', { name: 'Unmute topic', exact: true }).click();
+    await eventually(async () => (await opsPolicy('alerts')) === 2);
+    await alerts.getByText('Muted').waitFor({ state: 'detached' });
+    // Now in the Inbox, counted; its muted sibling is not.
+    await page.goto(`${ts.url}/#inbox`);
+    const opsSection = page.getByRole('region', { name: '#ops' });
+    await opsSection.getByRole('link', { name: 'alerts', exact: true }).waitFor();
+    await opsSection.getByRole('button', { name: '1 unread in alerts: mark as read' }).waitFor();
+    assert.equal(await opsSection.getByRole('link', { name: 'noise', exact: true }).count(), 0);
+    // Muting it again (back to the channel's default) takes it out.
+    await choose(opsSection, 'alerts', 'Mute topic');
+    await eventually(async () => (await opsPolicy('alerts')) === 0);
+    await opsSection.waitFor({ state: 'detached' });
   });
 
   test('screenshots: the open menu at 1280 and 390 px, light and dark', async () => {
