@@ -37,6 +37,9 @@ const JSON_TUS_PATH = '/json/tus';
 
 const UPLOAD_ID = /^(\d{1,12})-[0-9a-f]{32}$/;
 
+/** Unfinished uploads one account may have at once (a client uploads a few files at a time). */
+const MAX_UNFINISHED_PER_USER = 50;
+
 /** An unfinished upload may be resumed for a week; afterwards it is deleted. */
 const UNFINISHED_TTL_MS = 7 * 86_400_000;
 
@@ -121,14 +124,21 @@ export function tusViews(app: App): TusViews {
       // As Zulip's pre-create hook: the quota is checked on the declared length (and again when the
       // upload is recorded), with every unfinished upload's declared length counted too.
       const listed = await unfinishedUploads(store);
-      const pending = { all: 0, mine: 0, unwritten: 0 };
-      const count = (id: string, userId: number, size: number, written: number) => {
+      const pending = { all: 0, mine: 0, unwritten: 0, mineCount: 0 };
+      const count = (userId: number, size: number, written: number) => {
         pending.all += size;
-        if (userId === user.id) pending.mine += size;
+        if (userId === user.id) {
+          pending.mine += size;
+          pending.mineCount++;
+        }
         pending.unwritten += Math.max(0, size - written);
       };
-      for (const u of listed) if (!creating.has(u.id)) count(u.id, u.userId, u.size, u.written);
-      for (const [id, c] of creating) count(id, c.userId, c.size, 0);
+      for (const u of listed) if (!creating.has(u.id)) count(u.userId, u.size, u.written);
+      for (const c of creating.values()) count(c.userId, c.size, 0);
+      // Tiny uploads never finished would pass any quota: their number is held too.
+      if (pending.mineCount >= MAX_UNFINISHED_PER_USER) {
+        throw reject(429, `At most ${MAX_UNFINISHED_PER_USER} uploads may be unfinished at once: finish or cancel some first.`);
+      }
       try {
         checkUploadAllowed(app, user, upload.size, pending);
       } catch (err) {

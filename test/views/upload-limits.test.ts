@@ -215,6 +215,13 @@ describe("guests' daily upload allowance", () => {
     assert.equal(second.status, 413);
     assert.match(JSON.parse(await second.text()).message, /^Guests may upload at most 1 MiB in 24 hours/);
     assert.equal((await tusCreate(guest, 300 * KiB)).status, 201, 'what is left of the allowance is still open');
+    // Nor can tiny never-finished uploads pile up: at most 50 unfinished at once.
+    const tiny = [];
+    for (let i = 0; i < 48; i++) tiny.push((await tusCreate(guest, 1)).status);
+    assert.deepEqual(tiny, Array(48).fill(201));
+    const fiftyFirst = await tusCreate(guest, 1);
+    assert.equal(fiftyFirst.status, 429);
+    assert.match(JSON.parse(await fiftyFirst.text()).message, /^At most 50 uploads may be unfinished at once/);
     // Members are not limited so.
     assert.equal((await upload(member, 600 * KiB)).status, 200);
     assert.equal((await upload(member, 600 * KiB)).status, 200);
