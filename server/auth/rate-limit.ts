@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
  */
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
+  private swept = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -13,8 +14,19 @@ export class RateLimiter {
     private readonly windowMs: number,
   ) {}
 
+  /** Keys with hits in the window (or not yet swept). */
+  get size(): number {
+    return this.hits.size;
+  }
+
   private window(key: string): number[] {
     const now = this.clock.now();
+    // Keys nobody asks about again (an address seen once, a username tried once) are dropped
+    // once a window: they were kept for good, one more per address or name ever tried.
+    if (now - this.swept > this.windowMs) {
+      this.swept = now;
+      for (const [k, list] of this.hits) if (list.every((t) => now - t >= this.windowMs)) this.hits.delete(k);
+    }
     const list = (this.hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
     if (list.length) this.hits.set(key, list);
     else this.hits.delete(key);
@@ -62,6 +74,7 @@ export const ACCOUNT_ALARM_THRESHOLD = 10;
 export class AccountAlarm {
   private readonly failures = new Map<string, { t: number; address: string }[]>();
   private readonly warnedAt = new Map<string, number>();
+  private swept = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -69,8 +82,18 @@ export class AccountAlarm {
     private readonly windowMs: number,
   ) {}
 
+  /** Accounts with failures or a notice in the window (or not yet swept). */
+  get size(): number {
+    return Math.max(this.failures.size, this.warnedAt.size);
+  }
+
   record(key: string, address: string): string[] | null {
     const now = this.clock.now();
+    if (now - this.swept > this.windowMs) {
+      this.swept = now;
+      for (const [k, list] of this.failures) if (list.every((f) => now - f.t >= this.windowMs)) this.failures.delete(k);
+      for (const [k, t] of this.warnedAt) if (now - t >= this.windowMs) this.warnedAt.delete(k);
+    }
     const list = (this.failures.get(key) ?? []).filter((f) => now - f.t < this.windowMs);
     list.push({ t: now, address });
     this.failures.set(key, list);
