@@ -264,6 +264,44 @@ test.describe('chat on a phone in Chromium', () => {
     }
   });
 
+  test('on phones every view’s title and buttons fit the one top bar row: a topic, search results, the Inbox, Settings', async () => {
+    const p = a.page;
+    const views = [
+      { hash: `#narrow/channel/${generalId}-general/topic/standup`, title: '#general > standup' },
+      { hash: '#narrow/search/line', title: 'Search results' },
+      { hash: '#inbox', title: 'Inbox' },
+      { hash: '#settings/notifications', title: 'Settings: Notifications' },
+    ];
+    for (const size of PHONES) {
+      await p.setViewportSize(size);
+      for (const view of views) {
+        await p.goto(`${p.url().split('#')[0]}${view.hash}`);
+        const heading = p.getByRole('heading', { name: view.title, exact: true });
+        await heading.waitFor();
+        await p.waitForTimeout(200);
+        const bar = (await boxOf(p, '.topbar'))!;
+        const search = (await searchButton(p).boundingBox())!;
+        const menu = (await drawerButton(p).boundingBox())!;
+        // The title and each of the header's buttons: in the bar's row, between the drawer and Search buttons.
+        const parts = await p.evaluate(() =>
+          [...document.querySelectorAll('#main .feed-header > *')]
+            .filter((el) => el.getClientRects().length)
+            .map((el) => {
+              const r = el.getBoundingClientRect();
+              return { what: el.tagName + '.' + el.className, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+            }),
+        );
+        assert.ok(parts.length > 0);
+        for (const part of parts) {
+          assert.ok(part.top >= bar.top - 0.5 && part.bottom <= bar.bottom + 0.5, `${view.title} at ${size.width}: ${part.what} in the bar's row: ${JSON.stringify(part)}`);
+          assert.ok(part.left >= menu.x + menu.width - 0.5 && part.right <= search.x + 0.5, `${view.title} at ${size.width}: ${part.what} between the buttons: ${JSON.stringify(part)}`);
+        }
+        assert.equal(await scrollsSideways(p), false, `${view.title} at ${size.width}: nothing scrolls sideways`);
+        await a.shot(`phone-${size.width}-${view.hash.replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '')}`);
+      }
+    }
+  });
+
   test('1280 px: the desktop layout as before (links, search field and header buttons in view, compose two rows)', async () => {
     const p = a.page;
     await p.setViewportSize({ width: 1280, height: 800 });
