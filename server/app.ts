@@ -148,6 +148,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     staticFiles: newStaticFiles(),
     connections: newConnectionTable(),
     tls: null,
+    deletedGuestUploads: [],
   };
   installQueueFilters(app);
 

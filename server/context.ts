@@ -195,6 +195,11 @@ export interface App {
   connections: ConnectionTable;
   /** HTTPS with the installation's authority; null while HTTPS is off. */
   tls: TlsControl | null;
+  /**
+   * Uploads by guests deleted within a day of their upload (owner, upload time, bytes): they still
+   * count against the guest's daily allowance (server/lib/uploads/limits.ts). Kept in memory only.
+   */
+  deletedGuestUploads: { userId: number; at: number; size: number }[];
 }
 
 /** One open connection, as the per-address cap sees it (server/http/connections.ts). */

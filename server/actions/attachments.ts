@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../context.js';
 import { formatAttachment } from '../lib/uploads/attachments.js';
-import { checkUploadAllowed } from '../lib/uploads/limits.js';
+import { checkUploadAllowed, noteDeletedUpload } from '../lib/uploads/limits.js';
 import { contentTypeFor, displayName, newUploadPath } from '../lib/uploads/names.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import { commit, type Transaction } from './commit.js';
@@ -79,6 +79,7 @@ export async function doDeleteAttachment(app: App, a: AttachmentRecord): Promise
     tx.touch(app.store.attachments);
     emitAttachmentEvent(app, tx, 'remove', a);
   });
+  noteDeletedUpload(app, app.store.users.get(a.owner_id), a);
   await rm(storagePath(app, a), { force: true });
 }
 

@@ -228,6 +228,13 @@ describe("guests' daily upload allowance", () => {
     // A day later the guest may upload again.
     now += 86_400_000 + 1000;
     assert.equal((await upload(guest, 600 * KiB)).status, 200);
+    // Deleting a file does not give its bytes back for the day (delete and upload again, forever).
+    const mine = (await guest.get('/attachments')).body.attachments as { id: number; create_time: number }[];
+    const newest = mine.reduce((a, b) => (a.create_time > b.create_time ? a : b));
+    assert.equal((await guest.delete(`/attachments/${newest.id}`)).status, 200);
+    assert.equal((await upload(guest, 600 * KiB)).status, 400, 'the deleted file still counts today');
+    now += 86_400_000 + 1000;
+    assert.equal((await upload(guest, 600 * KiB)).status, 200, 'and no longer tomorrow');
   });
 
   it('owners change it (hearth_guest_upload_mib_per_day, never announced; GET /hearth/status shows it); 0: guests upload nothing', async () => {

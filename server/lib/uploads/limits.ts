@@ -49,12 +49,23 @@ export function guestUploadMibPerDay(app: App): number {
 export const quotaExceeded = () =>
   new HearthError("Upload would exceed your organization's upload quota.", { code: 'REALM_UPLOAD_QUOTA' });
 
-/** Bytes `user` uploaded (files still stored) in the last 24 hours. */
+/**
+ * Bytes `user` uploaded in the last 24 hours: files still stored, and those deleted since (deleting
+ * and uploading again made the daily allowance an allowance at any one time).
+ */
 function uploadedToday(app: App, userId: number): number {
   const since = app.clock.now() - DAY_MS;
   let n = 0;
   for (const a of app.store.attachments.ownedBy(userId)) if (a.create_time > since) n += a.size;
+  for (const d of app.deletedGuestUploads) if (d.userId === userId && d.at > since) n += d.size;
   return n;
+}
+
+/** Notes a deleted upload that still counts against its guest owner's allowance today. */
+export function noteDeletedUpload(app: App, owner: UserRecord | undefined, a: { create_time: number; size: number }): void {
+  const since = app.clock.now() - DAY_MS;
+  app.deletedGuestUploads = app.deletedGuestUploads.filter((d) => d.at > since);
+  if (owner && isGuest(owner) && a.create_time > since) app.deletedGuestUploads.push({ userId: owner.id, at: a.create_time, size: a.size });
 }
 
 /**
