@@ -124,13 +124,15 @@ export function Recent() {
                       <a href={href({ kind: 'topic', streamId, topic })}>{topicLabel(topic)}</a>
                       <TopicMarks streamId={streamId} topic={topic} />
                       {muted && <span class="muted">Muted</span>}
-                      <TopicMenu streamId={streamId} topic={topic} />
                     </td>
                     <td>
                       <Participants ids={r.senders} />
                     </td>
                     <td class="when">{r.timestamp ? <time title={fullTimeOf(r.timestamp)}>{whenOf(r.timestamp)}</time> : ''}</td>
-                    <td>{n > 0 && <span class="count" aria-label={`${n} unread messages`}>{n}</span>}</td>
+                    <td class="row-end">
+                      {n > 0 && <span class="count" aria-label={`${n} unread messages`}>{n}</span>}
+                      <TopicMenu streamId={streamId} topic={topic} />
+                    </td>
                   </tr>
                 );
               })}

@@ -9,7 +9,7 @@ import { signal } from '@preact/signals';
 import { href } from './router.js';
 import { store, topicLabel } from './state.js';
 import { loadTopicHistory, sidebarTopics, topicHistory } from './sidebar-state.js';
-import { TopicMarks, TopicMenu } from './TopicMenu.js';
+import { FOLLOWED, policyOf, TopicMarks, TopicMenu } from './TopicMenu.js';
 
 /** The channel whose topics are all listed ("More topics"), and the filter typed there. */
 export const zoomedChannel = signal<number | null>(null);
@@ -88,7 +88,7 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
             >
               <span class={`label${t.name === '' ? ' empty-topic' : ''}`}>{topicLabel(t.name)}</span>
               {t.muted && <span class="visually-hidden"> (muted)</span>}
-              <TopicMarks streamId={streamId} topic={t.name} />
+              <TopicMarks streamId={streamId} topic={t.name} silent />
               {t.mentioned && (
                 <span class="mention-marker" title="You are mentioned here">
                   <span aria-hidden="true">@</span>
@@ -100,6 +100,7 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
                   {t.unread}
                 </span>
               )}
+              {policyOf(streamId, t.name) === FOLLOWED && <span class="visually-hidden">, followed</span>}
             </a>
             <TopicMenu streamId={streamId} topic={t.name} />
           </li>

@@ -41,14 +41,17 @@ const MutedIcon = () => (
   </svg>
 );
 
-/** A followed topic's bell (and, with `muted`, a muted one's crossed bell), with words for screen readers. */
-export function TopicMarks({ streamId, topic, muted }: { streamId: number; topic: string; muted?: boolean }) {
+/**
+ * A followed topic's bell (and, with `muted`, a muted one's crossed bell), with words for screen
+ * readers; `silent` leaves the words to the caller (the sidebar says them last in its link).
+ */
+export function TopicMarks({ streamId, topic, muted, silent }: { streamId: number; topic: string; muted?: boolean; silent?: boolean }) {
   const p = policyOf(streamId, topic);
   if (p === FOLLOWED) {
     return (
       <span class="topic-mark followed" title="You follow this topic">
         <FollowIcon />
-        <span class="visually-hidden"> (followed)</span>
+        {!silent && <span class="visually-hidden"> (followed)</span>}
       </span>
     );
   }

@@ -139,7 +139,7 @@ test.describe('the topic menu in Chromium', () => {
     await choose(sidebar(), 'budget', 'Follow topic');
     await eventually(async () => (await policyOf('budget')) === 3);
     // Shown as followed wherever the topic is: the sidebar link and the topic's header.
-    await sidebar().getByRole('link', { name: /budget \(followed\)/ }).waitFor();
+    await sidebar().getByRole('link', { name: /^budget\b.*, followed$/ }).waitFor();
     await feedHeader().getByTitle('You follow this topic').waitFor();
     await page.goto(`${ts.url}/#recent`);
     const row = recent().locator('tr', { has: page.getByRole('link', { name: 'budget', exact: true }) });
