@@ -10,7 +10,7 @@ import { holdsSetting } from './autocomplete.js';
 import { composeInsert } from './compose-bus.js';
 import { apiNarrow, dmPeers, hashOf, isFeed, keyOf, type FeedView } from './narrow.js';
 import { go, view } from './router.js';
-import { channelName, isTopicMuted, store, topicLabel, userName, type GroupSettingValue, type Message } from './state.js';
+import { channelName, mutedInViews, store, topicLabel, userName, type GroupSettingValue, type Message } from './state.js';
 
 export type Overlay =
   | { kind: 'menu' | 'picker' | 'delete' | 'move' | 'report' | 'receipts' | 'history'; id: number; anchor: HTMLElement }
@@ -228,10 +228,15 @@ export function toggleReaction(m: Message, e: { name: string; code: string; type
 export const openLightbox = (id: number, a: HTMLAnchorElement) =>
   open({ kind: 'lightbox', id, anchor: a, src: a.getAttribute('href')!, title: a.title || a.querySelector('img')?.alt || '' });
 
-/** Mutes the message's topic, or unmutes it when muted (Zulip's Shift+M); resolves with what it did. */
+/**
+ * Mutes the message's topic, or unmutes it when muted (Zulip's Shift+M); in a muted channel,
+ * unmuting is visibility policy 2 and muting goes back to the channel's default. Resolves with what it did.
+ */
 export async function toggleTopicMute(m: Message): Promise<string> {
-  const muted = isTopicMuted(m.stream_id!, m.subject);
-  await post('/user_topics', { stream_id: m.stream_id, topic: m.subject, visibility_policy: muted ? 0 : 1 });
+  const muted = mutedInViews(m.stream_id!, m.subject);
+  const channelMuted = store.subscriptions.value.some((s) => s.stream_id === m.stream_id && s.is_muted);
+  const policy = channelMuted ? (muted ? 2 : 0) : muted ? 0 : 1;
+  await post('/user_topics', { stream_id: m.stream_id, topic: m.subject, visibility_policy: policy });
   return `${muted ? 'Unmuted' : 'Muted'} #${channelName(m.stream_id!)} > ${topicLabel(m.subject)}`;
 }
 

@@ -310,6 +310,22 @@ test.describe('the topic menu in Chromium', () => {
     await choose(opsSection, 'alerts', 'Mute topic');
     await eventually(async () => (await opsPolicy('alerts')) === 0);
     await opsSection.waitFor({ state: 'detached' });
+
+    // Shift+M on a message does the same: in a muted channel it unmutes (policy 2), then mutes back (none).
+    await page.goto(`${ts.url}/#narrow/channel/${opsId}-ops/topic/noise`);
+    await page.getByText('cron ran').waitFor();
+    await feedHeader().getByTitle('You muted this topic').waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('j');
+    await page.locator('li.message[aria-current="true"]').waitFor();
+    await page.keyboard.press('Shift+M');
+    await page.getByRole('status').filter({ hasText: /^Unmuted #ops > noise$/ }).waitFor();
+    await eventually(async () => (await opsPolicy('noise')) === 2);
+    await feedHeader().getByTitle('You muted this topic').waitFor({ state: 'detached' });
+    await page.keyboard.press('Shift+M');
+    await page.getByRole('status').filter({ hasText: /^Muted #ops > noise$/ }).waitFor();
+    await eventually(async () => (await opsPolicy('noise')) === 0);
+    await feedHeader().getByTitle('You muted this topic').waitFor();
   });
 
   test('screenshots: the open menu at 1280 and 390 px, light and dark', async () => {
