@@ -348,6 +348,20 @@ test.describe('the topic menu in Chromium', () => {
       assert.ok(box.x >= 0 && box.x + box.width <= w, 'the menu fits in the window');
       assert.deepEqual(await axeViolations(page, ['.topic-menu']), [], `axe-core: ${w} ${theme}`);
       await page.keyboard.press('Escape');
+      if (w === 390) {
+        // In the phone's drawer: the menu opens over it, inside the window; Escape closes the menu, not the drawer.
+        await page.getByRole('button', { name: 'Channels and conversations' }).click();
+        await page.waitForTimeout(300); // the drawer's opening transition
+        await menuButton(sidebar(), 'lunch').click();
+        await menu().waitFor();
+        const inDrawer = (await menu().boundingBox())!;
+        assert.ok(inDrawer.x >= 0 && inDrawer.x + inDrawer.width <= w && inDrawer.y + inDrawer.height <= 844, 'the menu fits in the window');
+        await p.shot(`topic-menu-drawer-${w}-${theme}`);
+        await page.keyboard.press('Escape');
+        await menu().waitFor({ state: 'detached' });
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Topic actions for lunch');
+        await sidebar().getByRole('link', { name: 'Inbox' }).click();
+      }
       if (w === 1280) {
         await menuButton(sidebar(), 'lunch').click();
         await menu().waitFor();
