@@ -63,7 +63,8 @@ export function DeleteDialog({ m }: { m: Message }) {
   );
 }
 
-export function MoveDialog({ m }: { m: Message }) {
+/** `wholeTopic`: opened from the topic menu, every message of the topic moves (no choice of which). */
+export function MoveDialog({ m, wholeTopic }: { m: Message; wholeTopic?: boolean }) {
   const [topic, setTopic] = useState(m.subject);
   const [streamId, setStreamId] = useState(m.stream_id!);
   const [mode, setMode] = useState('change_all');
@@ -72,16 +73,16 @@ export function MoveDialog({ m }: { m: Message }) {
   const { busy, error, run } = useSubmit();
   const channels = store.subscriptions.value.filter((s) => !s.is_archived).sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <Modal title="Move messages" onClose={() => act.close()}>
+    <Modal title={wholeTopic ? 'Move or rename topic' : 'Move messages'} onClose={() => act.close()}>
       <form
         class="dialog-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => act.moveMessages(m, { topic: topic.trim(), streamId, mode, notifyOld, notifyNew }));
+          void run(() => act.moveMessages(m, { topic: topic.trim(), streamId, mode: wholeTopic ? 'change_all' : mode, notifyOld, notifyNew }));
         }}
       >
         <p class="hint">
-          From #{channelName(m.stream_id!)} &gt; {topicLabel(m.subject)}
+          {wholeTopic ? 'Every message in' : 'From'} #{channelName(m.stream_id!)} &gt; {topicLabel(m.subject)}
         </p>
         {act.canMoveChannel(m) && (
           <label>
@@ -99,14 +100,16 @@ export function MoveDialog({ m }: { m: Message }) {
           Topic
           <input value={topic} autoFocus maxLength={store.maxTopicLength.value} placeholder="general chat" onInput={(e) => setTopic(e.currentTarget.value)} />
         </label>
-        <label>
-          Which messages
-          <select value={mode} onChange={(e) => setMode(e.currentTarget.value)}>
-            <option value="change_one">Only this message</option>
-            <option value="change_later">This message and the later ones in the topic</option>
-            <option value="change_all">Every message in the topic</option>
-          </select>
-        </label>
+        {!wholeTopic && (
+          <label>
+            Which messages
+            <select value={mode} onChange={(e) => setMode(e.currentTarget.value)}>
+              <option value="change_one">Only this message</option>
+              <option value="change_later">This message and the later ones in the topic</option>
+              <option value="change_all">Every message in the topic</option>
+            </select>
+          </label>
+        )}
         <label class="check">
           <input type="checkbox" checked={notifyOld} onChange={(e) => setNotifyOld(e.currentTarget.checked)} />
           Send a notice to the old topic

@@ -121,7 +121,7 @@ function openMoveDialog(m: Message, anchor: HTMLElement): void {
         host.remove();
       });
     }, [mine]);
-    return mine ? <MoveDialog m={m} /> : null;
+    return mine ? <MoveDialog m={m} wholeTopic /> : null;
   };
   act.open({ kind: 'move', id, anchor });
   render(<Host />, host);

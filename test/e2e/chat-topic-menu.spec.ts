@@ -208,9 +208,10 @@ test.describe('the topic menu in Chromium', () => {
   test('rename from the heading above the topic: every message moves, the view follows', async () => {
     await page.goto(topicUrl('plans'));
     await choose(feedHeader(), 'plans', 'Move or rename topic');
-    const dialog = page.getByRole('dialog', { name: 'Move messages' });
+    const dialog = page.getByRole('dialog', { name: 'Move or rename topic' });
+    await dialog.getByText('Every message in #general > plans').waitFor();
+    assert.equal(await dialog.getByRole('combobox', { name: 'Which messages' }).count(), 0, 'the whole topic moves');
     await dialog.getByRole('textbox', { name: 'Topic' }).fill('roadmap');
-    assert.equal(await dialog.getByRole('combobox', { name: 'Which messages' }).inputValue(), 'change_all');
     await dialog.getByRole('button', { name: 'Move' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: '#general > roadmap', level: 1 }).waitFor();
@@ -226,6 +227,14 @@ test.describe('the topic menu in Chromium', () => {
     await page.goto(`${ts.url}/#recent`);
     await recent().getByRole('link', { name: 'roadmap', exact: true }).waitFor();
     assert.equal(await recent().getByRole('link', { name: 'plans', exact: true }).count(), 0);
+    // Its newest message is now Notification Bot's note of the move: resolving acts on it and on every other.
+    await page.goto(topicUrl('roadmap'));
+    await choose(feedHeader(), 'roadmap', 'Resolve topic');
+    await page.getByRole('heading', { name: '#general > ✔ roadmap', level: 1 }).waitFor();
+    const resolved = await fetchMessages(ts.ownerClient, { narrow: [{ operator: 'channel', operand: generalId }, { operator: 'topic', operand: '✔ roadmap' }] });
+    assert.ok(resolved.messages.length >= 3, `moved, with the notice: ${resolved.messages.length}`);
+    await choose(feedHeader(), '✔ roadmap', 'Unresolve topic');
+    await page.getByRole('heading', { name: '#general > roadmap', level: 1 }).waitFor();
   });
 
   test('resolve from the channel feed, unresolve from the sidebar: the topic gains and loses "✔ "', async () => {
