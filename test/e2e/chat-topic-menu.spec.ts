@@ -262,6 +262,7 @@ test.describe('the topic menu in Chromium', () => {
     await page.getByRole('menu', { name: 'Message actions' }).getByRole('menuitem', { name: 'Remind me about this' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remind me about this message' });
     await dialog.waitFor();
+    await p.shot('topic-menu-remind-me');
     const times = await dialog.getByRole('list', { name: 'Suggested times' }).getByRole('button').allTextContents();
     assert.deepEqual(times.slice(0, 2), ['In 20 minutes', 'In 1 hour']);
     assert.match(times[2]!, /^Tomorrow at /);
