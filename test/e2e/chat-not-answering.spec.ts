@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
 import type { Browser, Route } from 'playwright-core';
 import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { signIn } from '../helpers/chat-page.js';
+import { eventually, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
@@ -78,7 +78,7 @@ test.describe('a server that does not answer', () => {
     const second = p.page.locator('li.message', { hasText: 'never mind this one' });
     await second.getByRole('button', { name: 'Cancel' }).click({ timeout: 15_000 });
     await second.waitFor({ state: 'detached' });
-    assert.equal(await box.inputValue(), 'never mind this one');
+    await eventually(async () => (await box.inputValue()) === 'never mind this one');
     await box.fill('');
   });
 
