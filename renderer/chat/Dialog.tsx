@@ -106,3 +106,24 @@ export function usePopover(anchor: HTMLElement, onDismiss: () => void, onEscape:
   }, [anchor]);
   return ref;
 }
+
+/**
+ * A role=menu's keys (WAI-ARIA menu pattern): ArrowDown/ArrowUp move through its menuitems (wrapping),
+ * Home and End go to the first and last, Tab closes it (`onTab`).
+ */
+export function onMenuKey(e: KeyboardEvent, menu: HTMLElement, onTab: () => void): void {
+  const all = [...menu.querySelectorAll<HTMLElement>('[role=menuitem]')];
+  const i = all.indexOf(document.activeElement as HTMLElement);
+  const go = (n: number) => {
+    e.preventDefault();
+    all[(n + all.length) % all.length]?.focus();
+  };
+  if (e.key === 'ArrowDown') go(i + 1);
+  else if (e.key === 'ArrowUp') go(i - 1);
+  else if (e.key === 'Home') go(0);
+  else if (e.key === 'End') go(all.length - 1);
+  else if (e.key === 'Tab') {
+    e.preventDefault();
+    onTab();
+  }
+}

@@ -6,7 +6,7 @@
  * MessageItem) keeps a menu opening from re-rendering every message.
  */
 import { useLayoutEffect } from 'preact/hooks';
-import { usePopover } from './Dialog.js';
+import { onMenuKey, usePopover } from './Dialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { Lightbox } from './Lightbox.js';
 import { EditHistoryDialog } from './EditHistory.js';
@@ -69,22 +69,7 @@ function ActionsMenu({ m, anchor }: { m: Message; anchor: HTMLElement }) {
     if (done instanceof Promise) done.catch((err: Error) => act.say(m.id, err.message, true));
   };
 
-  const onKey = (e: KeyboardEvent) => {
-    const all = [...ref.current!.querySelectorAll<HTMLElement>('[role=menuitem]')];
-    const i = all.indexOf(document.activeElement as HTMLElement);
-    const go = (n: number) => {
-      e.preventDefault();
-      all[(n + all.length) % all.length]?.focus();
-    };
-    if (e.key === 'ArrowDown') go(i + 1);
-    else if (e.key === 'ArrowUp') go(i - 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(all.length - 1);
-    else if (e.key === 'Tab') {
-      e.preventDefault();
-      act.close();
-    }
-  };
+  const onKey = (e: KeyboardEvent) => onMenuKey(e, ref.current!, () => act.close());
 
   return (
     <div ref={ref} class="popover menu" role="menu" aria-label="Message actions" onKeyDown={onKey}>

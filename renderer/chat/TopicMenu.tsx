@@ -10,7 +10,7 @@
 import { render } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { get, post } from './api.js';
-import { usePopover } from './Dialog.js';
+import { onMenuKey, usePopover } from './Dialog.js';
 import { markChannelRead } from './feeds.js';
 import { MoveDialog } from './MessageDialogs.js';
 import * as act from './message-actions.js';
@@ -184,22 +184,7 @@ function Menu({ streamId, topic, anchor, onClose }: { streamId: number; topic: s
     if (done instanceof Promise) done.catch((err: Error) => announce(err.message));
   };
 
-  const onKey = (e: KeyboardEvent) => {
-    const all = [...ref.current!.querySelectorAll<HTMLElement>('[role=menuitem]')];
-    const i = all.indexOf(document.activeElement as HTMLElement);
-    const go = (n: number) => {
-      e.preventDefault();
-      all[(n + all.length) % all.length]?.focus();
-    };
-    if (e.key === 'ArrowDown') go(i + 1);
-    else if (e.key === 'ArrowUp') go(i - 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(all.length - 1);
-    else if (e.key === 'Tab') {
-      e.preventDefault();
-      onClose(true);
-    }
-  };
+  const onKey = (e: KeyboardEvent) => onMenuKey(e, ref.current!, () => onClose(true));
 
   return (
     <div ref={ref} class="popover menu topic-menu" role="menu" aria-label={`Topic actions: ${where(streamId, topic)}`} onKeyDown={onKey}>

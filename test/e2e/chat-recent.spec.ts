@@ -5,35 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
-import type { Browser } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { signIn } from '../helpers/chat-page.js';
+import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Client } from '../helpers/server.js';
 
 test.describe('Recent conversations in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
-  let browser: Browser;
-  let ts: TestServer;
-  let p: TestPage;
-  let mel: Account;
   let melApi: Client;
   let samApi: Client;
-
-  const table = () => p.page.getByRole('region', { name: 'Recent conversations' }).getByRole('table');
-  const conversations = async () =>
-    (await table().locator('tbody tr').evaluateAll((rows) =>
-      rows.map((r) => [...(r.querySelector('td')?.children ?? [])].map((c) => (c.textContent ?? '').trim()).join(' ')),
-    )) as string[];
-
-  test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
-    mel = await ts.addUser('Mel');
+  const s = chatSuite(async (ts) => {
+    const mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     const sam = await ts.addUser('Sam');
     samApi = ts.client(sam);
@@ -45,16 +26,18 @@ test.describe('Recent conversations in Chromium', () => {
     await melApi.post('/mark_all_as_read');
     await sendStream(samApi, 'general', 'lunch', 'pizza at noon?');
     assert.equal((await melApi.post('/user_topics', { stream_id: general, topic: 'noise', visibility_policy: 1 })).status, 200);
-    p = await openPage(browser, ts.url);
-    await signIn(p.page, ts.url, mel);
-    await p.page.goto(`${ts.url}/#recent`);
-    await table().waitFor();
+    return mel;
   });
 
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
+  const table = () => s.p.page.getByRole('region', { name: 'Recent conversations' }).getByRole('table');
+  const conversations = async () =>
+    (await table().locator('tbody tr').evaluateAll((rows) =>
+      rows.map((r) => [...(r.querySelector('td')?.children ?? [])].map((c) => (c.textContent ?? '').trim()).join(' ')),
+    )) as string[];
+
+  test.beforeAll(async () => {
+    await s.p.page.goto(`${s.ts.url}/#recent`);
+    await table().waitFor();
   });
 
   test('lists conversations newest first, with participants, time and unread count; muted ones hidden', async () => {
@@ -68,11 +51,11 @@ test.describe('Recent conversations in Chromium', () => {
     const plans = table().locator('tbody tr', { hasText: 'plans' });
     await plans.getByLabel('Participants: Mel, Olive Owner').waitFor();
     assert.equal(await plans.locator('img.avatar').count(), 2);
-    await p.shot('chat-recent-table');
+    await s.p.shot('chat-recent-table');
   });
 
   test('filters: Unread, Participated, Include muted and text', async () => {
-    const region = p.page.getByRole('region', { name: 'Recent conversations' });
+    const region = s.p.page.getByRole('region', { name: 'Recent conversations' });
     await region.getByRole('button', { name: 'Unread' }).click();
     assert.deepEqual(await conversations(), ['#general lunch']);
     await region.getByRole('button', { name: 'Unread' }).click();
@@ -94,18 +77,18 @@ test.describe('Recent conversations in Chromium', () => {
   });
 
   test('on a 390 px phone and in the dark theme it reads without sideways scrolling', async () => {
-    const desk = p.page.viewportSize()!;
-    await p.page.setViewportSize({ width: 390, height: 844 });
-    await p.page.waitForTimeout(400);
-    assert.ok(await p.page.evaluate(() => document.documentElement.scrollWidth <= 390));
-    await p.shot('chat-recent-table-phone');
+    const desk = s.p.page.viewportSize()!;
+    await s.p.page.setViewportSize({ width: 390, height: 844 });
+    await s.p.page.waitForTimeout(400);
+    assert.ok(await s.p.page.evaluate(() => document.documentElement.scrollWidth <= 390));
+    await s.p.shot('chat-recent-table-phone');
     assert.equal((await melApi.patch('/settings', { color_scheme: 2 })).status, 200);
-    await p.page.reload();
+    await s.p.page.reload();
     await table().waitFor();
-    await p.shot('chat-recent-table-phone-dark');
-    await p.page.setViewportSize(desk);
-    await p.page.waitForTimeout(300);
-    await p.shot('chat-recent-table-dark');
+    await s.p.shot('chat-recent-table-phone-dark');
+    await s.p.page.setViewportSize(desk);
+    await s.p.page.waitForTimeout(300);
+    await s.p.shot('chat-recent-table-dark');
     assert.equal((await melApi.patch('/settings', { color_scheme: 1 })).status, 200);
   });
 });

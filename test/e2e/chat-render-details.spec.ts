@@ -4,28 +4,15 @@
  * "Jump to newest" covering the last line. Screenshot: test-results/admin-ui/chat-render-details.png.
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from '@playwright/test';
-import type { Browser } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { signIn } from '../helpers/chat-page.js';
+import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { readFile } from 'node:fs/promises';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
 
 test.describe('rendered messages, in detail', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
-  let browser: Browser;
-  let ts: TestServer;
-  let p: TestPage;
   let generalId: number;
-
-  test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+  const s = chatSuite(async (ts) => {
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id] });
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(await readFile(new URL('../../server/static/hearth-icon.png', import.meta.url)))], { type: 'image/png' }), 'logo.png');
@@ -34,33 +21,28 @@ test.describe('rendered messages, in detail', () => {
     await sendStream(ts.ownerClient, 'general', 'details', 'Our :logo: is here');
     await sendStream(ts.ownerClient, 'general', 'details', '```spoiler The ending\nIt was the butler.\n```');
     await sendStream(ts.ownerClient, 'general', 'details', '```js\nconst first = 1;\nconst second = 2;\n```');
-    p = await openPage(browser, ts.url);
-    await signIn(p.page, ts.url, ts.owner);
-    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/details`);
-    await p.page.getByText('const second = 2;', { exact: false }).waitFor();
   });
 
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
+  test.beforeAll(async () => {
+    await s.p.page.goto(`${s.ts.url}/#narrow/channel/${generalId}-general/topic/details`);
+    await s.p.page.getByText('const second = 2;', { exact: false }).waitFor();
   });
 
   test('a custom emoji is as tall as the text around it', async () => {
-    const img = p.page.locator('.rendered img.emoji').first();
+    const img = s.p.page.locator('.rendered img.emoji').first();
     await img.waitFor();
     const { h, font } = await img.evaluate((el) => ({ h: el.getBoundingClientRect().height, font: parseFloat(getComputedStyle(el.parentElement!).fontSize) }));
     assert.ok(h <= font * 1.5 && h >= font, `emoji ${h} px for ${font} px text`);
   });
 
   test("a spoiler's arrow sits beside its label, on one line", async () => {
-    const header = p.page.locator('.rendered .spoiler-header').first();
+    const header = s.p.page.locator('.rendered .spoiler-header').first();
     const { h, line } = await header.evaluate((el) => ({ h: el.getBoundingClientRect().height, line: parseFloat(getComputedStyle(el).lineHeight) || 24 }));
     assert.ok(h < line * 1.6, `header ${h} px for a ${line} px line`);
   });
 
   test("a code block's lines start at the same place", async () => {
-    const xs = await p.page.locator('.rendered pre code').first().evaluate((code) => {
+    const xs = await s.p.page.locator('.rendered pre code').first().evaluate((code) => {
       const range = document.createRange();
       const text = code.textContent ?? '';
       const second = text.indexOf('const second');
@@ -82,16 +64,16 @@ test.describe('rendered messages, in detail', () => {
     });
     assert.equal(xs.length, 2, JSON.stringify(xs));
     assert.ok(Math.abs(xs[0]! - xs[1]!) < 0.5, `first line at ${xs[0]}, second at ${xs[1]}`);
-    await p.shot('chat-render-details');
+    await s.p.shot('chat-render-details');
   });
 
   test('"Jump to newest" leaves the last message it floats over visible', async () => {
-    for (let i = 1; i <= 60; i++) await sendStream(ts.ownerClient, 'general', 'details', `filler ${i}`);
-    const scroller = p.page.locator('section.feed .scroller');
-    await p.page.getByText('filler 60', { exact: true }).waitFor();
+    for (let i = 1; i <= 60; i++) await sendStream(s.ts.ownerClient, 'general', 'details', `filler ${i}`);
+    const scroller = s.p.page.locator('section.feed .scroller');
+    await s.p.page.getByText('filler 60', { exact: true }).waitFor();
     // A screen or more above the newest: the button shows; then down to the bottom of what is loaded.
     await scroller.evaluate((el) => el.scrollTo(0, 0));
-    const jump = p.page.getByRole('button', { name: /Jump to newest/ });
+    const jump = s.p.page.getByRole('button', { name: /Jump to newest/ });
     await jump.waitFor();
     // The feed keeps room below its last message for the floating button, so the end can be scrolled clear of it.
     const room = await scroller.evaluate((el) => parseFloat(getComputedStyle(el).paddingBottom));

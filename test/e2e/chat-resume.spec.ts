@@ -5,27 +5,24 @@
  */
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
-import type { Browser } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/chat-page.js';
+import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
 
 test.describe('a re-register keeps the reader in place', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
-  let browser: Browser;
-  let ts: TestServer;
-  let p: TestPage;
-  let mel: Account;
   let generalId: number;
+  const s = chatSuite(async (ts) => {
+    const mel = await ts.addUser('Mel');
+    generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
+    for (let i = 1; i <= 200; i++) await sendStream(ts.ownerClient, 'general', 'long', `line ${i}`);
+    await ts.client(mel).post('/mark_all_as_read');
+    return mel;
+  });
 
   /** The first message wholly on screen in the feed, and its distance from the scroller's top. */
   const firstOnScreen = () =>
-    p.page.evaluate(() => {
+    s.p.page.evaluate(() => {
       const el = document.querySelector<HTMLElement>('section.feed .scroller')!;
       const top = el.getBoundingClientRect().top;
       for (const li of el.querySelectorAll<HTMLElement>('li.message')) {
@@ -35,58 +32,41 @@ test.describe('a re-register keeps the reader in place', () => {
       return null;
     });
 
-  test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
-    mel = await ts.addUser('Mel');
-    generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
-    for (let i = 1; i <= 200; i++) await sendStream(ts.ownerClient, 'general', 'long', `line ${i}`);
-    await ts.client(mel).post('/mark_all_as_read');
-    p = await openPage(browser, ts.url);
-    await signIn(p.page, ts.url, mel);
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
-  });
-
   test('in the middle of a long topic: the same message stays at the same place', async () => {
-    await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/long`);
-    await p.page.getByText('line 200', { exact: true }).waitFor();
+    await s.p.page.goto(`${s.ts.url}/#narrow/channel/${generalId}-general/topic/long`);
+    await s.p.page.getByText('line 200', { exact: true }).waitFor();
     // Read up a few screens, as a person would.
-    const scroller = p.page.locator('section.feed .scroller');
+    const scroller = s.p.page.locator('section.feed .scroller');
     for (let i = 0; i < 4; i++) {
       await scroller.evaluate((el) => el.scrollBy(0, -600));
-      await p.page.waitForTimeout(250);
+      await s.p.page.waitForTimeout(250);
     }
     const before = await firstOnScreen();
-    assert.ok(before && before.id < Number(ts.store.messages.maxId), JSON.stringify(before));
-    const queues = ts.app.events.size;
+    assert.ok(before && before.id < Number(s.ts.store.messages.maxId), JSON.stringify(before));
+    const queues = s.ts.app.events.size;
     assert.ok(queues >= 1);
-    ts.app.events.deleteAll();
+    s.ts.app.events.deleteAll();
     // The page re-registers (a new queue) and reloads the feed.
-    await eventually(async () => ts.app.events.size >= 1, 15_000);
-    await p.page.locator(`li.message[data-id="${before!.id}"]`).waitFor({ state: 'attached' });
-    await p.page.waitForTimeout(1000);
+    await eventually(async () => s.ts.app.events.size >= 1, 15_000);
+    await s.p.page.locator(`li.message[data-id="${before!.id}"]`).waitFor({ state: 'attached' });
+    await s.p.page.waitForTimeout(1000);
     const after = await firstOnScreen();
     assert.equal(after?.id, before!.id, `was at ${JSON.stringify(before)}, now ${JSON.stringify(after)}`);
     assert.ok(Math.abs(after!.offset - before!.offset) <= 2, `offset ${before!.offset} → ${after!.offset}`);
-    assert.ok(/#narrow\/channel\/\d+-general\/topic\/long/.test(p.page.url()), 'the same view');
-    await p.shot('chat-resume');
+    assert.ok(/#narrow\/channel\/\d+-general\/topic\/long/.test(s.p.page.url()), 'the same view');
+    await s.p.shot('chat-resume');
   });
 
   test('at the bottom: still at the bottom', async () => {
-    const scroller = p.page.locator('section.feed .scroller');
+    const scroller = s.p.page.locator('section.feed .scroller');
     await scroller.focus();
-    await p.page.keyboard.press('End');
-    await p.page.getByText('line 200', { exact: true }).waitFor();
+    await s.p.page.keyboard.press('End');
+    await s.p.page.getByText('line 200', { exact: true }).waitFor();
     await eventually(async () => (await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)) < 40);
-    await p.page.waitForTimeout(300);
-    ts.app.events.deleteAll();
-    await eventually(async () => ts.app.events.size >= 1, 15_000);
-    await p.page.waitForTimeout(800);
+    await s.p.page.waitForTimeout(300);
+    s.ts.app.events.deleteAll();
+    await eventually(async () => s.ts.app.events.size >= 1, 15_000);
+    await s.p.page.waitForTimeout(800);
     const below = await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     assert.ok(below < 40, `${below} px above the bottom`);
   });
