@@ -17,7 +17,7 @@ import { ApiError, del, NETWORK_ERROR, post, upload } from './api.js';
 import { mutedForFeed } from './apply-event.js';
 import type { ComposeContext } from './autocomplete.js';
 import { useAutocomplete } from './SuggestionList.js';
-import { composeInsert } from './compose-bus.js';
+import { composeElsewhere, composeInsert } from './compose-bus.js';
 import { ComposeTo, type Address } from './ComposeTo.js';
 import { addressOfView, draftFor, DraftSaver, restoreRequest, type DraftAddress } from './draft-sync.js';
 import { queueId } from './events.js';
@@ -35,6 +35,8 @@ type Upload = { name: string; progress: number };
 
 /** The newest `composeInsert` taken, so a remounted box does not insert it again. */
 let consumedInsert = 0;
+/** Likewise the newest `composeElsewhere` request. */
+let consumedElsewhere = 0;
 
 /** Zulip's words: a message sent before its files are in would go without their links. */
 const UPLOADING = 'Cannot send message while files are being uploaded.';
@@ -51,9 +53,14 @@ function placeOf(t: TypingTarget): string {
 }
 
 export function Compose({ v }: { v: FeedView }) {
-  const fixedTopic = v.kind === 'topic' ? v.topic : null;
-  const fixedChannel = v.kind === 'channel' || v.kind === 'topic' ? v.streamId : null;
-  const fixedPeople = v.kind === 'dm' ? v.userIds : null;
+  const viewTopic = v.kind === 'topic' ? v.topic : null;
+  const viewChannel = v.kind === 'channel' || v.kind === 'topic' ? v.streamId : null;
+  const viewPeople = v.kind === 'dm' ? v.userIds : null;
+  // Writing somewhere else than the conversation shown (X: a new direct message), until sent or cancelled.
+  const [elsewhere, setElsewhere] = useState(false);
+  const fixedTopic = elsewhere ? null : viewTopic;
+  const fixedChannel = elsewhere ? null : viewChannel;
+  const fixedPeople = elsewhere ? null : viewPeople;
   const [mode, setMode] = useState<'channel' | 'dm'>(fixedPeople ? 'dm' : 'channel');
   // Outside a channel's views no channel is picked until the person picks one (as in Zulip).
   const [channel, setChannel] = useState<number>(fixedChannel ?? 0);
@@ -80,17 +87,18 @@ export function Compose({ v }: { v: FeedView }) {
 
   // A new conversation: the old text is kept as a draft, this one's newest draft (or the one
   // the Drafts view asked for) comes back. Before the paint, so nothing typed into the new box is wiped.
-  useLayoutEffect(() => {
+  function openConversation() {
     const asked = restoreRequest.peek();
     if (asked) restoreRequest.value = null;
     const address = addressOfView(v);
     const draft = asked ?? (address ? draftFor(address) : undefined);
-    setMode(fixedPeople ? 'dm' : asked?.type === 'private' ? 'dm' : 'channel');
+    setElsewhere(false);
+    setMode(viewPeople ? 'dm' : asked?.type === 'private' ? 'dm' : 'channel');
     // The channel picked before stays only if the menu offers it (else it would show none, yet send there).
     const kept = store.subscriptions.value.some((s) => s.stream_id === channel) ? channel : 0;
-    setChannel(fixedChannel ?? (asked?.type === 'stream' ? asked.to[0]! : kept));
-    setTopic(fixedTopic ?? (asked?.type === 'stream' ? asked.topic : ''));
-    setPeople(fixedPeople ?? (asked?.type === 'private' ? asked.to.filter((id) => id !== store.selfId.value) : []));
+    setChannel(viewChannel ?? (asked?.type === 'stream' ? asked.to[0]! : kept));
+    setTopic(viewTopic ?? (asked?.type === 'stream' ? asked.topic : ''));
+    setPeople(viewPeople ?? (asked?.type === 'private' ? asked.to.filter((id) => id !== store.selfId.value) : []));
     setText(draft?.content ?? '');
     setPreview(null);
     setError('');
@@ -98,8 +106,28 @@ export function Compose({ v }: { v: FeedView }) {
     setOpened(false);
     saver.reset(draft ?? null);
     if (asked) caretWanted.current = asked.content.length;
+  }
+  useLayoutEffect(() => {
+    openConversation();
     return () => void saver.flush();
   }, [key]);
+
+  // X in a conversation's view: a new direct message here, the conversation's draft kept.
+  const elsewhereAsked = composeElsewhere.value;
+  useEffect(() => {
+    if (elsewhereAsked <= consumedElsewhere) return;
+    consumedElsewhere = elsewhereAsked;
+    void saver.flush();
+    setElsewhere(true);
+    setMode('dm');
+    setPeople([]);
+    setText('');
+    setPreview(null);
+    setError('');
+    setNotice(null);
+    setOpened(true);
+    saver.reset(null);
+  }, [elsewhereAsked]);
 
   // "Cannot be reached" is stale once the connection is back.
   const connection = store.connection.value;
@@ -219,6 +247,7 @@ export function Compose({ v }: { v: FeedView }) {
     };
     try {
       await sendWithTimeout(params, localId);
+      if (elsewhere) openConversation();
       if (!shown) setNotice(sentElsewhere(t));
     } catch (err) {
       // No answer (not reached, too slow, failing): the message stays in the feed as not sent, with Retry and Cancel.
@@ -365,6 +394,21 @@ export function Compose({ v }: { v: FeedView }) {
           }
         }}
       >
+        {elsewhere && (
+          <p class="compose-elsewhere">
+            A new direct message. This conversation’s draft is kept.
+            <button
+              type="button"
+              class="small"
+              onClick={() => {
+                void saver.flush();
+                openConversation();
+              }}
+            >
+              Back to this conversation
+            </button>
+          </p>
+        )}
         <ComposeTo
           fixedChannel={fixedChannel}
           fixedPeople={fixedPeople}

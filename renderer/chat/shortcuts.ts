@@ -13,6 +13,7 @@ import { leaveSearch, openSearchBox } from './Search.js';
 import { store, type Message } from './state.js';
 import { dmPeers, isFeed, type View } from './narrow.js';
 import { announce } from './Toast.js';
+import { composeElsewhere } from './compose-bus.js';
 import { openMenuOf, openOverlayOf } from './MessageActions.js';
 import * as act from './message-actions.js';
 import { focusPeopleFilter } from './People.js';
@@ -313,9 +314,11 @@ function channelTopics(): void {
   document.querySelector<HTMLInputElement>('.sidebar .topic-filter input')?.focus();
 }
 
-/** X: a new direct message, the recipients field focused. */
+/** X: a new direct message, the recipients field focused; a conversation's view stays (its compose box writes elsewhere). */
 async function newDirect(): Promise<void> {
-  if (!FREE.has(view.value.kind)) go({ kind: 'feed' });
+  const v = view.value;
+  if (isFeed(v) && !FREE.has(v.kind)) composeElsewhere.value++;
+  else if (!FREE.has(v.kind)) go({ kind: 'feed' });
   const to = await field<HTMLSelectElement>(/send to/i);
   if (to) choose(to, 'dm');
   (await field<HTMLInputElement>(/people|recipient/i))?.focus();

@@ -1,6 +1,7 @@
 /**
  * Issue 29, smaller things: Q filters the sidebar and Enter then opens the first match (it did
- * nothing), a channel first, else a direct conversation.
+ * nothing), a channel first, else a direct conversation; X in a conversation writes a new direct
+ * message from there (it left for the Combined feed). Screenshot: chat-x-in-place.png.
  */
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
@@ -44,5 +45,44 @@ test.describe('keys in the sidebar', () => {
     await s.p.page.keyboard.press('Enter');
     await s.p.page.waitForURL(new RegExp(`#narrow/dm/${mel.id}(-.*)?$`));
     await s.p.page.getByText('hello from Mel', { exact: true }).waitFor();
+  });
+
+  test('X in a topic: a new direct message from there; the view stays, and the topic comes back after sending', async () => {
+    const page = s.p.page;
+    await page.goto(`${s.ts.url}/#narrow/channel/${designId}-design/topic/colors`);
+    await page.getByText('warm colors', { exact: true }).waitFor();
+    const url = page.url();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('x');
+    const people = page.getByRole('textbox', { name: 'People' });
+    await people.waitFor();
+    await page.getByRole('button', { name: 'Back to this conversation' }).waitFor();
+    assert.equal(page.url(), url, 'the view stays');
+    await s.p.shot('chat-x-in-place');
+    await people.fill('Mel');
+    await people.press('Enter');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('a private word, from the design topic');
+    await box.press('Enter');
+    await page.getByText(/Sent to/).waitFor();
+    const sent = [...s.ts.store.messages.conversation(`${[s.ts.owner.id, mel.id].sort((a, b) => a - b).join(',')}`)].map((id) => s.ts.store.messages.get(id)!.content);
+    assert.ok(sent.includes('a private word, from the design topic'), JSON.stringify(sent));
+    assert.equal(page.url(), url);
+    // Back in the topic: the compose box writes to it again.
+    assert.equal(await page.getByRole('combobox', { name: 'Topic' }).inputValue(), 'colors');
+    assert.equal(await page.getByRole('button', { name: 'Back to this conversation' }).count(), 0);
+  });
+
+  test('X then "Back to this conversation" returns to the topic with its draft', async () => {
+    const page = s.p.page;
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('a draft for the design topic');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('x');
+    await page.getByRole('textbox', { name: 'People' }).waitFor();
+    assert.equal(await box.inputValue(), '');
+    await page.getByRole('button', { name: 'Back to this conversation' }).click();
+    await page.getByRole('combobox', { name: 'Topic' }).waitFor();
+    assert.equal(await box.inputValue(), 'a draft for the design topic');
   });
 });
