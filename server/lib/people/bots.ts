@@ -7,7 +7,7 @@ import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
 import type { BotSettings, UserRecord } from '../../store/records.js';
 import { channelById, channelByName, hasContentAccess } from '../channels/access.js';
-import { activeUsers, avatarUrl, isAdmin } from './people.js';
+import { activeUsers, avatarUrl, fakeDomain, isAdmin } from './people.js';
 
 export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, EMBEDDED: 4 } as const;
 export const BOT_TYPES: readonly number[] = Object.values(BOT_TYPE);
@@ -23,7 +23,7 @@ export const EMBEDDED_BOT_NAMES: readonly string[] = ['converter', 'encrypt', 'h
  * no fixed host (it is reached by loopback or any LAN address), so, as Zulip does for a host
  * that cannot form an email address, it is the fake email domain, the one of `user{id}@` too.
  */
-export const botDomain = (app: App): string => app.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local';
+export const botDomain = (app: App): string => fakeDomain(app);
 
 export const settingsOf = (bot: UserRecord): BotSettings =>
   bot.bot_settings ?? { default_sending_stream_id: null, default_events_register_stream_id: null, default_all_public_streams: false };

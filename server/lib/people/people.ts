@@ -35,7 +35,8 @@ export function canSeeEmail(app: App, viewer: UserRecord | null, target: UserRec
   }
 }
 
-const fakeDomain = (app: App) => app.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local';
+/** The organization's own address domain: stand-ins for hidden addresses (`user{id}@…`) and bots live there. */
+export const fakeDomain = (app: App | null): string => app?.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local';
 
 export const fakeEmailFor = (app: App, userId: number) => `user${userId}@${fakeDomain(app)}`;
 export const fakeEmail = (app: App, user: UserRecord): string => fakeEmailFor(app, user.id);

@@ -8,6 +8,7 @@
  */
 import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
+import { fakeDomain } from './people.js';
 import { SYSTEM_BOTS } from './system-bots.js';
 
 /** Zulip's cross-realm bots' addresses: Hearth's two, and the others Zulip's clients know. */
@@ -20,8 +21,6 @@ const SYSTEM_ADDRESSES: ReadonlySet<string> = new Set([
   'reminder-bot@zulip.com',
 ]);
 
-const systemNames = (): string[] => Object.values(SYSTEM_BOTS).map((b) => foldName(b.name));
-
 /**
  * A name as it looks: compatibility forms folded, case and spaces ignored, and every combining
  * mark and default-ignorable character dropped (accents, variation selectors, the grapheme
@@ -29,8 +28,6 @@ const systemNames = (): string[] => Object.values(SYSTEM_BOTS).map((b) => foldNa
  */
 const foldName = (name: string): string =>
   name.normalize('NFKD').replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, '').toLowerCase().replace(/\s+/g, '');
-
-const domainOf = (app: App): string => (app.store.realm.data.realm?.settings.fake_email_domain ?? 'hearth.local').toLowerCase();
 
 /** Whether `email` is a system bot's (Zulip's cross-realm bots: every Zulip server has its own). */
 export const isSystemBotAddress = (email: string): boolean => SYSTEM_ADDRESSES.has(foldAddress(email));
@@ -42,7 +39,7 @@ const foldAddress = (email: string): string => email.trim().normalize('NFKC').to
 export function reservedEmailReason(app: App | null, email: string): string | null {
   const e = foldAddress(email);
   if (isSystemBotAddress(e)) return `'${email}' is reserved for system bots.`;
-  const domain = app ? domainOf(app) : 'hearth.local';
+  const domain = fakeDomain(app).toLowerCase();
   if (e.endsWith(`@${domain}`)) return `Addresses at ${domain} are reserved for bots and hidden addresses.`;
   return null;
 }
@@ -54,4 +51,7 @@ export function checkEmailNotReserved(app: App, email: string): void {
 }
 
 /** Whether a display name would pass for a system bot's. */
-export const isReservedName = (name: string): boolean => systemNames().includes(foldName(name));
+export const isReservedName = (name: string): boolean => SYSTEM_NAMES.has(foldName(name));
+
+/** The system bots' names, folded. */
+const SYSTEM_NAMES: ReadonlySet<string> = new Set(Object.values(SYSTEM_BOTS).map((b) => foldName(b.name)));
