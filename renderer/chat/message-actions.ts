@@ -7,7 +7,7 @@
 import { effect, signal } from '@preact/signals';
 import { del, get, patch, post } from './api.js';
 import { holdsSetting } from './autocomplete.js';
-import { composeInsert } from './compose-bus.js';
+import { insertIntoCompose } from './compose-bus.js';
 import { apiNarrow, dmPeers, hashOf, isFeed, keyOf, type FeedView } from './narrow.js';
 import { go, view } from './router.js';
 import { channelName, mutedInViews, store, topicLabel, userName, type GroupSettingValue, type Message } from './state.js';
@@ -150,20 +150,19 @@ export async function rawContent(id: number): Promise<string> {
   return res.message?.content ?? res.raw_content ?? '';
 }
 
-let quoteSeq = 0;
 
 /** Zulip's quote: a silent mention, a link to the message, its source in a quote block. */
 export async function quoteAndReply(m: Message): Promise<void> {
   const raw = await rawContent(m.id);
   const name = m.sender_full_name || userName(m.sender_id);
   const fence = raw.includes('```') ? '````' : '```';
-  composeInsert.value = { text: `@_**${name}|${m.sender_id}** [said](${linkTo(m)}):\n${fence}quote\n${raw}\n${fence}\n`, seq: ++quoteSeq };
+  insertIntoCompose(`@_**${name}|${m.sender_id}** [said](${linkTo(m)}):\n${fence}quote\n${raw}\n${fence}\n`);
 }
 
 /** @ (a shortcut): a mention of the message's sender, to reply to them by name. */
 export function mentionSender(m: Message): void {
   const name = m.sender_full_name || userName(m.sender_id);
-  composeInsert.value = { text: `@**${name}|${m.sender_id}** `, seq: ++quoteSeq };
+  insertIntoCompose(`@**${name}|${m.sender_id}** `);
 }
 
 /** One version of a message (Zulip's message_history entries, oldest first). */

@@ -4,9 +4,8 @@
  * send is given SEND_TIMEOUT_MS; a refusal by the server (a 4xx with its reason) is not a
  * failure of this kind: the compose box shows the reason with the text.
  */
-import { signal } from '@preact/signals';
 import { ApiError, call } from './api.js';
-import { composeInsert } from './compose-bus.js';
+import { insertIntoCompose } from './compose-bus.js';
 import { onReload, queueId } from './events.js';
 import { store, updateFeed, type Message } from './state.js';
 
@@ -22,8 +21,6 @@ export interface SendParams {
 
 /** Local echo ID → what to send again; the message itself sits in the feeds with `failed`. */
 const unsent = new Map<string, SendParams>();
-/** Bumped when the set changes (views re-render). */
-export const unsentVersion = signal(0);
 
 /** Whether an error means the server never answered (not reached, timed out, or failing), so a retry may work. */
 export const unanswered = (err: unknown): boolean =>
@@ -58,7 +55,6 @@ function mapEcho(localId: string, change: (m: Message) => Message | null): void 
 export function markUnsent(localId: string, params: SendParams): void {
   unsent.set(localId, params);
   mapEcho(localId, (m) => ({ ...m, failed: true }));
-  unsentVersion.value++;
 }
 
 /** Retry: sends again with the same local ID (a late event for either replaces the echo once). */
@@ -77,20 +73,14 @@ export async function retryUnsent(localId: string): Promise<void> {
     }
     mapEcho(localId, (m) => ({ ...m, failed: true }));
   }
-  unsentVersion.value++;
 }
-
-const toCompose = (text: string) => {
-  composeInsert.value = { text, seq: (composeInsert.value?.seq ?? 0) + 1 };
-};
 
 /** Cancel: the message leaves the feed and its text goes back into the compose box. */
 export function cancelUnsent(localId: string): void {
   const params = unsent.get(localId);
   unsent.delete(localId);
   mapEcho(localId, () => null);
-  if (params) toCompose(params.content);
-  unsentVersion.value++;
+  if (params) insertIntoCompose(params.content);
 }
 
 // A re-register reloads every feed, echoes included: what was not sent goes back into the compose box.
@@ -98,6 +88,5 @@ onReload.add(() => {
   if (!unsent.size) return;
   const texts = [...unsent.values()].map((p) => p.content);
   unsent.clear();
-  toCompose(texts.join('\n\n'));
-  unsentVersion.value++;
+  insertIntoCompose(texts.join('\n\n'));
 });
