@@ -20,7 +20,6 @@ import { useAutocomplete } from './SuggestionList.js';
 import { composeElsewhere, composeInsert } from './compose-bus.js';
 import { ComposeTo, type Address } from './ComposeTo.js';
 import { addressOfView, draftFor, DraftSaver, restoreRequest, type DraftAddress } from './draft-sync.js';
-import { queueId } from './events.js';
 import { sanitize } from './html.js';
 import { keyOf, matches, type FeedView } from './narrow.js';
 import { href } from './router.js';

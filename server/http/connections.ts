@@ -25,8 +25,7 @@
  *
  * Headers that trickle are Node's: headersTimeout (60 s) closes them, and they count against the cap.
  */
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import type { Server as HttpsServer } from 'node:https';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Server as NetServer, Socket } from 'node:net';
 import { Server as TlsServer, type TLSSocket } from 'node:tls';
 import type { App, OpenConnection } from '../context.js';
