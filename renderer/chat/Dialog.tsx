@@ -127,3 +127,12 @@ export function onMenuKey(e: KeyboardEvent, menu: HTMLElement, onTab: () => void
     onTab();
   }
 }
+
+/** The "⋮" of a menu button (the message and topic menus). */
+export const DotsIcon = ({ size }: { size: number }) => (
+  <svg viewBox="0 0 20 20" width={size} height={size} aria-hidden="true" fill="currentColor">
+    <circle cx="10" cy="4" r="1.7" />
+    <circle cx="10" cy="10" r="1.7" />
+    <circle cx="10" cy="16" r="1.7" />
+  </svg>
+);

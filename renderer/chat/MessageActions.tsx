@@ -6,7 +6,7 @@
  * MessageItem) keeps a menu opening from re-rendering every message.
  */
 import { useLayoutEffect } from 'preact/hooks';
-import { onMenuKey, usePopover } from './Dialog.js';
+import { DotsIcon, onMenuKey, usePopover } from './Dialog.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { Lightbox } from './Lightbox.js';
 import { EditHistoryDialog } from './EditHistory.js';
@@ -22,14 +22,6 @@ const SmileyIcon = () => (
     <circle cx="6.8" cy="8.3" r=".5" fill="currentColor" />
     <circle cx="11.2" cy="8.3" r=".5" fill="currentColor" />
     <path d="M16.5 1.8v4M14.5 3.8h4" />
-  </svg>
-);
-
-const DotsIcon = () => (
-  <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" fill="currentColor">
-    <circle cx="10" cy="4" r="1.7" />
-    <circle cx="10" cy="10" r="1.7" />
-    <circle cx="10" cy="16" r="1.7" />
   </svg>
 );
 
@@ -108,7 +100,7 @@ export function MessageTools({ m }: { m: Message }) {
           <SmileyIcon />
         </button>
         <button type="button" class="icon actions-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={o?.kind === 'menu'} onClick={toggle('menu')}>
-          <DotsIcon />
+          <DotsIcon size={18} />
         </button>
       </div>
       {o?.kind === 'menu' && <ActionsMenu m={m} anchor={o.anchor} />}

@@ -10,7 +10,7 @@
 import { render } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { get, post } from './api.js';
-import { onMenuKey, usePopover } from './Dialog.js';
+import { DotsIcon, onMenuKey, usePopover } from './Dialog.js';
 import { markChannelRead } from './feeds.js';
 import { MoveDialog } from './MessageDialogs.js';
 import * as act from './message-actions.js';
@@ -65,14 +65,6 @@ export function TopicMarks({ streamId, topic, muted, silent }: { streamId: numbe
   }
   return null;
 }
-
-const DotsIcon = () => (
-  <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true" fill="currentColor">
-    <circle cx="10" cy="4" r="1.7" />
-    <circle cx="10" cy="10" r="1.7" />
-    <circle cx="10" cy="16" r="1.7" />
-  </svg>
-);
 
 const where = (streamId: number, topic: string) => `#${channelName(streamId)} > ${topicLabel(topic)}`;
 
@@ -224,7 +216,7 @@ export function TopicMenu({ streamId, topic }: { streamId: number; topic: string
           }
         }}
       >
-        <DotsIcon />
+        <DotsIcon size={16} />
       </button>
       {open && button.current && <Menu streamId={streamId} topic={topic} anchor={button.current} onClose={close} />}
     </>

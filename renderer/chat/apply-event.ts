@@ -169,15 +169,25 @@ function onReaction(e: Event): void {
   const key = keyOf({ kind: 'reactions' });
   const f = store.feeds.value.get(key);
   if (!f) return;
-  if (e.op === 'remove') return refilter((k, m) => k !== key || belongs(k, m));
-  // A message loaded somewhere and not mine is none of its business.
-  const known = [...store.feeds.value.values()].flatMap((x) => x.messages).find((m) => m.id === e.message_id);
-  if (known && known.sender_id !== store.selfId.value) return;
-  if (!f.messages.some((m) => m.id === e.message_id)) {
-    const next = new Map(store.feeds.value);
+  const next = new Map(store.feeds.value);
+  if (e.op === 'remove') {
+    // Only this feed changes (a new object for every feed would re-render them all).
+    const kept = f.messages.filter((m) => belongs(key, m));
+    if (kept.length === f.messages.length) return;
+    next.set(key, { ...f, messages: kept });
+  } else {
+    if (f.messages.some((m) => m.id === e.message_id)) return;
+    // A message loaded somewhere and not mine is none of its business.
+    for (const x of store.feeds.value.values()) {
+      const known = x.messages.find((m) => m.id === e.message_id);
+      if (known) {
+        if (known.sender_id !== store.selfId.value) return;
+        break;
+      }
+    }
     next.delete(key);
-    store.feeds.value = next;
   }
+  store.feeds.value = next;
 }
 
 function onSubscription(e: Event): void {

@@ -142,7 +142,7 @@ export function markSeen(ids: number[], v: FeedView | null): void {
     pendingRead.clear();
     if (!batch.length) return;
     // On failure, retry soon what is still unread (a message deleted meanwhile fails the whole batch).
-    post('/messages/flags', { messages: batch, op: 'add', flag: 'read' }).catch(() => {
+    markIdsRead(batch).catch(() => {
       batch.forEach((id) => store.unread.value.has(id) && pendingRead.add(id));
       setTimeout(() => markSeen([], null), 3000);
     });

@@ -130,7 +130,7 @@ export function viewOfTerms(terms: SearchTerm[], selfId = 0, idOfEmail: (email: 
   }
   if (positive && filters.length === 1 && a!.operator === 'is' && a!.operand === 'mentioned') return { kind: 'mentions' };
   if (positive && filters.length === 1 && a!.operator === 'is' && a!.operand === 'starred') return { kind: 'starred' };
-  const reactionsView = (x: SearchTerm, y: SearchTerm) => x.operator === 'has' && x.operand === 'reaction' && x.operator !== y.operator && y.operator === 'sender' && (y.operand === 'me' || y.operand === String(selfId));
+  const reactionsView = (x: SearchTerm, y: SearchTerm) => x.operator === 'has' && x.operand === 'reaction' && y.operator === 'sender' && (y.operand === 'me' || y.operand === String(selfId));
   if (positive && filters.length === 2 && (reactionsView(a!, b!) || reactionsView(b!, a!))) return { kind: 'reactions' };
   if (positive && filters.length === 1 && a!.operator === 'in' && a!.operand === 'home') return { kind: 'feed' };
   // Only a place (`#narrow/near/ID`): that message, with a link into its conversation.

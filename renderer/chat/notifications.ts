@@ -82,9 +82,8 @@ export function trackTitle(): () => void {
       let drawn = '';
       stopIcon = effect(() => {
         const counts = unreadCounts.value;
-        let dms = 0;
-        for (const k of counts.dms.values()) dms += k;
-        const dot = counts.mentions > 0 || dms > 0;
+        // Every conversation in `dms` has an unread message.
+        const dot = counts.mentions > 0 || counts.dms.size > 0;
         const key = `${counts.total}:${dot}`;
         if (key === drawn) return;
         drawn = key;

@@ -11,7 +11,7 @@
  */
 import { computed, signal } from '@preact/signals';
 import { get } from './api.js';
-import { isTopicMuted, store, type Subscription } from './state.js';
+import { isTopicMuted, store, unreadCounts, type Subscription } from './state.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -211,7 +211,8 @@ export function sidebarTopics(
   filter: string,
   label: (t: string) => string,
 ): { items: SidebarTopic[]; total: number; hiddenUnread: number } {
-  const counts = unreadOf(streamId);
+  // The store's counts per topic (muted topics counted too), computed once per change, not per render.
+  const counts = unreadCounts.value.topics;
   const mentioned = new Set<string>();
   for (const id of store.mentions.value) {
     const place = store.unread.value.get(id);
@@ -227,7 +228,7 @@ export function sidebarTopics(
   const items: SidebarTopic[] = [];
   let hiddenUnread = 0;
   names.forEach((name, idx) => {
-    const unread = counts.get(lower(name)) ?? 0;
+    const unread = counts.get(`${streamId}:${lower(name)}`) ?? 0;
     const muted = isTopicMuted(streamId, name);
     const active = activeTopic !== null && lower(activeTopic) === lower(name);
     const show =
@@ -238,16 +239,6 @@ export function sidebarTopics(
     else if (!muted) hiddenUnread += unread;
   });
   return { items, total: names.length, hiddenUnread };
-}
-
-/** Unread messages per topic (lower case) of one channel. */
-function unreadOf(streamId: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const place of store.unread.value.values()) {
-    if ('peers' in place || place.streamId !== streamId) continue;
-    out.set(lower(place.topic), (out.get(lower(place.topic)) ?? 0) + 1);
-  }
-  return out;
 }
 
 const COLLAPSED_KEY = 'hearth.sidebar.collapsed';
