@@ -402,6 +402,7 @@ export function Compose({ v }: { v: FeedView }) {
               onClick={() => {
                 void saver.flush();
                 openConversation();
+                box.current?.focus();
               }}
             >
               Back to this conversation

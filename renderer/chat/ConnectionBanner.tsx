@@ -23,7 +23,8 @@ export function ConnectionBanner() {
         {state === 'not-answering' ? 'Hearth is not answering.' : 'Reconnecting…'} Your messages will appear when the server answers
         again. {retryAt === null ? 'Trying now…' : `Trying again in ${seconds} s.`}
       </span>
-      <button type="button" class="small" onClick={retryNow} disabled={retryAt === null}>
+      {/* Never disabled: it stays in the Tab order while a try is under way (then a click waits for it). */}
+      <button type="button" class="small" onClick={retryNow}>
         Try now
       </button>
     </div>

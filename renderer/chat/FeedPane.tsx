@@ -155,7 +155,11 @@ export function FeedPane({ v }: { v: FeedView }) {
             </button>
           )}
           {!markable && unreadShown.length > 0 && (
-            <button type="button" onClick={() => void markIdsRead(unreadShown)} title="Your settings keep messages unread here as you read them">
+            <button type="button" onClick={() => {
+              // The button goes once they are read: the messages keep the keyboard's place.
+              scroller.current?.focus();
+              void markIdsRead(unreadShown);
+            }} title="Your settings keep messages unread here as you read them">
               Mark as read
             </button>
           )}

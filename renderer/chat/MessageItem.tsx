@@ -23,16 +23,19 @@ import { fullTimeOf, isoOf, timeOf } from './time.js';
 
 const listOf = (names: string[]) => (names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
+const focusCompose = () => document.querySelector<HTMLTextAreaElement>('#main form.compose textarea')?.focus();
+
 /** A message whose send got no answer: says so, with Retry and Cancel (unsent.ts). */
 function Unsent({ m }: { m: Message }) {
   const localId = String(m.id);
   return (
     <span class="unsent" role="alert">
       Not sent: Hearth did not answer.
-      <button type="button" class="small" onClick={() => void retryUnsent(localId)}>
+      {/* The buttons go with the outcome: the keyboard goes on in the compose box. */}
+      <button type="button" class="small" onClick={() => (focusCompose(), void retryUnsent(localId))}>
         Retry
       </button>
-      <button type="button" class="small" onClick={() => cancelUnsent(localId)}>
+      <button type="button" class="small" onClick={() => (focusCompose(), cancelUnsent(localId))}>
         Cancel
       </button>
     </span>

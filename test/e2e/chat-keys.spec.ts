@@ -84,5 +84,6 @@ test.describe('keys in the sidebar', () => {
     await page.getByRole('button', { name: 'Back to this conversation' }).click();
     await page.getByRole('combobox', { name: 'Topic' }).waitFor();
     assert.equal(await box.inputValue(), 'a draft for the design topic');
+    assert.equal(await box.evaluate((el) => el === document.activeElement), true, 'the keyboard goes on in the message box');
   });
 });

@@ -79,6 +79,7 @@ test.describe('a server that does not answer', () => {
     await second.getByRole('button', { name: 'Cancel' }).click({ timeout: 15_000 });
     await second.waitFor({ state: 'detached' });
     await eventually(async () => (await box.inputValue()) === 'never mind this one');
+    assert.equal(await box.evaluate((el) => el === document.activeElement), true, 'focus was not lost with the buttons');
     await box.fill('');
   });
 
