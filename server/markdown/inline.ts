@@ -119,13 +119,14 @@ function resolveChannel(state: RenderState, src: string, tokens: Tokens.Generic[
   const near = /@(\d+)$/.exec(topic);
   if (near) topic = topic.slice(0, near.index);
   const messageId = near ? Number(near[1]) : undefined;
-  return { type: 'zulipChannelLink', raw: m[0], channelId: channel.id, channel: channel.name, topic, messageId };
+  const withId = messageId === undefined ? state.ctx.topicWith?.(channel.id, topic) : undefined;
+  return { type: 'zulipChannelLink', raw: m[0], channelId: channel.id, channel: channel.name, topic, messageId, withId };
 }
 
 export const channelLink: TokenizerAndRendererExtension = {
   name: 'zulipChannelLink',
   renderer(token) {
-    const { channelId, channel, topic, messageId } = token as Tokens.Generic;
+    const { channelId, channel, topic, messageId, withId } = token as Tokens.Generic;
     if (topic === undefined) {
       const href = escapeHtml(channelNarrow(channelId, channel));
       return `<a class="stream" data-stream-id="${channelId}" href="${href}">#${escapeHtml(channel)}</a>`;
@@ -136,7 +137,8 @@ export const channelLink: TokenizerAndRendererExtension = {
     if (messageId !== undefined) {
       return `<a class="message-link" href="${escapeHtml(`${href}/near/${messageId}`)}">${label} @ 💬</a>`;
     }
-    return `<a class="stream-topic" data-stream-id="${channelId}" href="${escapeHtml(href)}">${label}</a>`;
+    const target = withId === undefined ? href : `${href}/with/${withId}`;
+    return `<a class="stream-topic" data-stream-id="${channelId}" href="${escapeHtml(target)}">${label}</a>`;
   },
 };
 

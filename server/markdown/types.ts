@@ -21,6 +21,11 @@ export interface RenderContext {
   groupByName(name: string): { id: number; name: string; deactivated?: boolean } | undefined;
   /** A channel the author can see, by name (case-insensitive). */
   channelByName(name: string): { id: number; name: string } | undefined;
+  /**
+   * The first message of a topic the author can read (Zulip's `/with/<id>` operand of topic links,
+   * which keeps a link working after the topic is moved or renamed); undefined when none.
+   */
+  topicWith?(channelId: number, topic: string): number | undefined;
   /** A realm emoji by name, when custom emoji exist. */
   realmEmoji?(name: string): { id: string; name: string; source_url: string } | undefined;
   /**

@@ -78,6 +78,36 @@ describe('POST /messages/render', () => {
     assert.equal(anon.status, 401);
   });
 
+  it("topic links carry /with/ the topic's first message the author can read (Zulip's moved-topic-proof links)", async () => {
+    const send = async (who: keyof Cast, to: number, topic: string) => {
+      const res = await ts.client(cast[who]).post('/messages', { type: 'stream', to, topic, content: 'hello' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.id as number;
+    };
+    const first = await send('owner', general, 'plans');
+    await send('owner', general, 'plans');
+    const link = (id: number | undefined, topic = 'plans') =>
+      `<p><a class="stream-topic" data-stream-id="${general}" href="/#narrow/channel/${general}-general/topic/${topic}` +
+      `${id === undefined ? '' : `/with/${id}`}">#general &gt; ${topic}</a></p>`;
+    assert.equal((await render('member', '#**general>plans**')).body.rendered, link(first));
+    // Topics match without regard to case, as Zulip's; a topic with no messages gets the plain link.
+    assert.equal((await render('member', '#**general>PLANS**')).body.rendered, link(first, 'PLANS'));
+    assert.equal((await render('member', '#**general>nothing yet**')).body.rendered, link(undefined, 'nothing.20yet').replace('nothing.20yet</a>', 'nothing yet</a>'));
+    // A link to a message keeps its /near/ form.
+    assert.match((await render('member', `#**general>plans@${first}**`)).body.rendered, new RegExp(`/topic/plans/near/${first}"`));
+    // Protected history: a newcomer's link starts at the first message they received.
+    const vault = await createChannel(ts, ts.client(cast.owner), 'vault', { invite_only: true, history_public_to_subscribers: false });
+    const early = await send('owner', vault, 'ops');
+    const sub = await ts.client(cast.owner).post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], principals: [cast.member.id] });
+    assert.equal(sub.status, 200, JSON.stringify(sub.body));
+    const late = await send('owner', vault, 'ops');
+    assert.match((await render('owner', '#**vault>ops**')).body.rendered, new RegExp(`/topic/ops/with/${early}"`));
+    assert.match((await render('member', '#**vault>ops**')).body.rendered, new RegExp(`/topic/ops/with/${late}"`));
+    // Stored messages keep the link they were sent with.
+    const id = await ts.client(cast.member).post('/messages', { type: 'stream', to: general, topic: 'links', content: '#**general>plans**' });
+    assert.match(ts.store.messages.get(id.body.id)!.rendered ?? '', new RegExp(`/with/${first}"`));
+  });
+
   it('renderContextFor reflects the current organization', async () => {
     const ctx = renderContextFor(ts.app, cast.guest.id);
     assert.equal(ctx.userById(cast.deactivated.id)?.is_active, false);

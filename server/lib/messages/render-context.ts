@@ -10,7 +10,11 @@ import { channelByName, hasContentAccess } from '../channels/access.js';
 import { activeEmojiByName, emojiImagePath } from '../emoji/custom.js';
 import { compiledLinkifiers, linkifyText } from '../realm/linkifiers.js';
 import { accessFilter } from '../people/people.js';
+import { canReadMessage } from './access.js';
 import type { UserRecord } from '../../store/records.js';
+
+/** How many of a topic's first messages a topic link looks through for one its author can read. */
+const TOPIC_WITH_SCAN = 1000;
 
 export function renderContextFor(app: App, userId: number): RenderContext {
   const names: { index?: Map<string, UserRecord[]> } = {};
@@ -57,6 +61,17 @@ export function renderContextFor(app: App, userId: number): RenderContext {
       const channel = channelByName(app, name);
       const viewer = app.store.users.get(userId);
       return channel && !channel.is_archived && viewer && hasContentAccess(app, viewer, channel) ? channel : undefined;
+    },
+    topicWith: (channelId, topic) => {
+      const viewer = app.store.users.get(userId) ?? null;
+      const ids = app.store.messages.topic(channelId, topic);
+      // The first message the author can read; with protected history their first may be late (bounded).
+      const n = Math.min(ids.length, TOPIC_WITH_SCAN);
+      for (let i = 0; i < n; i++) {
+        const m = app.store.messages.get(ids.at(i));
+        if (m && canReadMessage(app, viewer, m)) return m.id;
+      }
+      return undefined;
     },
     realmEmoji: (name) => {
       const e = activeEmojiByName(app, name);
