@@ -12,7 +12,7 @@ import { applyEdit, COUNTER_FROM, formatEdit, formatOfKey, isTooLong, lengthOf, 
 import { CondensedContent } from './condense.js';
 import { labelOf } from './emoji-data.js';
 import { EmojiGlyph } from './EmojiPicker.js';
-import { sanitize } from './html.js';
+import { meMessage, sanitize } from './html.js';
 import { imageLinkOf } from './Lightbox.js';
 import { MessageTools, openMenuOf } from './MessageActions.js';
 import { openProfileCard } from './ProfileCard.js';
@@ -202,7 +202,8 @@ function toggleSpoiler(target: EventTarget | null): boolean {
 function Body({ m }: { m: Message }) {
   if (act.editing.value === m.id) return <EditBox m={m} />;
   const words = store.alertWords.value;
-  const html = m.flags.includes('has_alert_word') && words.length ? highlightAlertWords(sanitize(m.content), words) : sanitize(m.content);
+  const clean = meMessage(sanitize(m.content), m.sender_full_name || userName(m.sender_id));
+  const html = m.flags.includes('has_alert_word') && words.length ? highlightAlertWords(clean, words) : clean;
   return (
     <CondensedContent
       id={m.id}

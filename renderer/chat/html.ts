@@ -70,3 +70,16 @@ export function sanitize(html: string): string {
   }
   return out;
 }
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/**
+ * Zulip's `/me` messages ("/me waves" shows as "Mel waves", as its web app shows them): the sender's
+ * name takes the place of `/me` in the first paragraph of the (sanitised) HTML.
+ */
+export function meMessage(html: string, name: string): string {
+  const prefix = '<p>/me ';
+  if (!html.startsWith(prefix)) return html;
+  return `<p class="me-message"><span class="me-name">${escapeHtml(name)}</span> ${html.slice(prefix.length)}`;
+}

@@ -20,6 +20,7 @@ test.describe('rendered messages, in detail', () => {
     assert.equal(up.status, 200, await up.text());
     await sendStream(ts.ownerClient, 'general', 'details', 'Our :logo: is here');
     await sendStream(ts.ownerClient, 'general', 'details', '```spoiler The ending\nIt was the butler.\n```');
+    await sendStream(ts.ownerClient, 'general', 'details', '/me waves **hello**');
     await sendStream(ts.ownerClient, 'general', 'details', '```js\nconst first = 1;\nconst second = 2;\n```');
   });
 
@@ -33,6 +34,15 @@ test.describe('rendered messages, in detail', () => {
     await img.waitFor();
     const { h, font } = await img.evaluate((el) => ({ h: el.getBoundingClientRect().height, font: parseFloat(getComputedStyle(el.parentElement!).fontSize) }));
     assert.ok(h <= font * 1.5 && h >= font, `emoji ${h} px for ${font} px text`);
+  });
+
+  test("a /me message reads as the sender doing it, as in Zulip (the name in place of '/me')", async () => {
+    const me = s.p.page.locator('.rendered .me-message');
+    await me.waitFor();
+    const name = s.ts.store.users.get(s.ts.owner.id)!.full_name;
+    assert.equal((await me.textContent())?.trim(), `${name} waves hello`);
+    assert.equal(await me.locator('strong').textContent(), 'hello');
+    assert.equal(await s.p.page.locator('.rendered').getByText('/me', { exact: false }).count(), 0);
   });
 
   test("a spoiler's arrow sits beside its label, on one line", async () => {
