@@ -29,6 +29,7 @@ import { startTyping, stopTyping, type TypingTarget } from './typing.js';
 import { ComposeNotice, sentElsewhere, type Notice } from './ComposeNotice.js';
 import { applyEdit, COUNTER_FROM, formatEdit, formatOfKey, isTooLong, lengthOf, tooLong, useAutoGrow } from './compose-box.js';
 import { acceptDrops, dragging } from './file-drop.js';
+import { PollDialog, TodoDialog } from './WidgetDialogs.js';
 
 type Upload = { name: string; progress: number };
 
@@ -71,6 +72,9 @@ export function Compose({ v }: { v: FeedView }) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [scheduling, setScheduling] = useState(false);
+  // "Add a poll" / "Add a to-do list": the dialog open, and the button to return to when it closes.
+  const [widgetDialog, setWidgetDialog] = useState<'poll' | 'todo' | null>(null);
+  const widgetButton = useRef<HTMLButtonElement | null>(null);
   const [focused, setFocused] = useState(false);
   const [opened, setOpened] = useState(false); // used since the conversation opened (phones: style.css)
   const [saver] = useState(() => new DraftSaver());
@@ -305,6 +309,26 @@ export function Compose({ v }: { v: FeedView }) {
     }
   }
 
+  /** A poll or to-do list is a message of its own (the server reads `/poll` at its start), so the box must be empty. */
+  function openWidgetDialog(kind: 'poll' | 'todo', button: HTMLButtonElement) {
+    if (text.trim()) {
+      setError(`${kind === 'poll' ? 'A poll' : 'A to-do list'} is a message of its own: send or clear what is in the message box first.`);
+      return;
+    }
+    setError('');
+    setPreview(null);
+    widgetButton.current = button;
+    setWidgetDialog(kind);
+  }
+
+  function closeWidgetDialog(content?: string) {
+    setWidgetDialog(null);
+    if (content === undefined) return void setTimeout(() => widgetButton.current?.focus());
+    // Into the box, ready to send (as Zulip's dialogs do), the caret at its end.
+    replace(content, content.length);
+    setOpened(true);
+  }
+
   function onKeyDown(e: KeyboardEvent) {
     if (focused && ac.onKeyDown(e)) return;
     const format = formatOfKey(e);
@@ -493,6 +517,26 @@ export function Compose({ v }: { v: FeedView }) {
               Video call
             </button>
           )}
+          <button
+            type="button"
+            aria-haspopup="dialog"
+            aria-label="Add a poll"
+            title="Add a poll"
+            aria-disabled={text.trim() ? true : undefined}
+            onClick={(e) => openWidgetDialog('poll', e.currentTarget)}
+          >
+            Poll
+          </button>
+          <button
+            type="button"
+            aria-haspopup="dialog"
+            aria-label="Add a to-do list"
+            title="Add a to-do list"
+            aria-disabled={text.trim() ? true : undefined}
+            onClick={(e) => openWidgetDialog('todo', e.currentTarget)}
+          >
+            To-do list
+          </button>
           <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null} title="Preview (Alt+P)">
             {preview !== null ? 'Edit' : 'Preview'}
           </button>
@@ -521,6 +565,8 @@ export function Compose({ v }: { v: FeedView }) {
           </p>
         </div>
       )}
+      {widgetDialog === 'poll' && <PollDialog onDone={closeWidgetDialog} onClose={() => closeWidgetDialog()} />}
+      {widgetDialog === 'todo' && <TodoDialog onDone={closeWidgetDialog} onClose={() => closeWidgetDialog()} />}
       {scheduling && <ScheduleDialog title="Schedule message" action="Schedule" onPick={schedule} onClose={() => setScheduling(false)} />}
     </>
   );

@@ -20,6 +20,7 @@ import * as act from './message-actions.js';
 import { view } from './router.js';
 import { store, userName, type Message } from './state.js';
 import { fullTimeOf, isoOf, timeOf } from './time.js';
+import { Widget, widgetStateOf } from './Widget.js';
 
 const listOf = (names: string[]) => (names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
@@ -201,6 +202,9 @@ function toggleSpoiler(target: EventTarget | null): boolean {
 
 function Body({ m }: { m: Message }) {
   if (act.editing.value === m.id) return <EditBox m={m} />;
+  // A poll or to-do list shows its widget in place of the `/poll …` text (as in Zulip's web app).
+  const widget = widgetStateOf(m);
+  if (widget) return <Widget m={m} state={widget} />;
   const words = store.alertWords.value;
   const clean = meMessage(sanitize(m.content), m.sender_full_name || userName(m.sender_id));
   const html = m.flags.includes('has_alert_word') && words.length ? highlightAlertWords(clean, words) : clean;

@@ -4,6 +4,7 @@ import { notifyNewMessage } from './notifications.js';
 import { applyComposeEvent } from './compose-events.js';
 import { applyPeopleEvent } from './people-state.js';
 import { applySidebarEvent } from './sidebar-state.js';
+import { withSubmessage, type Submessage } from './widgets.js';
 import { MESSAGE_RULES, store, noteRecent, placeKey, type Message, type Subscription, type UnreadPlace, type User } from './state.js';
 
 type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -190,6 +191,21 @@ function onReaction(e: Event): void {
   store.feeds.value = next;
 }
 
+/** A poll vote, option, task, tick or title (`submessage`): added to every loaded copy of its message, once. */
+function onSubmessage(e: Event): void {
+  const s: Submessage = { id: e.submessage_id, message_id: e.message_id, sender_id: e.sender_id, msg_type: e.msg_type, content: e.content };
+  if (typeof s.id !== 'number' || typeof s.content !== 'string') return;
+  const has = (m: Message) => m.submessages?.some((x) => x.id === s.id) === true;
+  const next = new Map(store.feeds.value);
+  let changed = false;
+  for (const [key, f] of next) {
+    if (!f.messages.some((m) => m.id === s.message_id && !has(m))) continue;
+    next.set(key, { ...f, messages: f.messages.map((m) => (m.id === s.message_id && !has(m) ? { ...m, submessages: withSubmessage(m.submessages, s) } : m)) });
+    changed = true;
+  }
+  if (changed) store.feeds.value = next;
+}
+
 function onSubscription(e: Event): void {
   if (e.op === 'add') {
     const added = e.subscriptions as Subscription[];
@@ -271,6 +287,8 @@ export function applyEvent(e: Event): void {
       return onDelete(e);
     case 'reaction':
       return onReaction(e);
+    case 'submessage':
+      return onSubmessage(e);
     case 'subscription':
       return onSubscription(e);
     case 'stream':

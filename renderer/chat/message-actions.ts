@@ -82,7 +82,8 @@ const within = (m: Message, k: string) => {
 const isModerator = () => (me()?.role ?? 600) <= 300;
 const own = (m: Message) => m.sender_id === store.selfId.value;
 
-export const canEdit = (m: Message) => own(m) && !m.pending && rule('allow_message_editing') !== false && within(m, 'message_content_edit_limit_seconds');
+// A message with a poll or to-do list keeps its text (Zulip: "Widgets cannot be edited").
+export const canEdit = (m: Message) => own(m) && !m.pending && !m.submessages?.length && rule('allow_message_editing') !== false && within(m, 'message_content_edit_limit_seconds');
 
 export const canDelete = (m: Message) =>
   !m.pending && (holds('can_delete_any_message_group') || (own(m) && holds('can_delete_own_message_group') && within(m, 'message_content_delete_limit_seconds')));

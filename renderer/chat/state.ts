@@ -6,6 +6,7 @@
  */
 import { computed, signal } from '@preact/signals';
 import type { MessageLike } from './narrow.js';
+import type { Submessage } from './widgets.js';
 
 export interface User {
   user_id: number;
@@ -93,6 +94,8 @@ export interface Message extends MessageLike {
   sender_full_name: string;
   avatar_url: string | null;
   reactions: Reaction[];
+  /** Zulip's submessages: a poll or to-do list and its events (widgets.ts), kept through edits and moves. */
+  submessages?: Submessage[];
   last_edit_timestamp?: number;
   /** Set while a sent message waits for its event (local echo). */
   pending?: boolean;
