@@ -16,6 +16,7 @@ import { deleteMessage } from './views/messages-delete.js';
 import { getReadReceipts } from './views/read-receipts.js';
 import { reportMessage } from './views/message-report.js';
 import { addReaction, removeReaction } from './views/reactions.js';
+import { addSubmessage } from './views/submessage.js';
 import { sendEditTyping, sendTyping } from './views/typing.js';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from './views/message-flags.js';
 
@@ -144,6 +145,7 @@ export const routes: Route[] = [
   { method: 'PATCH', path: api('/messages/:message_id'), view: updateMessage, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/reactions'), view: addReaction, auth: 'required' },
   { method: 'DELETE', path: api('/messages/:message_id/reactions'), view: removeReaction, auth: 'required' },
+  { method: 'POST', path: api('/submessage'), view: addSubmessage, auth: 'required' },
   { method: 'POST', path: api('/typing'), view: sendTyping, auth: 'required' },
   { method: 'POST', path: api('/messages/:message_id/typing'), view: sendEditTyping, auth: 'required' },
   { method: 'POST', path: api('/messages/flags'), view: updateMessageFlags, auth: 'required' },

@@ -18,7 +18,9 @@ import { FLAG, packRow, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
 import { mentionFollowers, sendPolicy } from '../lib/topics/participation.js';
 import { VISIBILITY } from '../lib/topics/visibility.js';
+import { checkWidgetBounds, widgetFromContent, widgetSubmessageContent, type WidgetContent } from '../lib/messages/widgets.js';
 import { commit, type Transaction } from './commit.js';
+import { newSubmessage } from './submessages.js';
 import { setTopicPolicyIn } from './user-topics.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 import { systemBot } from '../lib/people/system-bots.js';
@@ -32,6 +34,8 @@ export interface SendInput {
   client?: string;
   /** A system bot's notice (server/actions/notification-bot.ts); absent for users' messages. */
   internal?: InternalSend;
+  /** The `widget_content` parameter (bots' zform), validated; it overrides a `/poll` or `/todo` in the content. */
+  widget?: WidgetContent;
   /** More changes that must land with the message (a delivered scheduled message leaves the schedule). */
   inSameCommit?: (tx: Transaction) => void;
 }
@@ -69,6 +73,9 @@ export interface SendResult {
 
 export async function doSendMessage(app: App, sender: UserRecord, input: SendInput): Promise<SendResult> {
   const { addressee, internal } = input;
+  // Zulip's do_widget_post_save_actions: the widget is a submessage made with the message.
+  const widget = input.widget ?? widgetFromContent(input.content);
+  if (widget) checkWidgetBounds(widget);
   const rendered = renderForStorage(app, internal?.renderAs ?? sender.id, input.content);
   if (!internal) checkGroupMentions(app, sender, rendered.mentionedGroupIds);
   if (!internal && addressee.kind === 'stream' && rendered.channelWildcard) {
@@ -125,6 +132,7 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
     const people = addressee.kind === 'direct' ? snapshotUserAccess(app, recipients) : null;
     // Whether the sender starts the topic is decided before the message joins it.
     const automaticPolicy = addressee.kind === 'stream' ? sendPolicy(app, sender, addressee.channel, addressee.topic) : null;
+    if (widget) fields.submessages = [newSubmessage(app, sender.id, 'widget', widgetSubmessageContent(widget))];
     const m = app.store.messages.add(fields);
     tx.touch(() => app.store.messages.save(m.id));
     if (people) emitUserAccessDiff(app, tx, people);

@@ -15,6 +15,18 @@ export interface ReactionRecord {
   user_id: number;
 }
 
+/**
+ * A submessage (Zulip's SubMessage): a widget (`msg_type` "widget", content `{"widget_type", "extra_data"}`)
+ * made with its message, then the widget's events (votes, new options, ticks) in order. `content` is the
+ * JSON text as sent; IDs are global and ascending (MessageStore.nextSubmessageId).
+ */
+export interface SubmessageRecord {
+  id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
 /** One entry of a message's edit history (Zulip's edit_history items, newest last). */
 export interface EditRecord {
   user_id: number | null;
@@ -60,6 +72,8 @@ export interface MessageRecord {
   /** Oldest first. */
   edits?: EditRecord[];
   reactions?: ReactionRecord[];
+  /** Widget and its events, ascending by ID (absent: none). */
+  submessages?: SubmessageRecord[];
 }
 
 /** Properties of the message content (from the renderer). */

@@ -15,7 +15,7 @@
  *   once (one copy of its shared list); `relocate(m, {stream_id, topic})` for moves and topic
  *   edits (keeps the indexes); `setContent(m, content, rendered, bits)` for
  *   edits (record them in `m.edits` yourself); `remove(id)` for deletion
- *   (IDs are never reused).
+ *   (IDs are never reused); `nextSubmessageId()` for a message's `submessages`.
  * Flags are FLAG bits from message-records.ts; `flagNames` gives the API list.
  */
 import { SegmentedCollection } from './segmented.js';
@@ -58,6 +58,11 @@ export class MessageStore {
   private readonly unreadByUser: (IdList | undefined)[] = [];
   private readonly starredByUser: (IdList | undefined)[] = [];
   private readonly directByUser: (IdList | undefined)[] = [];
+  /**
+   * The highest submessage ID in the store (found at open). IDs of the newest message's submessages may
+   * be used again after it is deleted and the server restarts: they only ever order one message's.
+   */
+  private lastSubmessageId = 0;
   /** Words → message IDs for the `search` operator (built in the background after open). */
   readonly search = new SearchIndex();
   private constructor(
@@ -129,6 +134,11 @@ export class MessageStore {
     this.index(m);
     this.search.add(m);
     return m;
+  }
+
+  /** A new submessage ID (Zulip's are global and ascending). */
+  nextSubmessageId(): number {
+    return ++this.lastSubmessageId;
   }
 
   save(...ids: number[]): Promise<void> {
@@ -300,6 +310,8 @@ export class MessageStore {
   }
 
   private index(m: MessageRecord): void {
+    const subs = m.submessages;
+    if (subs?.length) this.lastSubmessageId = Math.max(this.lastSubmessageId, subs[subs.length - 1]!.id);
     this.allIds.insert(m.id);
     this.indexPlace(m);
     list(this.bySender, m.sender_id).insert(m.id);

@@ -56,6 +56,8 @@ export async function updateMessage(req: ApiRequest): Promise<ViewResult> {
   if (rawContent !== undefined && streamId !== undefined && streamId !== target.stream_id) {
     throw errors.badRequest('Cannot change message content while changing channel');
   }
+  // Zulip's validate_message_edit_payload: a poll or to-do list keeps the text it was made from.
+  if (rawContent !== undefined && target.submessages?.length) throw errors.badRequest('Widgets cannot be edited.');
   // Zulip 11 (feature level 379): a client's guard against overwriting an edit it has not seen.
   if (prevContentSha256 !== undefined && prevContentSha256 !== createHash('sha256').update(target.content).digest('hex')) {
     throw new HearthError("'prev_content_sha256' value does not match the expected value.", { code: 'EXPECTATION_MISMATCH' });

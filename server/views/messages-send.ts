@@ -13,6 +13,7 @@ import {
   resolveDirectRecipients,
   type Addressee,
 } from '../lib/messages/addressee.js';
+import { parseWidgetContent } from '../lib/messages/widgets.js';
 import { checkDirectMessagePermission } from '../lib/messages/direct-permissions.js';
 import { requireUser } from './common.js';
 import { own } from '../lib/own.js';
@@ -52,6 +53,7 @@ export async function sendMessage(req: ApiRequest): Promise<ViewResult> {
   const queueId = params.get('queue_id', t.string) ?? null;
   const localId = params.get('local_id', t.string) ?? null;
   const readBySender = params.get('read_by_sender', t.bool, !user.is_bot);
+  const rawWidget = params.get('widget_content', t.string);
   params.accept('realm_str');
 
   let addressee: Addressee;
@@ -66,7 +68,9 @@ export async function sendMessage(req: ApiRequest): Promise<ViewResult> {
     checkDirectMessagePermission(app, user, userIds);
     addressee = { kind, userIds };
   }
-  const sent = await doSendMessage(app, user, { addressee, content, readBySender, queueId, localId });
+  // Zulip's check_message checks widget_content once the addressee is known.
+  const widget = rawWidget === undefined ? undefined : parseWidgetContent(rawWidget);
+  const sent = await doSendMessage(app, user, { addressee, content, readBySender, queueId, localId, widget });
   if (addressee.kind === 'direct' && isToWelcomeBot(app, user, addressee.userIds)) await doWelcomeBotReply(app, user, content);
   // Present only when the send changed the sender's policy for the topic (Zulip 8.0, feature level 218).
   return sent.automaticPolicy === null ? { id: sent.id } : { id: sent.id, automatic_new_visibility_policy: sent.automaticPolicy };

@@ -102,7 +102,8 @@ export function applyEvents(state: State, events: Event[], opts: ChannelReducerO
       case 'typing':
       case 'typing_edit_message':
       case 'reaction':
-        // Not part of the register state (Zulip's apply_event ignores them; reactions live on messages).
+      case 'submessage':
+        // Not part of the register state (Zulip's apply_event ignores them; they live on messages).
         break;
       case 'attachment':
         // Zulip's apply_event ignores it: attachments are not part of the register state.

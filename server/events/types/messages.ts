@@ -46,7 +46,8 @@ export interface MessageEvent {
 
 export interface UpdateMessageEvent {
   type: 'update_message';
-  user_id: number;
+  /** null for a `rendering_only` update (thumbnails made), which no one made. */
+  user_id: number | null;
   edit_timestamp: number;
   message_id: number;
   message_ids: number[];
@@ -91,6 +92,16 @@ export interface ReactionEvent {
   emoji_name: string;
   emoji_code: string;
   reaction_type: string;
+}
+
+/** A submessage added to a message (Zulip's do_add_submessage): `content` as the sender sent it. */
+export interface SubmessageEvent {
+  type: 'submessage';
+  msg_type: string;
+  message_id: number;
+  submessage_id: number;
+  sender_id: number;
+  content: string;
 }
 
 interface TypingPerson {
@@ -139,6 +150,7 @@ export type MessagesAreaEvent =
   | DeleteMessageEvent
   | UpdateMessageFlagsEvent
   | ReactionEvent
+  | SubmessageEvent
   | TypingEvent
   | TypingEditMessageEvent
   | AttachmentEvent
