@@ -35,7 +35,11 @@ export async function doAddSubmessage(app: App, user: UserRecord, m: MessageReco
       sender_id: user.id,
       content,
     };
-    tx.emit(event, actionRecipients(app, [m]));
+    // The sender hears of it too, even without a row or a subscription (a reader of a public channel's
+    // history), so their other windows show their vote; Zulip leaves them out until they reload.
+    const recipients = actionRecipients(app, [m]);
+    recipients.add(user.id);
+    tx.emit(event, recipients);
     return sub.id;
   });
 }

@@ -14,6 +14,7 @@
  */
 import type { Snapshot, SnapshotMessage } from './snapshot.js';
 import { convertContent, type PeopleIndex } from './content.js';
+import { widgetText } from '../lib/messages/widget-text.js';
 import { assignUsernames } from './usernames.js';
 import { MSG_BIT } from '../store/message-records.js';
 import { ROLE } from '../store/records.js';
@@ -140,7 +141,9 @@ export function buildPlan(snap: Snapshot, scope: ExportScope = 'full', consentin
   }
 
   function messageToDocs(m: SnapshotMessage, rid: string): Doc[] {
-    const converted = convertContent(m.content, people, attachmentsByPath);
+    // Zulip's importer has no submessages: a poll or to-do list goes as text, with its votes or ticks.
+    const widget = m.submessages ? widgetText(m, (id) => people.fullNames.get(id) ?? '') : null;
+    const converted = convertContent(widget ?? m.content, people, attachmentsByPath);
     const reactions: Record<string, { usernames: string[] }> = {};
     for (const r of m.reactions) {
       const name = usernames.get(r.user_id);

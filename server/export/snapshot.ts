@@ -9,7 +9,7 @@ import type { App } from '../context.js';
 import { systemBots } from '../lib/people/system-bots.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord, UserGroupRecord } from '../store/channel-records.js';
-import type { MessageRecord, ReactionRecord } from '../store/message-records.js';
+import type { MessageRecord, ReactionRecord, SubmessageRecord } from '../store/message-records.js';
 import type { ProfileFieldRecord, RealmEmojiRecord, RealmRecord, UserRecord } from '../store/records.js';
 
 /** The fields of a message an export reads (a copy: edits after the snapshot do not reach it). */
@@ -23,6 +23,8 @@ export interface SnapshotMessage {
   timestamp: number;
   bits: number;
   reactions: ReactionRecord[];
+  /** A poll's or to-do list's widget and events (absent: none). */
+  submessages?: SubmessageRecord[];
 }
 
 export interface Snapshot {
@@ -62,6 +64,7 @@ export function takeSnapshot(app: App): Snapshot {
       timestamp: m.timestamp,
       bits: m.bits ?? 0,
       reactions: m.reactions ? m.reactions.map((r) => ({ ...r })) : [],
+      ...(m.submessages ? { submessages: m.submessages.map((s) => ({ ...s })) } : {}),
     });
   }
   messages.sort((a, b) => a.id - b.id);

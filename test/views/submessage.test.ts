@@ -4,6 +4,8 @@ import { createChannel } from '../helpers/channels.js';
 import { fetchMessages, sendDirect, sendStream } from '../helpers/messages.js';
 import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 import { restart } from '../helpers/uploads.js';
+import { takeSnapshot } from '../../server/export/snapshot.js';
+import { buildPlan } from '../../server/export/rocketchat-model.js';
 import { drain, verifyAction } from '../helpers/verify-action.js';
 
 type Sub = { id: number; message_id: number; sender_id: number; msg_type: string; content: string };
@@ -16,8 +18,10 @@ describe('widgets: polls and to-do lists (submessages)', () => {
   let samAcc: Account;
   let otto: Client;
   let ottoAcc: Account;
+  let patAcc: Account;
   before(async () => {
     ts = await startTestServer();
+    patAcc = await ts.addUser('Pat');
     melAcc = await ts.addUser('Mel');
     samAcc = await ts.addUser('Sam');
     ottoAcc = await ts.addUser('Otto');
@@ -221,5 +225,53 @@ describe('widgets: polls and to-do lists (submessages)', () => {
     const afterRestart = await subsOf(sam, id);
     assert.equal(afterRestart.length, 3);
     assert.ok(afterRestart[2]!.id > before[1]!.id);
+  });
+
+  it('widget_content (zform, as Zulip for bots): stored as the widget; bad values refused with Zulip\'s messages', async () => {
+    const zform = { widget_type: 'zform', extra_data: { type: 'choices', heading: 'Pick', choices: [{ short_name: 'A', long_name: 'Apple', reply: 'apple' }] } };
+    const id = await sendStream(sam, 'porch', 'bots', 'Pick one', { widget_content: JSON.stringify(zform) });
+    const [w] = await subsOf(sam, id);
+    assert.deepEqual(JSON.parse(w!.content), zform);
+    assert.equal(w!.content, '{"widget_type": "zform", "extra_data": {"type": "choices", "heading": "Pick", "choices": [{"short_name": "A", "long_name": "Apple", "reply": "apple"}]}}');
+    error(await submit(sam, id, { type: 'vote', key: 'x', vote: 1 }), 'This widget does not accept submessages.');
+    const bad: [string, string][] = [
+      ['{{{{{{', 'Widgets: API programmer sent invalid JSON content'],
+      [JSON.stringify({ color: 'red' }), 'Widgets: widget_type is not in widget_content'],
+      [JSON.stringify({ widget_type: 'zform' }), 'Widgets: extra_data is not in widget_content'],
+      [JSON.stringify({ widget_type: 'zform', extra_data: [] }), 'Widgets: extra_data is not a dict'],
+      [JSON.stringify({ widget_type: 'poll', extra_data: { question: 'q', options: [] } }), 'Widgets: unknown widget type: poll'],
+      [JSON.stringify({ widget_type: 'zform', extra_data: {} }), 'Widgets: zform is missing type field'],
+      [JSON.stringify({ widget_type: 'zform', extra_data: { type: 'x' } }), 'Widgets: unknown zform type: x'],
+      [JSON.stringify({ widget_type: 'zform', extra_data: { type: 'choices', heading: 'h', choices: [{ long_name: 'a', reply: 'b' }] } }), 'Widgets: short_name key is missing from extra_data["choices"][0]'],
+      ['x'.repeat(10_001), 'Widgets: widget_content is too long (at most 10,000 characters)'],
+    ];
+    for (const [raw, msg] of bad) error(await sam.post('/messages', { type: 'stream', to: 'porch', topic: 'bots', content: 'x', widget_content: raw }), msg);
+  });
+
+  it('a reader of a public channel who is not subscribed may vote; subscribers and the message\'s recipients hear of it', async () => {
+    const id = await sendStream(sam, 'porch', 'public', '/poll Open?\nYes');
+    const pat = ts.client(patAcc);
+    const ottoReg = await otto.post('/register', { event_types: ['submessage'] });
+    const melReg = await mel.post('/register', { event_types: ['submessage'] });
+    assert.equal((await submit(otto, id, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
+    assert.equal((await drain(mel, melReg.body.queue_id, melReg.body.last_event_id)).length, 1);
+    // Otto has no row and is not subscribed: he hears of his own vote all the same (Zulip would not tell him).
+    assert.equal((await drain(otto, ottoReg.body.queue_id, ottoReg.body.last_event_id)).length, 1);
+    // Pat, neither subscribed nor voting, hears nothing.
+    const patReg = await pat.post('/register', { event_types: ['submessage'] });
+    assert.equal((await submit(mel, id, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
+    assert.equal((await drain(pat, patReg.body.queue_id, patReg.body.last_event_id)).length, 0);
+  });
+
+  it('the export for Zulip writes a poll and a to-do list as text, with votes and ticks', async () => {
+    const poll = await sendStream(sam, 'porch', 'export', '/poll Lunch *today*?\nPizza\nSoup');
+    assert.equal((await submit(mel, poll, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
+    assert.equal((await submit(sam, poll, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
+    const todo = await sendStream(sam, 'porch', 'export', '/todo Chores\nDishes: after lunch\nLaundry');
+    assert.equal((await submit(mel, todo, { type: 'strike', key: '1,canned' })).status, 200);
+    const docs = [...buildPlan(takeSnapshot(ts.app)).messages()];
+    const msg = (id: number) => docs.find((d) => d._id === `m${id}`)!.msg;
+    assert.equal(msg(poll), '**Poll: Lunch \\*today\\*?**\n- Pizza: 2 votes (Mel, Sam)\n- Soup: 0 votes');
+    assert.equal(msg(todo), '**To-do list: Chores**\n- ☐ Dishes: after lunch\n- ☑ Laundry');
   });
 });

@@ -46,7 +46,10 @@ function parse(s: SubmessageRecord): unknown {
 }
 
 /** The message's widget submessage (Zulip's get_widget_type looks at the first "widget" one). */
-export const widgetSubmessage = (m: MessageRecord): SubmessageRecord | undefined =>
+/** What a widget's state is made from (a stored message, or an export's copy of one). */
+export type WidgetMessage = Pick<MessageRecord, 'sender_id' | 'submessages'>;
+
+export const widgetSubmessage = (m: WidgetMessage): SubmessageRecord | undefined =>
   m.submessages?.find((s) => s.msg_type === 'widget');
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -86,7 +89,7 @@ function applyTodo(t: TodoState, senderId: number, authorId: number, d: Record<s
 }
 
 /** The message's widget and what its events made of it; null when it has no widget. */
-export function widgetState(m: MessageRecord): WidgetState | null {
+export function widgetState(m: WidgetMessage): WidgetState | null {
   const w = widgetSubmessage(m);
   if (!w) return null;
   const content = parse(w);
