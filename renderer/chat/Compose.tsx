@@ -521,7 +521,7 @@ export function Compose({ v }: { v: FeedView }) {
             type="button"
             aria-haspopup="dialog"
             aria-label="Add a poll"
-            title="Add a poll"
+            title={text.trim() ? 'A poll is a message of its own: empty the message box first' : 'Add a poll'}
             aria-disabled={text.trim() ? true : undefined}
             onClick={(e) => openWidgetDialog('poll', e.currentTarget)}
           >
@@ -531,7 +531,7 @@ export function Compose({ v }: { v: FeedView }) {
             type="button"
             aria-haspopup="dialog"
             aria-label="Add a to-do list"
-            title="Add a to-do list"
+            title={text.trim() ? 'A to-do list is a message of its own: empty the message box first' : 'Add a to-do list'}
             aria-disabled={text.trim() ? true : undefined}
             onClick={(e) => openWidgetDialog('todo', e.currentTarget)}
           >

@@ -207,7 +207,7 @@ function Poll({ m, poll }: { m: Message; poll: w.PollState }) {
           onInput={(e) => setOption(e.currentTarget.value)}
           onKeyDown={(e) => e.key === 'Escape' && option && (e.preventDefault(), e.stopPropagation(), setOption(''))}
         />
-        <button type="submit" class="small" disabled={!option.trim()} title={duplicate ? 'Option already present.' : undefined}>
+        <button type="submit" disabled={!option.trim()} title={duplicate ? 'Option already present.' : undefined}>
           Add option
         </button>
       </form>
@@ -300,7 +300,7 @@ function Todo({ m, todo }: { m: Message; todo: w.TodoState }) {
           maxLength={1000}
           onInput={(e) => setDesc(e.currentTarget.value)}
         />
-        <button type="submit" class="small" disabled={!task.trim()} title={duplicate ? 'Cannot add duplicate task.' : undefined}>
+        <button type="submit" disabled={!task.trim()} title={duplicate ? 'Cannot add duplicate task.' : undefined}>
           Add task
         </button>
       </form>

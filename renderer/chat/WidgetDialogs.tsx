@@ -44,7 +44,7 @@ export function PollDialog({ onDone, onClose }: { onDone: (content: string) => v
             value={question}
             maxLength={1000}
             autoFocus
-            required
+            aria-required="true"
             aria-describedby={error ? 'poll-dialog-error' : undefined}
             onInput={(e) => (setQuestion(e.currentTarget.value), setError(''))}
           />

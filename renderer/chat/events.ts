@@ -48,7 +48,8 @@ async function register(): Promise<void> {
     include_subscribers: false,
     slim_presence: true,
     fetch_event_types: FETCH,
-    event_types: FETCH,
+    // Submessages (poll and to-do events) have no initial state: messages carry theirs.
+    event_types: [...FETCH, 'submessage'],
     client_capabilities: {
       notification_settings_null: true,
       bulk_message_deletion: true,
