@@ -6,6 +6,13 @@ import { startTestServer, type Account, type Client, type TestServer } from '../
 import { restart } from '../helpers/uploads.js';
 import { takeSnapshot } from '../../server/export/snapshot.js';
 import { buildPlan } from '../../server/export/rocketchat-model.js';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../../server/store/store.js';
+import { parse } from 'yaml';
+import { OPENAPI_FILE } from '../helpers/openapi.js';
 import { drain, verifyAction } from '../helpers/verify-action.js';
 
 type Sub = { id: number; message_id: number; sender_id: number; msg_type: string; content: string };
@@ -273,5 +280,42 @@ describe('widgets: polls and to-do lists (submessages)', () => {
     const msg = (id: number) => docs.find((d) => d._id === `m${id}`)!.msg;
     assert.equal(msg(poll), '**Poll: Lunch \\*today\\*?**\n- Pizza: 2 votes (Mel, Sam)\n- Soup: 0 votes');
     assert.equal(msg(todo), '**To-do list: Chores**\n- ☐ Dishes: after lunch\n- ☑ Laundry');
+  });
+
+  it("has exactly the fields of Zulip's OpenAPI submessage item and submessage event", async () => {
+    type Schema = { properties: Record<string, unknown>; example?: Record<string, unknown> };
+    const schemas = (parse(readFileSync(OPENAPI_FILE, 'utf8')) as { components: { schemas: Record<string, Schema> } }).components.schemas;
+    const item = schemas.MessagesBase_submessages_inner!;
+    const event = Object.values(schemas).find((x) => x.example?.type === 'submessage')!;
+    const id = await sendStream(sam, 'porch', 'shapes', '/poll Shape?\nRound');
+    const reg = await mel.post('/register', { event_types: ['submessage'] });
+    assert.equal((await submit(mel, id, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
+    const [got] = await drain(mel, reg.body.queue_id, reg.body.last_event_id);
+    assert.deepEqual(Object.keys(got!).sort(), Object.keys(event.properties).sort());
+    assert.deepEqual(Object.keys(event.example!).sort(), Object.keys(got!).sort());
+    for (const sub of await subsOf(mel, id)) assert.deepEqual(Object.keys(sub).sort(), Object.keys(item.properties).sort());
+  });
+
+  it('a backup holds the widget and its votes', async () => {
+    const id = await sendStream(sam, 'porch', 'backup', '/poll Backed up?\nYes');
+    assert.equal((await submit(mel, id, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
+    const root = await mkdtemp(join(tmpdir(), 'hearth-backup-'));
+    try {
+      const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      await ts.app.backups.finished();
+      const done = await ts.ownerClient.get('/hearth/backup');
+      assert.equal(done.body.state, 'done', JSON.stringify(done.body));
+      const copy = await Store.open(done.body.destination as string, { lock: false });
+      try {
+        const subs = copy.messages.get(id)!.submessages!;
+        assert.deepEqual(subs.map((x) => [x.sender_id, x.msg_type]), [[samAcc.id, 'widget'], [melAcc.id, 'widget']]);
+        assert.equal(subs[1]!.content, JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }));
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
