@@ -60,7 +60,8 @@ function Heading(props: {
   const [pending, setPending] = useState<string | null>(null);
   const field = useRef<HTMLInputElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
-  const wasEditing = useRef(false);
+  // Focus moves only on the person's own Edit (a poll shown with its field open takes nobody's keyboard).
+  const wasEditing = useRef(props.startEditing);
   useEffect(() => {
     if (pending !== null && props.text === pending) setPending(null);
   }, [props.text, pending]);
