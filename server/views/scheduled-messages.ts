@@ -11,6 +11,7 @@ import {
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { normaliseTopic } from '../lib/messages/addressee.js';
+import { checkContentWidget } from '../lib/messages/widgets.js';
 import { accessScheduled, formatScheduled, parseScheduledTo, scheduledAddressee, scheduledOf } from '../lib/messages/scheduled.js';
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
 import { pathInt, requireUser } from './common.js';
@@ -48,6 +49,7 @@ export async function createScheduledMessage(req: ApiRequest): Promise<ViewResul
   const type = typeParam(params.require('type', t.string));
   const to = parseScheduledTo(type, params.require('to', t.string));
   const content = normaliseContent(params.require('content', t.string));
+  checkContentWidget(content);
   const rawTopic = topicParam(req);
   const scheduledAt = futureTime(req, params.require('scheduled_delivery_timestamp', t.int));
   const target: Pick<ScheduledMessageRecord, 'type' | 'to' | 'topic'> = {
@@ -94,7 +96,10 @@ export async function updateScheduledMessage(req: ApiRequest): Promise<ViewResul
   if (rawTo !== undefined) change.to = parseScheduledTo(type, rawTo);
   // Topics are ignored for direct messages, as in Zulip.
   if (rawTopic !== undefined && type === 'stream') change.topic = normaliseTopic(rawTopic);
-  if (rawContent !== undefined) change.content = normaliseContent(rawContent);
+  if (rawContent !== undefined) {
+    change.content = normaliseContent(rawContent);
+    checkContentWidget(change.content);
+  }
   if (scheduledAt !== undefined) change.scheduled_at = scheduledAt;
   if (change.type !== undefined || change.to !== undefined || change.topic !== undefined || change.content !== undefined) {
     const target = {

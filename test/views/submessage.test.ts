@@ -26,6 +26,7 @@ describe('widgets: polls and to-do lists (submessages)', () => {
   let otto: Client;
   let ottoAcc: Account;
   let patAcc: Account;
+  let porchId: number;
   before(async () => {
     ts = await startTestServer();
     patAcc = await ts.addUser('Pat');
@@ -35,7 +36,7 @@ describe('widgets: polls and to-do lists (submessages)', () => {
     mel = ts.client(melAcc);
     sam = ts.client(samAcc);
     otto = ts.client(ottoAcc);
-    await createChannel(ts, sam, 'porch', { principals: [] });
+    porchId = await createChannel(ts, sam, 'porch', { principals: [] });
     await createChannel(ts, sam, 'attic', { invite_only: true, principals: [] });
     await mel.post('/users/me/subscriptions', { subscriptions: [{ name: 'porch' }] });
     await sam.post('/users/me/subscriptions', { subscriptions: [{ name: 'porch' }, { name: 'attic' }] });
@@ -207,6 +208,10 @@ describe('widgets: polls and to-do lists (submessages)', () => {
     const hundred = Array.from({ length: 100 }, (_, i) => `o${i}`).join('\n');
     const id = await sendStream(sam, 'porch', 'big', `/poll Big?\n${hundred}`);
     error(await submit(mel, id, { type: 'new_option', idx: 1, option: 'one more' }), 'A poll can have at most 100 options.');
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    const scheduled = { type: 'stream', to: String(porchId), topic: 'big', scheduled_delivery_timestamp: later };
+    error(await sam.post('/scheduled_messages', { ...scheduled, content: `/todo Big\n${lines}` }), 'A to-do list can have at most 100 tasks.');
+    error(await sam.post('/messages', { type: 'stream', to: 'porch', topic: 'big', content: `/poll ${'q'.repeat(1001)}\nA` }), 'A poll question can have at most 1,000 characters.');
   });
 
   it('refuses content edits of a widget message (as Zulip), keeps the widget on a move, drops it with the message', async () => {

@@ -119,6 +119,12 @@ export function checkWidgetBounds(w: WidgetContent): void {
   }
 }
 
+/** Refuses content whose `/poll` or `/todo` is past Hearth's bounds (scheduling checks it before delivery). */
+export function checkContentWidget(content: string): void {
+  const w = widgetFromContent(content);
+  if (w) checkWidgetBounds(w);
+}
+
 const isDict = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Zulip's check_dict (extra keys allowed) over string fields. */
