@@ -39,6 +39,9 @@ import { newStorageHealth } from './lib/runtime/storage-health-state.js';
 import { newStaticFiles } from './lib/runtime/static-files.js';
 import { tightenReceivedFiles } from './lib/runtime/file-modes.js';
 import { doEnsureNotificationBot } from './actions/notification-bot.js';
+import { queueMissingThumbnails } from './actions/thumbnails.js';
+import { ThumbnailQueue } from './lib/uploads/thumbnail-queue.js';
+import { restrictDecoders } from './lib/uploads/thumbnails.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -149,7 +152,10 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     connections: newConnectionTable(),
     tls: null,
     deletedGuestUploads: [],
+    thumbnails: new ThumbnailQueue(1, (id, err) => log.error('thumbnailing failed', { attachment_id: id, error: String(err) })),
   };
+  // libvips decodes only the image formats Hearth thumbnails (lib/uploads/thumbnails.ts).
+  restrictDecoders();
   installQueueFilters(app);
 
   const koa = new Koa({ proxy: false });
@@ -192,6 +198,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopMaintenance = scheduleChannelActivity(app);
       stopUploadSweep = scheduleUnclaimedUploadSweep(app);
       stopDelivery = scheduleMessageDelivery(app);
+      // Images whose thumbnails a stop or crash left unmade are made now.
+      const missing = queueMissingThumbnails(app);
+      if (missing) log.info('thumbnails to make', { uploads: missing });
       // Zulip clients put GET parameters in the URL (a narrow, up to 5,000 message IDs): 64 KiB, not Node's 16.
       server = createServer({ maxHeaderSize: 64 * 1024 }, requestsWatched(app, directPolls(app, koa.callback())));
       // The HTTP port answers HTTPS too, once it is on (http/dual-port.ts: what HSTS needs).
@@ -227,6 +236,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopUploadSweep?.();
       stopDelivery?.();
       stopPresenceSaves?.();
+      // The thumbnail being made finishes (its write is durable); the rest are made at the next start.
+      await app.thumbnails.stop();
       // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they
       // become idle (in-flight requests finish), and after a moment drop the rest.
       const idle = () => listening.forEach((x) => x.closeIdleConnections());

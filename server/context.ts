@@ -4,6 +4,7 @@ import type { PresenceBook } from './lib/people/presence-book.js';
 import type { BackupRunner } from './lib/runtime/backup.js';
 import type { StaticFiles } from './lib/runtime/static-files.js';
 import type { StorageHealth } from './lib/runtime/storage-health-state.js';
+import type { ThumbnailQueue } from './lib/uploads/thumbnail-queue.js';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NetworkInterfaceInfo } from 'node:os';
@@ -200,6 +201,8 @@ export interface App {
    * count against the guest's daily allowance (server/lib/uploads/limits.ts). Kept in memory only.
    */
   deletedGuestUploads: { userId: number; at: number; size: number }[];
+  /** Uploaded images waiting for their thumbnails, made one at a time off the request path (server/actions/thumbnails.ts). */
+  thumbnails: ThumbnailQueue;
 }
 
 /** One open connection, as the per-address cap sees it (server/http/connections.ts). */

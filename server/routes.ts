@@ -358,6 +358,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/web/:file', view: chatAsset, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/static/images/loading/:name', view: staticFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },

@@ -3,13 +3,11 @@
  * inside its send, edit and delete transactions (Zulip's do_claim_attachments,
  * check_attachment_reference_change and the cleanup after deletion).
  */
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { App } from '../context.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import { canReadAttachment } from '../lib/uploads/attachments.js';
 import { pathIdFromReference } from '../lib/uploads/names.js';
-import { emitAttachmentEvent } from './attachments.js';
+import { emitAttachmentEvent, removeStoredFile } from './attachments.js';
 import type { Transaction } from './commit.js';
 
 /** The attachments a list of `/user_uploads/...` references names (unknown or malformed ones skipped). */
@@ -91,9 +89,8 @@ export function releaseAttachments(app: App, tx: Transaction, messageIds: number
   tx.touch(app.store.attachments);
   for (const a of touched) emitAttachmentEvent(app, tx, a.message_ids.length === 0 ? 'remove' : 'update', a);
   if (doomed.length === 0) return;
-  const dir = join(app.config.dataDir, 'uploads', 'files');
   tx.touch(async () => {
     await app.store.attachments.save();
-    await Promise.all(doomed.map((a) => rm(join(dir, a.storage), { force: true })));
+    await Promise.all(doomed.map((a) => removeStoredFile(app, a)));
   });
 }

@@ -10,12 +10,14 @@ import type { App } from '../context.js';
 import { formatAttachment } from '../lib/uploads/attachments.js';
 import { checkUploadAllowed, noteDeletedUpload } from '../lib/uploads/limits.js';
 import { contentTypeFor, displayName, newUploadPath } from '../lib/uploads/names.js';
-import type { AttachmentRecord } from '../store/attachment-records.js';
+import type { AttachmentRecord, ImageInfo } from '../store/attachment-records.js';
+import { probeImage, removeThumbnails } from '../lib/uploads/thumbnails.js';
 import { commit, type Transaction } from './commit.js';
 import { placeFile } from './files.js';
+import { filesDir, storagePath } from '../lib/uploads/storage.js';
+import { queueThumbnails } from './thumbnails.js';
 
-export const filesDir = (app: App) => join(app.config.dataDir, 'uploads', 'files');
-export const storagePath = (app: App, a: Pick<AttachmentRecord, 'storage'>) => join(filesDir(app), a.storage);
+export { filesDir, storagePath };
 
 export interface NewAttachment {
   ownerId: number;
@@ -24,6 +26,13 @@ export interface NewAttachment {
   fileName: string;
   size: number;
   contentType: string;
+  /** The image read from its header (null: not one Hearth thumbnails); absent: not read. */
+  image?: ImageInfo | null;
+}
+
+/** Deletes a stored file's bytes and its thumbnails. */
+export async function removeStoredFile(app: App, a: Pick<AttachmentRecord, 'storage'>): Promise<void> {
+  await Promise.all([rm(storagePath(app, a), { force: true }), removeThumbnails(filesDir(app), a)]);
 }
 
 /** `attachment` event (op add, update or remove) for the file's owner, as Zulip's notify_attachment_update. */
@@ -62,6 +71,7 @@ export function doCreateAttachment(app: App, f: NewAttachment): Promise<Attachme
       create_time: app.clock.now(),
       storage: f.storage,
       message_ids: [],
+      ...(f.image !== undefined ? { image: f.image } : {}),
     });
     tx.touch(app.store.attachments);
     emitAttachmentEvent(app, tx, 'add', a);
@@ -80,7 +90,7 @@ export async function doDeleteAttachment(app: App, a: AttachmentRecord): Promise
     emitAttachmentEvent(app, tx, 'remove', a);
   });
   noteDeletedUpload(app, app.store.users.get(a.owner_id), a);
-  await rm(storagePath(app, a), { force: true });
+  await removeStoredFile(app, a);
 }
 
 /**
@@ -96,15 +106,13 @@ export async function doStoreUpload(
   const fileName = displayName(f.name);
   const { pathId, storage } = newUploadPath(realmId, fileName);
   await placeFile(app, f.from, join(filesDir(app), storage));
+  const contentType = contentTypeFor(f.clientType, fileName);
   try {
-    return await doCreateAttachment(app, {
-      ownerId,
-      pathId,
-      storage,
-      fileName,
-      size: f.size,
-      contentType: contentTypeFor(f.clientType, fileName),
-    });
+    // Only the header is read here (a few milliseconds); the thumbnails are made after the answer.
+    const image = await probeImage(join(filesDir(app), storage), contentType);
+    const a = await doCreateAttachment(app, { ownerId, pathId, storage, fileName, size: f.size, contentType, image });
+    void queueThumbnails(app, a);
+    return a;
   } catch (err) {
     // The record could not be written (the client hears 503) or the upload went over a limit: the
     // upload did not happen, so neither the record (also dropped when the store rolls back to the

@@ -5,10 +5,9 @@
  * otherwise be kept for good and count against the upload quota. A file a scheduled message
  * links is kept until that message is sent (then a message links it) or deleted.
  */
-import { rm } from 'node:fs/promises';
 import type { App } from '../context.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
-import { emitAttachmentEvent, storagePath } from './attachments.js';
+import { emitAttachmentEvent, removeStoredFile } from './attachments.js';
 import { commit } from './commit.js';
 
 /** Zulip's default: five weeks. */
@@ -34,7 +33,7 @@ export async function doDeleteUnclaimedUploads(app: App, maxAgeMs = UNCLAIMED_UP
     }
     tx.touch(app.store.attachments);
   });
-  await Promise.all(gone.map((a) => rm(storagePath(app, a), { force: true })));
+  await Promise.all(gone.map((a) => removeStoredFile(app, a)));
   return gone.length;
 }
 

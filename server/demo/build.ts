@@ -139,6 +139,8 @@ export async function buildDemo(dataDir: string, progress: Progress = () => unde
     const bots = await extras(ownerClient, clients, base);
     const pictures = { chart: chartPng(), mockup: mockupPng() };
     await writeConversations({ clock, start, end: now - 10 * 60_000, clients, channelIds, bots, pictures, progress });
+    // The pictures' thumbnails, so the demo's messages show them and not loading placeholders.
+    await app.thumbnails.idle();
     progress('Done.');
   } finally {
     await server.close();

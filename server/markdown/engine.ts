@@ -12,6 +12,11 @@ import { channelLink, emoji, groupMention, userMention, zulipInline } from './in
 import { timestamp } from './timestamp.js';
 import { stateOf, type RenderState } from './state.js';
 import { isImagePath, isUploadHref, safeHref } from './urls.js';
+import { linkTitle, previewHtml } from './image-preview.js';
+import type { UploadPreview } from './types.js';
+
+const ORIGINAL: UploadPreview = { kind: 'original' };
+const NO_PREVIEW: UploadPreview = { kind: 'none' };
 
 /** marked's own rendering of plain text (its escaping), for the unlinked pieces. */
 const plainText = Renderer.prototype.text;
@@ -24,10 +29,11 @@ function linkHtml(state: RenderState, href: string, title: string | null | undef
   if (isUploadHref(safe)) {
     state.hasAttachment = true;
     if (!state.uploadPaths.includes(safe)) state.uploadPaths.push(safe);
-    if (isImagePath(safe)) {
+    // Zulip's inline preview (image-preview.ts): the thumbnail, its placeholder, or the original.
+    const preview = state.ctx.uploadPreview ? state.ctx.uploadPreview(safe) : isImagePath(safe) ? ORIGINAL : NO_PREVIEW;
+    if (preview.kind !== 'none') {
       state.hasImage = true;
-      const name = escapeHtml(decodeName(safe));
-      state.previews.push(`<div class="message_inline_image"><a href="${attr}" title="${name}"><img src="${attr}"></a></div>`);
+      state.previews.push(previewHtml(preview, attr, linkTitle(inner) ?? decodeName(safe)));
     }
   }
   const label = inner.trim() ? inner : attr;

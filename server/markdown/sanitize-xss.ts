@@ -36,6 +36,9 @@ function attrValue(tag: string, name: string, value: string): string | undefined
   if (name === 'aria-hidden') return value === 'true' ? value : undefined;
   if (name === 'role') return value === 'img' ? value : undefined;
   if (name === 'datetime') return /^[0-9T:.+-]+Z?$/.test(value) ? value : undefined;
+  if (name === 'data-original-dimensions') return /^\d{1,6}x\d{1,6}$/.test(value) ? value : undefined;
+  if (name === 'data-original-content-type') return /^image\/[a-z0-9][a-z0-9.+-]{0,60}$/.test(value) ? value : undefined;
+  if (name === 'data-animated') return value === 'true' ? value : undefined;
   return friendlyAttrValue(value);
 }
 

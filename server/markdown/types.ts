@@ -26,6 +26,11 @@ export interface RenderContext {
    * which keeps a link working after the topic is moved or renamed); undefined when none.
    */
   topicWith?(channelId: number, topic: string): number | undefined;
+  /**
+   * The organization's `default_code_block_language`: the language of a fenced code block that names
+   * none (not inside a spoiler, as in Zulip). Absent or empty: none.
+   */
+  defaultCodeBlockLanguage?: string;
   /** A realm emoji by name, when custom emoji exist. */
   realmEmoji?(name: string): { id: string; name: string; source_url: string } | undefined;
   /**
@@ -33,7 +38,29 @@ export interface RenderContext {
    * (links carry a safe `url`), or null when nothing matches. Absent: none.
    */
   linkify?(text: string): { text: string; url?: string }[] | null;
+  /**
+   * How a link to an uploaded file (`/user_uploads/...`, as written) is previewed: an image with
+   * its thumbnail (or a placeholder until it is made), the original (uploaded before thumbnails),
+   * or not at all. Absent: files named like images preview the original.
+   */
+  uploadPreview?(href: string): UploadPreview;
 }
+
+/** An uploaded file's inline preview (server/markdown/image-preview.ts writes its markup). */
+export type UploadPreview =
+  | { kind: 'none' }
+  | { kind: 'original' }
+  | {
+      kind: 'image';
+      /** Pixels as shown, and the type as uploaded (`data-original-dimensions`, `data-original-content-type`). */
+      width: number;
+      height: number;
+      contentType: string;
+      /** The thumbnail linked is animated (`data-animated`). */
+      animated: boolean;
+      /** The thumbnail's URL; null while it is not made (the loading placeholder). */
+      thumbnailUrl: string | null;
+    };
 
 export interface RenderResult {
   /** Sanitised HTML, safe to put in the page. */

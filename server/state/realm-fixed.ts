@@ -5,6 +5,7 @@ import { MAX_AVATAR_BYTES } from '../lib/people/avatar.js';
 import { REPORT_REASONS } from '../lib/messages/reports.js';
 import { DEFAULT_ICON_URL, MAX_ICON_BYTES } from '../lib/realm/icon.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../lib/messages/scheduled.js';
+import { serverThumbnailFormats } from '../lib/uploads/thumbnails.js';
 
 const MiB = 1024 * 1024;
 
@@ -12,8 +13,7 @@ const MiB = 1024 * 1024;
  * Organization keys of Zulip's register (want("realm")) for settings Hearth does not
  * offer, with the value that describes what Hearth does: password logins only, accounts
  * by administrators and invite links (no sign-up, no email), no digests, welcome emails,
- * push notifications, GIPHY, AI summaries, billing or logos, uploads shown inline
- * without thumbnails or link previews. Clients read these to decide what to show.
+ * push notifications, GIPHY, AI summaries, billing or logos, no link previews. Clients read these to decide what to show.
  */
 const realmFixedSection: StateSection = {
   wants: ['realm'],
@@ -44,7 +44,8 @@ const realmFixedSection: StateSection = {
       realm_inline_url_embed_preview: false,
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
-      server_thumbnail_formats: [],
+      // Zulip's default formats; uploaded images get them (lib/uploads/thumbnails.ts).
+      server_thumbnail_formats: serverThumbnailFormats(),
       realm_push_notifications_enabled: false,
       realm_push_notifications_enabled_end_timestamp: null,
       realm_require_e2ee_push_notifications: false,

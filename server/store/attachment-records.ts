@@ -17,6 +17,34 @@ export interface AttachmentRecord {
   storage: string;
   /** Messages that link the file (Zulip's Attachment.messages), ascending. */
   message_ids: number[];
+  /**
+   * An image Hearth thumbnails (Zulip's ImageAttachment), read from the file's header at upload;
+   * null: read at upload and not such an image (or too large, or broken), so messages show a plain
+   * link; absent: uploaded before Hearth made thumbnails (messages preview the original).
+   */
+  image?: ImageInfo | null;
+}
+
+/** What an uploaded image is, and the thumbnails made of it so far. */
+export interface ImageInfo {
+  /** Pixels as shown (after the EXIF orientation); one frame's for an animation. */
+  width: number;
+  height: number;
+  /** 1 for a still image. */
+  frames: number;
+  /** The thumbnails on disk (`uploads/files/<storage>.thumbnails/<name>`), in the order made. */
+  thumbnails: StoredThumbnail[];
+}
+
+/** One thumbnail made (Zulip's StoredThumbnailFormat). */
+export interface StoredThumbnail {
+  /** The format's name (`840x560.webp`), also its file name. */
+  name: string;
+  content_type: string;
+  animated: boolean;
+  width: number;
+  height: number;
+  byte_size: number;
 }
 
 export interface AttachmentsDoc {

@@ -6,6 +6,8 @@ import { own } from '../lib/own.js';
 /** Files under server/static, by exact name only (no paths, so no traversal). */
 const FILES: Record<string, string> = {
   'hearth-icon.png': 'image/png',
+  // The inline image preview's placeholder while its thumbnail is made (Zulip's path, Hearth's own spinner).
+  'loader-black.svg': 'image/svg+xml',
 };
 
 export function staticFile(req: ApiRequest): void {

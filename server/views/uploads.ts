@@ -18,7 +18,10 @@ import { checkDiskSpace, checkUploadAllowed, maxUploadBytes, tooLargeMessage } f
 import { contentDisposition, isInlineType, PATH_ID, servedType, uploadUrl } from '../lib/uploads/names.js';
 import { parseRange } from '../lib/uploads/range.js';
 import { pathIdFromToken, temporaryUrl } from '../lib/uploads/tokens.js';
-import type { AttachmentRecord } from '../store/attachment-records.js';
+import type { AttachmentRecord, StoredThumbnail } from '../store/attachment-records.js';
+import { queueThumbnails } from '../actions/thumbnails.js';
+import { filesDir } from '../lib/uploads/storage.js';
+import { formatsFor, parseFormatName, thumbnailPath } from '../lib/uploads/thumbnails.js';
 import { requireUser } from './common.js';
 import { requestFiles } from '../http/body.js';
 
@@ -68,12 +71,16 @@ function readableAttachment(req: ApiRequest): AttachmentRecord {
   return a;
 }
 
-/** Streams the file with headers that keep a browser from running anything in it. */
-async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean): Promise<void> {
-  const path = storagePath(req.app, a);
+/**
+ * Streams the file with headers that keep a browser from running anything in it; `thumbnail`: one
+ * of its thumbnails instead (an image/webp Hearth made).
+ */
+async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean, thumbnail?: StoredThumbnail): Promise<void> {
+  const path = thumbnail ? thumbnailPath(filesDir(req.app), a, thumbnail.name) : storagePath(req.app, a);
+  const type = thumbnail ? thumbnail.content_type : a.content_type;
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw notFound();
-  const inline = !download && isInlineType(a.content_type);
+  const inline = !download && isInlineType(type);
   const k = req.koa;
   const range = parseRange(k.get('range') || undefined, info.size);
   if (range.kind === 'unsatisfiable') {
@@ -89,8 +96,8 @@ async function sendFile(req: ApiRequest, a: AttachmentRecord, download: boolean)
   k.status = range.kind === 'partial' ? 206 : 200;
   if (range.kind === 'partial') k.set('Content-Range', `bytes ${start}-${end}/${info.size}`);
   k.set('Accept-Ranges', 'bytes');
-  k.set('Content-Type', servedType(a.content_type));
-  k.set('Content-Disposition', contentDisposition(inline, a.file_name));
+  k.set('Content-Type', servedType(type));
+  k.set('Content-Disposition', contentDisposition(inline, thumbnail ? thumbnail.name : a.file_name));
   k.set('Content-Length', String(end - start + 1));
   k.set('X-Content-Type-Options', 'nosniff');
   k.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
@@ -110,13 +117,50 @@ export async function serveFileDownload(req: ApiRequest): Promise<void> {
 }
 
 /**
- * GET /user_uploads/thumbnail/{path}/{format}: Hearth makes no thumbnails, so an
- * image's own bytes stand in for any format (clients scale it); other files have none.
+ * GET /user_uploads/thumbnail/{path}/{format} (Zulip's serve_file with a thumbnail format), to
+ * whoever may read the file: 404 for a file that is not an image Hearth thumbnails or a format that
+ * is not one; a format announced in `server_thumbnail_formats` but not made yet is made now (its
+ * upload goes to the front of the line and the request waits for it, as Zulip makes it on demand);
+ * a format no longer announced is served if it was made, else the closest one made.
  */
 export async function serveThumbnail(req: ApiRequest): Promise<void> {
   const a = readableAttachment(req);
-  if (!a.content_type.startsWith('image/') || !isInlineType(a.content_type)) throw notFound();
-  await sendFile(req, a, false);
+  const requested = parseFormatName(req.path.format ?? '');
+  if (!a.image || !requested) throw notFound();
+  const name = req.path.format!;
+  const offered = formatsFor(a.image);
+  let made = a.image.thumbnails;
+  let chosen: StoredThumbnail | undefined;
+  if (!offered.some((f) => f.name === name)) {
+    if (made.length === 0) throw notFound();
+    chosen = made.find((t) => t.name === name) ?? closestThumbnail(requested, made);
+  } else {
+    chosen = made.find((t) => t.name === name);
+    if (!chosen) {
+      await queueThumbnails(req.app, a, true);
+      made = req.app.store.attachments.get(a.id)?.image?.thumbnails ?? [];
+      chosen = made.find((t) => t.name === name);
+    }
+  }
+  if (!chosen) throw notFound();
+  await sendFile(req, a, false, chosen);
+}
+
+/** Zulip's closest_thumbnail_format: the same animation first, then the extension, the nearest width, the fewest bytes. */
+function closestThumbnail(want: { max_width: number; animated: boolean; extension: string }, made: StoredThumbnail[]): StoredThumbnail {
+  const ext = (t: StoredThumbnail) => t.name.slice(t.name.lastIndexOf('.') + 1);
+  const width = (t: StoredThumbnail) => parseFormatName(t.name)?.max_width ?? t.width;
+  const grade = (t: StoredThumbnail) => [
+    t.animated !== want.animated ? 1 : 0,
+    ext(t) !== want.extension ? 1 : 0,
+    Math.abs(want.max_width - width(t)),
+    t.byte_size,
+  ];
+  return made.reduce((best, t) => {
+    const [g, b] = [grade(t), grade(best)];
+    for (let i = 0; i < g.length; i++) if (g[i] !== b[i]) return g[i]! < b[i]! ? t : best;
+    return best;
+  });
 }
 
 /** GET /api/v1/user_uploads/...: a URL that opens the file for a minute without credentials. */

@@ -12,6 +12,7 @@ import { compiledLinkifiers, linkifyText } from '../realm/linkifiers.js';
 import { accessFilter } from '../people/people.js';
 import { canReadMessage } from './access.js';
 import type { UserRecord } from '../../store/records.js';
+import { uploadPreview } from '../uploads/previews.js';
 
 /** How many of a topic's first messages a topic link looks through for one its author can read. */
 const TOPIC_WITH_SCAN = 1000;
@@ -73,6 +74,7 @@ export function renderContextFor(app: App, userId: number): RenderContext {
       }
       return undefined;
     },
+    uploadPreview: (href) => uploadPreview(app, href),
     realmEmoji: (name) => {
       const e = activeEmojiByName(app, name);
       return e && { id: String(e.id), name: e.name, source_url: emojiImagePath(app, e.file) };
