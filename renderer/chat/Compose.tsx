@@ -519,6 +519,7 @@ export function Compose({ v }: { v: FeedView }) {
           )}
           <button
             type="button"
+            class="widget-button"
             aria-haspopup="dialog"
             aria-label="Add a poll"
             title={text.trim() ? 'A poll is a message of its own: empty the message box first' : 'Add a poll'}
@@ -529,6 +530,7 @@ export function Compose({ v }: { v: FeedView }) {
           </button>
           <button
             type="button"
+            class="widget-button"
             aria-haspopup="dialog"
             aria-label="Add a to-do list"
             title={text.trim() ? 'A to-do list is a message of its own: empty the message box first' : 'Add a to-do list'}
