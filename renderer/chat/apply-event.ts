@@ -101,7 +101,10 @@ function onFlags(e: Event): void {
 function onUpdateMessage(e: Event): void {
   const ids = new Set<number>(e.message_ids ?? [e.message_id]);
   if (e.rendered_content !== undefined) {
-    mapMessages(new Set([e.message_id]), (m) => ({ ...m, content: e.rendered_content, last_edit_timestamp: e.edit_timestamp }));
+    // A rendering_only update (the server made an image's thumbnail) is no edit: no "(edited)" mark.
+    mapMessages(new Set([e.message_id]), (m) =>
+      e.rendering_only ? { ...m, content: e.rendered_content } : { ...m, content: e.rendered_content, last_edit_timestamp: e.edit_timestamp },
+    );
   }
   const newStream: number | undefined = e.new_stream_id;
   const newTopic: string | undefined = e.subject;

@@ -58,6 +58,48 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+/** The largest an inline image preview is shown in the feed (`.rendered img` in style.css). */
+const PREVIEW_BOX = { width: 400, height: 300 };
+
+/** A spinner drawn in a box of the image's shape, for Zulip's loading placeholder (img-src allows data:). */
+const spinner = (w: number, h: number) =>
+  'data:image/svg+xml,' +
+  encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
+      `<g transform="translate(${w / 2} ${h / 2})"><circle r="10" fill="none" stroke="#8a8a8a" stroke-opacity=".35" stroke-width="3"/>` +
+      '<path d="M0-10a10 10 0 0 1 10 10" fill="none" stroke="#8a8a8a" stroke-width="3" stroke-linecap="round">' +
+      '<animateTransform attributeName="transform" type="rotate" from="0" to="360" dur="0.9s" repeatCount="indefinite"/></path></g></svg>',
+  );
+
+/**
+ * An uploaded image's preview (Zulip's `message_inline_image`): the server's thumbnail is the `src`
+ * and the original's size is in `data-original-dimensions`, so the preview gets its shown size
+ * before it loads (width and height; style.css keeps the ratio on narrow screens) and nothing jumps
+ * when it arrives. While the thumbnail is being made (`image-loading-placeholder`) a spinner of that
+ * size stands in; the server's rendering_only update then puts the thumbnail in. The link (the
+ * original) is what the lightbox opens.
+ */
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName !== 'IMG') return;
+  // Named by its link's title (the link's text, or the file's name), as screen readers need.
+  const link = node.parentElement;
+  const title = link?.tagName === 'A' && link.parentElement?.classList.contains('message_inline_image') ? (link.getAttribute('title') ?? '') : null;
+  if (title !== null && !node.hasAttribute('alt')) node.setAttribute('alt', title || 'Image');
+  const dims = /^(\d{1,6})x(\d{1,6})$/.exec(node.getAttribute('data-original-dimensions') ?? '');
+  if (!dims) return;
+  const [w0, h0] = [Number(dims[1]), Number(dims[2])];
+  if (!w0 || !h0) return;
+  const scale = Math.min(1, PREVIEW_BOX.width / w0, PREVIEW_BOX.height / h0);
+  const w = Math.max(1, Math.round(w0 * scale));
+  const h = Math.max(1, Math.round(h0 * scale));
+  node.setAttribute('width', String(w));
+  node.setAttribute('height', String(h));
+  if (node.classList.contains('image-loading-placeholder')) {
+    node.setAttribute('src', spinner(w, h));
+    node.setAttribute('alt', `${title || 'Image'} (loading)`);
+  }
+});
+
 const clean = new Map<string, string>();
 
 /** Sanitised HTML, remembered for the last few thousand distinct inputs (re-renders are frequent). */
