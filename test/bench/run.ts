@@ -52,6 +52,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'P9 Markdown render+sanitise µs per message vs marked alone, heap over 1M renders, adversarial inputs',
     load: () => import('./render.js'),
   },
+  thumbnails: {
+    about: 'time to make the thumbnails of a 12-megapixel photo (goal <= 1 s); upload answer time thumbnailed vs not (same run)',
+    load: () => import('./thumbnails.js'),
+  },
   web: {
     about: 'chat web client in Chromium: delivery to the DOM (vs an API long-poll), cold load at 100k messages, bundle size, a 10k-message channel scrolled',
     load: () => import('./web.js'),

@@ -39,6 +39,9 @@ describe('electron-builder.yml', () => {
     assert.match(config.appId, /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i);
     assert.equal(config.productName, 'Hearth');
     assert.equal(config.asar, true);
+    // sharp's native addon and libvips' libraries cannot be loaded from inside the asar archive.
+    assert.deepEqual(config.asarUnpack, ['**/node_modules/sharp/**/*', '**/node_modules/@img/**/*']);
+    assert.ok(existsSync(join(ROOT, 'node_modules', 'sharp', 'package.json')), 'sharp is a dependency');
     assert.deepEqual(config.linux.target, ['AppImage', 'deb']);
     assert.deepEqual(config.win.target, ['nsis']);
     assert.deepEqual(config.mac.target, ['dmg']);
