@@ -27,11 +27,18 @@ export const fmt = (n: number) => n.toLocaleString('en-US');
 // Python's str.isspace() characters (str.strip(), splitlines() and `\s` in re differ from JavaScript's).
 const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const FIRST_TOKEN = new RegExp(`^[^${PY_SPACE}]*`);
-const STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
+const SPACE_CHAR = new RegExp(`[${PY_SPACE}]`);
 const LIST_MARKER = new RegExp(`^[${PY_SPACE}]*[-*]?[${PY_SPACE}]*`);
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
 
-const pyStrip = (s: string) => s.replace(STRIP, '');
+/** Python's str.strip() (a scan from each end: a trailing-space regex is quadratic on inner runs of spaces). */
+function pyStrip(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && SPACE_CHAR.test(s[start]!)) start++;
+  while (end > start && SPACE_CHAR.test(s[end - 1]!)) end--;
+  return s.slice(start, end);
+}
 
 /** Python's str.splitlines(): no empty last line for a trailing break, none at all for ''. */
 function splitLines(s: string): string[] {
