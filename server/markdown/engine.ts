@@ -9,6 +9,7 @@ import { Marked, Renderer, type Tokens } from 'marked';
 import { codeBlockHtml, fences, spoiler } from './fences.js';
 import { escapeHtml } from './html.js';
 import { channelLink, emoji, groupMention, userMention, zulipInline } from './inline.js';
+import { math } from './math.js';
 import { timestamp } from './timestamp.js';
 import { stateOf, type RenderState } from './state.js';
 import { isImagePath, isUploadHref, safeHref } from './urls.js';
@@ -60,7 +61,7 @@ function flushPreviews(state: RenderState): string {
 export function createEngine(): Marked {
   const md = new Marked({ gfm: true, breaks: true, async: false, silent: false });
   md.use({
-    extensions: [fences, spoiler, zulipInline, userMention, groupMention, channelLink, emoji, timestamp],
+    extensions: [fences, spoiler, zulipInline, userMention, groupMention, channelLink, emoji, timestamp, math],
     tokenizer: {
       html: () => undefined,
       tag: () => undefined,

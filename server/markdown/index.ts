@@ -9,6 +9,7 @@ import type { Tokens } from 'marked';
 import { createEngine, flushPreviews } from './engine.js';
 import { escapeHtml } from './html.js';
 import type { GroupMentionToken, MentionToken } from './inline.js';
+import { putMathBack } from './math.js';
 import { sanitizeXss as sanitize } from './sanitize-xss.js';
 import { newState, optionsWith, type RenderState } from './state.js';
 import type { RenderContext, RenderResult } from './types.js';
@@ -70,8 +71,8 @@ function collectMentions(tokens: Tokens.Generic[], quoted: boolean, state: Rende
   }
 }
 
-// Characters that can start Markdown, links, mentions, emoji or entities anywhere in a line.
-const SPECIAL = /[\\`*_~[\]:@&|\u0000-\u0009\u000b-\u001f\u007f]|www\./i;
+// Characters that can start Markdown, links, mentions, emoji, math or entities anywhere in a line.
+const SPECIAL = /[\\`*_~[\]:@&|\u0000-\u0009\u000b-\u001f\u007f]|www\.|\$\$/i;
 // What a line may not start with: lists, quotes, headings, rules, setext underlines, code indents.
 const LINE_START = /^(?:[-+=#>]|\d+[.)])/;
 
@@ -118,7 +119,8 @@ function render(content: string, ctx: RenderContext, mentions: boolean): { html:
   const plain = ctx.linkify?.(content) ? undefined : plainHtml(content);
   if (plain !== undefined) return { html: plain, state };
   try {
-    return { html: sanitize(renderHtml(content, state)), state };
+    // Math is put back after sanitising (math.ts says why that is safe).
+    return { html: putMathBack(sanitize(renderHtml(content, state)), state), state };
   } catch {
     // Too deep for the parser (RangeError: stack overflow) or any other
     // failure on hostile input: show the text as typed.
@@ -161,5 +163,6 @@ export function renderDescription(text: string, ctx: RenderContext = NO_CONTEXT)
 
 /** The parser's unsanitised HTML, never the plain fast path (tests and benchmarks). */
 export function renderFullHtml(content: string, ctx: RenderContext): string {
-  return renderHtml(content, newState(ctx, true));
+  const state = newState(ctx, true);
+  return putMathBack(renderHtml(content, state), state);
 }

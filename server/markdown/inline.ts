@@ -9,6 +9,7 @@
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { emojiByName } from '../lib/emoji/unicode.js';
 import { escapeHtml } from './html.js';
+import { inlineMath } from './math.js';
 import { nextStart, stateOf, type RenderState } from './state.js';
 import { resolveTimestamp } from './timestamp.js';
 import { channelNarrow, topicNarrow } from './urls.js';
@@ -179,9 +180,9 @@ function textBoundary(src: string): number {
 }
 
 /**
- * The one tokenizer for all of the above (one call per position instead of
- * four), dispatching on the first character; its start is the nearest `@*`,
- * `@_*`, `#**` or `:` (`<` stops text by itself; not a bare `@`, which would hide e-mail addresses
+ * The one tokenizer for all of the above and `$$` math (math.ts; one call per position instead of
+ * five), dispatching on the first character; its start is the nearest `@*`,
+ * `@_*`, `#**`, `:` or `$$` (`<` stops text by itself; not a bare `@`, which would hide e-mail addresses
  * from the autolinker).
  */
 export const zulipInline: TokenizerAndRendererExtension = {
@@ -190,7 +191,7 @@ export const zulipInline: TokenizerAndRendererExtension = {
   start(src: string) {
     const state = stateOf(this.lexer);
     let best = -1;
-    for (const marker of ['@*', '@_*', ':', '#**']) {
+    for (const marker of ['@*', '@_*', ':', '#**', '$$']) {
       const i = nextStart(state, marker, src);
       if (i >= 0 && (best < 0 || i < best)) best = i;
     }
@@ -209,6 +210,7 @@ export const zulipInline: TokenizerAndRendererExtension = {
     } else if (c === 58) t = resolveEmoji(state, src);
     else if (c === 35) t = resolveChannel(state, src, list);
     else if (c === 60) t = resolveTimestamp(src);
+    else if (c === 36) t = inlineMath(src, list);
     return t;
   },
 };

@@ -26,12 +26,26 @@ export interface RenderState {
   noEmphasis: boolean;
   /** Quote/spoiler fences open around the block being lexed. */
   fenceDepth: number;
+  /** Spoiler fences open around the block being lexed (Zulip's default code language does not reach inside). */
+  spoilerDepth: number;
   /** Links being rendered around the current text (no linkifier links inside a link). */
   linkDepth: number;
   /** The token list of the inline run being lexed (set by the inline tokenizers). */
   run: unknown;
   /** Per start marker: where it was found, counted from the end of the run (-1: none left). */
   starts: Map<string, { run: unknown; fromEnd: number }>;
+  /** The math of this render (math.ts), made on the first formula. */
+  math: MathState | undefined;
+}
+
+/** KaTeX's HTML waiting for its placeholders (`hearthmath<nonce>n<i>e`) and what the bounds count. */
+export interface MathState {
+  nonce: string;
+  html: string[];
+  outputChars: number;
+  macroTokens: number;
+  /** Milliseconds KaTeX has taken. */
+  ms: number;
 }
 
 export function newState(ctx: RenderContext, mentions: boolean): RenderState {
@@ -50,9 +64,11 @@ export function newState(ctx: RenderContext, mentions: boolean): RenderState {
     previews: [],
     noEmphasis: false,
     fenceDepth: 0,
+    spoilerDepth: 0,
     linkDepth: 0,
     run: undefined,
     starts: new Map(),
+    math: undefined,
   };
 }
 
