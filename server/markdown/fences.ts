@@ -1,13 +1,17 @@
 /**
  * Zulip's fenced blocks (``` or ~~~, three or more): code with a language,
  * `quote`/`quoted` (a blockquote whose body is Markdown), `spoiler header`,
- * and `math` (shown as code: no TeX engine on the server). A code block ends
+ * and `math` (KaTeX display math, math.ts). Code is highlighted as Zulip's
+ * server does it (highlight.ts); a fence with no language takes the organization's default. A code block ends
  * only at its own fence; inside a quote or spoiler another fence line opens a
  * nested block, so the closing fence is found by keeping a stack, as Zulip's
  * fenced-block preprocessor does. An unclosed block runs to the end.
  */
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
+import { highlightCode } from './highlight.js';
 import { escapeHtml } from './html.js';
+import { mathBlock } from './math.js';
+import { LEXER_NAMES } from './pygments-names.js';
 import { stateOf } from './state.js';
 
 // fence, then an optional `{.lang}` / `.lang` / `lang`, then an optional header.
@@ -49,24 +53,35 @@ function blockEnd(src: string, first: Open, bodyStart: number): [number, number]
   return [src.length, src.length];
 }
 
-/** Pygments' display names for the languages people type most (Zulip's `data-code-language`). */
-const LANGUAGES: Record<string, string> = {
-  py: 'Python', python: 'Python', python3: 'Python', py3: 'Python', py2: 'Python 2.x', python2: 'Python 2.x',
-  js: 'JavaScript', javascript: 'JavaScript', ts: 'TypeScript', typescript: 'TypeScript',
-  json: 'JSON', html: 'HTML', css: 'CSS', sh: 'Bash', bash: 'Bash', shell: 'Bash', zsh: 'Bash',
-  console: 'Bash Session', c: 'C', cpp: 'C++', 'c++': 'C++', java: 'Java', go: 'Go', golang: 'Go',
-  rust: 'Rust', rs: 'Rust', rb: 'Ruby', ruby: 'Ruby', sql: 'SQL', yaml: 'YAML', yml: 'YAML',
-  md: 'Markdown', markdown: 'Markdown', tex: 'TeX', latex: 'TeX', text: 'Text only', diff: 'Diff',
-  kotlin: 'Kotlin', swift: 'Swift', php: 'PHP', xml: 'XML', toml: 'TOML', csharp: 'C#', cs: 'C#',
-};
+/** Pygments' lexer name for a language alias (Zulip's `data-code-language`), else the alias as typed. */
+export const languageName = (lang: string): string => LEXER_NAMES.get(lang.toLowerCase()) ?? lang;
 
-export const languageName = (lang: string): string => (Object.hasOwn(LANGUAGES, lang.toLowerCase()) ? LANGUAGES[lang.toLowerCase()]! : lang);
+/** Text escaped as Zulip's code blocks with a language have it (re-serialised by lxml: quotes kept). */
+const escapeCode = (s: string): string => (/[&<>]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : s);
 
-/** Zulip's code block: trailing spaces of each line dropped, text escaped. */
+/** Each line without its trailing spaces and tabs (a loop: `/[ \t]+$/gm` is quadratic on a long run of spaces). */
+function trimLines(text: string): string {
+  if (!/[ \t]\n|[ \t]$/.test(text)) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      let end = line.length;
+      while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+      return end === line.length ? line : line.slice(0, end);
+    })
+    .join('\n');
+}
+
+/**
+ * Zulip's code block: trailing spaces of each line dropped, outer blank lines dropped; with a
+ * language Pygments knows and we highlight (highlight.ts), Pygments' token spans; otherwise text.
+ */
 export function codeBlockHtml(text: string, lang: string | undefined): string {
-  const attr = lang ? ` data-code-language="${escapeHtml(languageName(lang))}"` : '';
-  const body = text.replace(/[ \t]+$/gm, '').replace(/^\n+/, '').replace(/\n+$/, '');
-  return `<div class="codehilite"${attr}><pre><span></span><code>${escapeHtml(body)}${body ? '\n' : ''}</code></pre></div>\n`;
+  const body = trimLines(text).replace(/^\n+/, '').replace(/\n+$/, '');
+  if (!lang) return `<div class="codehilite"><pre><span></span><code>${escapeHtml(body)}${body ? '\n' : ''}</code></pre></div>\n`;
+  const name = languageName(lang);
+  const code = (body && LEXER_NAMES.has(lang.toLowerCase()) ? highlightCode(body, name) : undefined) ?? `${escapeCode(body)}${body ? '\n' : ''}`;
+  return `<div class="codehilite" data-code-language="${escapeHtml(name)}"><pre><span></span><code>${code}</code></pre></div>\n`;
 }
 
 export interface SpoilerToken extends Tokens.Generic {
@@ -94,11 +109,18 @@ export const fences: TokenizerAndRendererExtension = {
     const [bodyEnd, rawEnd] = blockEnd(src, { fence: open.fence, isCode: !container }, bodyStart);
     const raw = src.slice(0, rawEnd);
     const body = src.slice(bodyStart, bodyEnd);
-    if (!container) return { type: 'code', raw, text: body, lang: open.lang || undefined, codeBlockStyle: undefined };
+    if (!container) {
+      // A fence without a language takes the organization's default one, except inside a spoiler (as in Zulip).
+      const lang = open.lang || (state.spoilerDepth > 0 ? '' : (state.ctx.defaultCodeBlockLanguage ?? '').toLowerCase());
+      if (lang === 'math') return mathBlock(raw, body);
+      return { type: 'code', raw, text: body, lang: lang || undefined, codeBlockStyle: undefined };
+    }
     const lexer = this.lexer;
     const top = lexer.state.top;
     lexer.state.top = true;
     state.fenceDepth++;
+    const isSpoiler = open.lang === 'spoiler';
+    if (isSpoiler) state.spoilerDepth++;
     try {
       if (open.lang === 'spoiler') {
         const header = open.header ? lexer.blockTokens(open.header, []) : [];
@@ -107,6 +129,7 @@ export const fences: TokenizerAndRendererExtension = {
       return { type: 'blockquote', raw, text: body, tokens: lexer.blockTokens(body, []) };
     } finally {
       state.fenceDepth--;
+      if (isSpoiler) state.spoilerDepth--;
       lexer.state.top = top;
     }
   },

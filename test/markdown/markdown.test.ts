@@ -50,7 +50,8 @@ describe('markdown: Zulip markup', () => {
       '<blockquote>\n<p>Hello World!</p>\n</blockquote>\n<blockquote>\n<p>Hello Universe!</p>\n</blockquote>'],
     ['list', '* One item\n* Two items', '<ul>\n<li>One item</li>\n<li>Two items</li>\n</ul>'],
     ['fenced code with language', 'Hamlet said:\n~~~~.python \ndef speak(self):\n    x = 1\n~~~~',
-      '<p>Hamlet said:</p>\n<div class="codehilite" data-code-language="Python"><pre><span></span><code>def speak(self):\n    x = 1\n</code></pre></div>'],
+      '<p>Hamlet said:</p>\n<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> <span class="nf">speak</span>' +
+        '<span class="p">(</span><span class="bp">self</span><span class="p">):</span>\n    <span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>'],
     ['invented language kept', '``` inventedlanguage\ndef speak(self):\n```',
       '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>def speak(self):\n</code></pre></div>'],
     ['code without language, escaped, trailing spaces dropped', '```\n<b> & "x"  \n```',
