@@ -151,9 +151,10 @@ describe('Notification Bot: notices about resolved and moved topics', () => {
     assert.deepEqual(old.map((m) => m.content), [`This topic was moved to #**garden>herbs** by ${mention(melAcc, 'Mel')}.`]);
     assert.deepEqual(old[0]!.flags, ['read'], 'read for the mover');
     assert.deepEqual((await topicMessages(sam, porch, 'plants'))[0]!.flags, [], 'unread for the others');
-    // The channel link renders as a link to the topic.
+    // The channel link renders as a link to the topic, by its first message (Zulip's /with/), which moved there.
     const html = (await mel.get(`/messages/${old[0]!.id}`)).body.message.content as string;
-    assert.match(html, new RegExp(`href="/#narrow/channel/${garden}-garden/topic/herbs"`));
+    const herbIds = (await topicMessages(mel, garden, 'herbs')).map((m) => m.id);
+    assert.match(html, new RegExp(`href="/#narrow/channel/${garden}-garden/topic/herbs/with/${Math.min(...herbIds)}"`));
   });
 
   it('send_notification_to_new_thread=false posts nothing; the old-thread notice is off by default', async () => {
