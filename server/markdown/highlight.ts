@@ -252,6 +252,7 @@ const PROFILES: Record<string, Profile> = {
   TypeScript: { ...JS, grammar: 'typescript' },
   Java: cLike('java', {
     scopes: { meta: 'nd', variable: null, 'title.class.inherited': null, string: 's' },
+    words: { class: 'kd', interface: 'kd', enum: 'kd', record: 'kd' },
     after: { package: 'nn', import: 'nn' },
     afterDot: 'na',
     bareAfter: ['class', 'interface'],
@@ -260,8 +261,11 @@ const PROFILES: Record<string, Profile> = {
   'C++': cLike('cpp', { scopes: { string: 's' }, escapes: true }),
   'Objective-C': cLike('objectivec', { scopes: { string: 's' }, escapes: true }),
   'C#': cLike('csharp', { scopes: { string: 's' } }),
-  Go: cLike('go', { punct: '()[]{}.,;:|^<>=!~', op: '+-*/%&|^<>=!:', scopes: { 'title.function': 'nx' }, name: 'nx' }),
-  Rust: cLike('rust', { punct: '()[]{}.,;:', op: '!$%&*+-/<=>@^|~?' }),
+  Go: cLike('go', { punct: '()[]{}.,;', op: '+-*/%&|^<>=!:~', scopes: { 'title.function': 'nx', title: 'nx', string: 's' }, name: 'nx' }),
+  Rust: cLike('rust', {
+    punct: '()[]{}.,;:', op: '!$%&*+-/<=>@^|~?',
+    scopes: { string: 's', variable: null, built_in: (t) => (t.endsWith('!') ? 'fm' : 'nb') },
+  }),
   Ruby: { grammar: 'ruby', ws: '', name: 'n', punct: '()[]{},.;', op: '+-*/%=<>!&|^~?:', scopes: { symbol: 'ss', 'variable.language': null } },
   PHP: cLike('php', { name: 'nx', scopes: { variable: 'nv', 'variable.language': 'nv', meta: 'cp' } }),
   Kotlin: cLike('kotlin', { punct: '()[]{}.,;:' }),
@@ -307,7 +311,7 @@ const PROFILES: Record<string, Profile> = {
   GraphQL: cLike('graphql'),
   'Protocol Buffer': cLike('protobuf'),
   OCaml: cLike('ocaml', { ws: '' }),
-  TeX: { grammar: 'latex', ws: '', name: '', punct: '', op: '', scopes: { keyword: 'k', built_in: 'k', 'title.function': 'k', function: 'k', symbol: 'nb', params: null, punctuation: 'nb' } },
+  TeX: { grammar: 'latex', ws: '', name: '', punct: '', op: '', chars: { '{': 'nb', '}': 'nb' }, scopes: { keyword: 'k', built_in: 'k', 'title.function': 'k', function: 'k', symbol: 'nb', params: null, punctuation: 'nb' } },
 };
 
 /**
@@ -509,7 +513,7 @@ function refine(tokens: [string, string][], p: Profile): void {
         while (j < tokens.length && /^[\w.]+$/.test(tokens[j]![1]) && (refinable(tokens[j]![0]) || tokens[j]![1] === '.')) tokens[j++]![0] = rule.replace('^', '');
       }
     }
-    if (p.afterDot && text !== '.' && /^n/.test(cls) && i > 0 && tokens[i - 1]![1] === '.') tokens[i]![0] = p.afterDot;
+    if (p.afterDot && text !== '.' && /^n[^n]?$/.test(cls) && cls !== 'nn' && i > 0 && tokens[i - 1]![1] === '.') tokens[i]![0] = p.afterDot;
     if (p.bareAfter?.includes(text) && i + 1 < tokens.length && /^[ \t]+$/.test(tokens[i + 1]![1])) tokens[i + 1]![0] = '';
     if (p.assignVar && cls === p.name && /^\w+$/.test(text) && tokens[i + 1]?.[1] === '=') tokens[i]![0] = 'nv';
     if (p.docstrings && /^s[12]$/.test(cls) && /^("""|\'\'\')/.test(text) && lineStart) tokens[i]![0] = 'sd';

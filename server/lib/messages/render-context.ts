@@ -37,7 +37,9 @@ export function renderContextFor(app: App, userId: number): RenderContext {
     return access.filter === null || access.filter(u);
   };
   const linkifiers = compiledLinkifiers(app);
+  const defaultCodeBlockLanguage = app.store.realm.data.realm?.settings.default_code_block_language;
   return {
+    ...(defaultCodeBlockLanguage ? { defaultCodeBlockLanguage } : {}),
     ...(linkifiers.length
       ? {
           linkify: (text: string) => {
