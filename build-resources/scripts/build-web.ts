@@ -1,6 +1,6 @@
 /**
  * The third step of `npm run build`: bundles the chat web client (renderer/chat/) into
- * `dist/web/` as content-hashed files plus `manifest.json`, which the packaged server
+ * `dist/web/` as content-hashed files (script, stylesheet, KaTeX's fonts) plus `manifest.json`, which the packaged server
  * serves instead of bundling at run time (server/lib/runtime/web-bundle.ts).
  * Usage: build-web.ts [OUT_DIR] (default dist/web).
  */
@@ -17,7 +17,7 @@ export async function buildWeb(outDir: string): Promise<string[]> {
   mkdirSync(out, { recursive: true });
   const bundle = await buildWebBundle();
   for (const [name, asset] of bundle.assets) writeFileSync(join(out, name), asset.body);
-  writeFileSync(join(out, 'manifest.json'), JSON.stringify({ script: bundle.script, style: bundle.style }));
+  writeFileSync(join(out, 'manifest.json'), JSON.stringify({ script: bundle.script, style: bundle.style, files: [...bundle.assets.keys()] }));
   return [...bundle.assets.keys()];
 }
 

@@ -4,6 +4,7 @@
  * opener, links into the chat in this one, and nothing scriptable survives.
  */
 import DOMPurify from 'dompurify';
+import { installKatexStyles, KATEX_TAGS, renameStyles } from './katex-style.js';
 
 /**
  * The hash of a link to a view of this chat, or null: `#narrow/…`, the `/#narrow/…` the server writes
@@ -100,13 +101,16 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+/** Math: KaTeX's checked inline styles and its MathML (katex-style.ts). */
+installKatexStyles(DOMPurify);
+
 const clean = new Map<string, string>();
 
 /** Sanitised HTML, remembered for the last few thousand distinct inputs (re-renders are frequent). */
 export function sanitize(html: string): string {
   let out = clean.get(html);
   if (out === undefined) {
-    out = DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], FORBID_ATTR: ['style'] });
+    out = DOMPurify.sanitize(renameStyles(html), { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], FORBID_ATTR: ['style'], ADD_TAGS: KATEX_TAGS });
     if (clean.size > 5_000) clean.clear();
     clean.set(html, out);
   }

@@ -5,6 +5,8 @@ export const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
+  // KaTeX's fonts, served with the chat client's bundle.
+  "font-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
   "form-action 'self'",

@@ -9,7 +9,8 @@ import { errors } from '../errors.js';
 import { webBundle } from '../lib/runtime/web-bundle.js';
 import { setSecurityHeaders } from './admin-static.js';
 
-const HASHED = /^chat-[0-9a-f]{12}\.(js|css)$/;
+/** The bundle's content-hashed files: script, stylesheet, KaTeX's fonts (esbuild's `[name]-[hash]`). */
+const HASHED = /^(?:chat-[0-9a-f]{12}\.(?:js|css)|KaTeX_[A-Za-z0-9]+-[A-Za-z0-9]+-[A-Z0-9]{8}\.woff2)$/;
 
 const page = (script: string, style: string) => `<!doctype html>
 <html lang="en">

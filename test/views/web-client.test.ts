@@ -4,7 +4,12 @@
  * a year; other names under /static/web/ are 404s.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { buildWeb } from '../../build-resources/scripts/build-web.js';
+import { readPrebuilt } from '../../server/lib/runtime/web-bundle.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('chat web client files', () => {
@@ -30,6 +35,38 @@ describe('chat web client files', () => {
       assert.match(file.headers.get('content-type') ?? '', new RegExp(`^${type}`));
       assert.equal(file.headers.get('cache-control'), 'public, max-age=31536000, immutable');
       assert.ok((await file.arrayBuffer()).byteLength > 1000);
+    }
+  });
+
+  it("KaTeX's stylesheet is in the bundle and its fonts are served from here, WOFF2 only, cached for a year", async () => {
+    const html = await (await fetch(`${ts.url}/`)).text();
+    const res = await fetch(`${ts.url}/static/web/${/href="\/static\/web\/(chat-[0-9a-f]{12}\.css)"/.exec(html)![1]}`);
+    assert.match(res.headers.get('content-security-policy') ?? '', /font-src 'self'/);
+    const css = await res.text();
+    assert.match(css, /\.katex-display\{/);
+    const fonts = [...css.matchAll(/url\("?\.\/(KaTeX_[^")]+)"?\)/g)].map((m) => m[1]!);
+    assert.equal(fonts.length, 20, 'one WOFF2 per KaTeX font');
+    assert.ok(fonts.every((f) => f.endsWith('.woff2')), 'no WOFF or TTF');
+    for (const name of fonts) {
+      const font = await fetch(`${ts.url}/static/web/${name}`);
+      assert.equal(font.status, 200, name);
+      assert.equal(font.headers.get('content-type'), 'font/woff2');
+      assert.equal(font.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.equal(new TextDecoder().decode((await font.arrayBuffer()).slice(0, 4)), 'wOF2');
+    }
+    assert.equal((await fetch(`${ts.url}/static/web/KaTeX_Main-Regular-AAAAAAAA.woff2`)).status, 404);
+  });
+
+  it('the prebuilt bundle of `npm run build` carries the fonts too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-web-'));
+    try {
+      const names = await buildWeb(dir);
+      const bundle = readPrebuilt(dir)!;
+      assert.deepEqual([...bundle.assets.keys()].sort(), names.sort());
+      assert.equal(names.filter((n) => n.endsWith('.woff2')).length, 20);
+      assert.equal(bundle.assets.get(names.find((n) => n.startsWith('KaTeX_Main-Regular'))!)!.type, 'font/woff2');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

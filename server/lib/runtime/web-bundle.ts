@@ -5,11 +5,13 @@
  * A packaged app ships them prebuilt (`npm run build` writes `dist/web/` with a
  * `manifest.json`); from a source checkout the server bundles them with esbuild on the
  * first request (a development dependency, present after `npm ci`) and keeps them in memory.
- * No CDN: everything, Preact and DOMPurify included, is in the bundle.
+ * No CDN: everything, Preact and DOMPurify included, is in the bundle, and so are KaTeX's
+ * stylesheet (in the CSS) and its fonts (WOFF2 only, which every browser the client supports reads:
+ * the WOFF and TTF fallbacks are taken out of the stylesheet), as content-hashed files beside them.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../../context.js';
 import type { StaticAsset, WebBundle } from './static-files.js';
@@ -20,6 +22,25 @@ export const CHAT_ENTRY = join(ROOT, 'renderer', 'chat', 'main.tsx');
 const PREBUILT = [join(ROOT, '..', 'web'), join(ROOT, 'web')];
 
 const hashOf = (body: Uint8Array) => createHash('sha256').update(body).digest('hex').slice(0, 12);
+
+/** Content types of the bundle's files, by extension. */
+const TYPES: Readonly<Record<string, string>> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  woff2: 'font/woff2',
+};
+export const assetType = (name: string): string | undefined => TYPES[name.slice(name.lastIndexOf('.') + 1)];
+
+/** An esbuild plugin: KaTeX's stylesheet with only the WOFF2 source of each font (no WOFF or TTF files to ship). */
+const katexWoff2Only = {
+  name: 'katex-woff2-only',
+  setup(build: { onLoad(o: { filter: RegExp }, cb: (a: { path: string }) => { contents: string; loader: 'css' }): void }) {
+    build.onLoad({ filter: /[\\/]katex[\\/]dist[\\/]katex(\.min)?\.css$/ }, ({ path }) => ({
+      contents: readFileSync(path, 'utf8').replace(/,url\([^)]*\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)/g, ''),
+      loader: 'css',
+    }));
+  },
+};
 
 /** Bundles the chat client with esbuild (minified, ES2020, one file each for JS and CSS). */
 export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<WebBundle> {
@@ -37,6 +58,9 @@ export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<W
     entryNames: 'chat',
     legalComments: 'none',
     logLevel: 'silent',
+    loader: { '.woff2': 'file' },
+    assetNames: '[name]-[hash]',
+    plugins: [katexWoff2Only],
   });
   const assets = new Map<string, StaticAsset>();
   let script = '';
@@ -45,11 +69,27 @@ export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<W
     const body = Buffer.from(file.contents);
     if (file.path.endsWith('.js')) {
       script = `chat-${hashOf(body)}.js`;
-      assets.set(script, { body, type: 'text/javascript; charset=utf-8' });
+      assets.set(script, { body, type: TYPES.js! });
     } else if (file.path.endsWith('.css')) {
       style = `chat-${hashOf(body)}.css`;
-      assets.set(style, { body, type: 'text/css; charset=utf-8' });
+      assets.set(style, { body, type: TYPES.css! });
+    } else if (file.path.endsWith('.woff2')) {
+      // KaTeX's fonts, named by esbuild with a hash of their content, as the stylesheet links them.
+      assets.set(basename(file.path), { body, type: TYPES.woff2! });
     }
+  }
+  return { script, style, assets };
+}
+
+/** A bundle `npm run build` wrote to `dir` (build-resources/scripts/build-web.ts), or null if there is none. */
+export function readPrebuilt(dir: string): WebBundle | null {
+  const manifest = join(dir, 'manifest.json');
+  if (!existsSync(manifest)) return null;
+  const { script, style, files } = JSON.parse(readFileSync(manifest, 'utf8')) as { script: string; style: string; files?: string[] };
+  const assets = new Map<string, StaticAsset>();
+  for (const name of files ?? [script, style]) {
+    const type = assetType(name);
+    if (type) assets.set(name, { body: readFileSync(join(dir, name)), type });
   }
   return { script, style, assets };
 }
@@ -57,14 +97,8 @@ export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<W
 /** The prebuilt bundle of a packaged app, if there is one. */
 function prebuilt(): WebBundle | null {
   for (const dir of PREBUILT) {
-    const manifest = join(dir, 'manifest.json');
-    if (!existsSync(manifest)) continue;
-    const { script, style } = JSON.parse(readFileSync(manifest, 'utf8')) as { script: string; style: string };
-    const assets = new Map<string, StaticAsset>([
-      [script, { body: readFileSync(join(dir, script)), type: 'text/javascript; charset=utf-8' }],
-      [style, { body: readFileSync(join(dir, style)), type: 'text/css; charset=utf-8' }],
-    ]);
-    return { script, style, assets };
+    const bundle = readPrebuilt(dir);
+    if (bundle) return bundle;
   }
   return null;
 }
