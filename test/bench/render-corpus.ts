@@ -49,4 +49,17 @@ export const ADVERSARIAL: Record<string, string> = {
   'table 2,400 rows': '|a|\n|-|\n' + '|x|\n'.repeat(2400),
   'newlines x 5,000': 'a\n'.repeat(5000),
   'mixed syntax': '**a _b `c` [d](e) ~~f~~ :smile: @**x** #**y** <z> '.repeat(180).slice(0, 10_000),
+  '$$ x 5,000': '$$'.repeat(5000),
+  'TeX: \\def doubling itself': '$$\\def\\a{\\a\\a}\\a$$',
+  'TeX: 900 expansions of a 1,000-token \\def': `$$\\def\\a{${'x'.repeat(1000)}}\\def\\b{${'\\a'.repeat(100)}}\\def\\c{${'\\b'.repeat(9)}}\\c$$`,
+  'TeX: \\LaTeX x 330, 4 formulas': Array(4).fill(`$$${'\\LaTeX'.repeat(330)}$$`).join(' '),
+  'TeX: \\frac{a}{b} x 600': Array(600).fill('$$\\frac{a}{b}$$').join(' '),
 };
+
+/** Messages with math (math.ts): inline formulas in a sentence, and a ```math block. */
+export const MATH_MESSAGES: readonly string[] = [
+  'Euler showed that $$e^{i\\pi} + 1 = 0$$, which is neat.',
+  'The area is $$\\pi r^2$$ and the circumference $$2\\pi r$$.',
+  'So $$\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}$$ as Basel said',
+  'Gaussian:\n```math\n\\int_{-\\infty}^{\\infty} e^{-x^2}\\,dx = \\sqrt{\\pi}\n```',
+];

@@ -3,8 +3,9 @@
  * Baseline in the same run: marked alone (default options, no extensions,
  * no sanitiser) on the same messages, interleaved round by round. Also: the
  * two sanitisers measured on the same HTML (js-xss, used, vs sanitize-html),
- * heap before/after RENDER_N renders (default 1,000,000), and the times of
- * adversarial inputs (10,000 characters, deep nesting).
+ * heap before/after RENDER_N renders (default 1,000,000), the cost of a
+ * message with math (KaTeX) against the same text without it, and the times of
+ * adversarial inputs (10,000 characters, deep nesting, hostile TeX).
  * Goal: typical message <= 50 µs, no heap growth, no crash.
  */
 import { Marked } from 'marked';
@@ -13,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 import { renderFullHtml, renderMessage, type RenderContext } from '../../server/markdown/index.js';
 import { sanitizeXss } from '../../server/markdown/sanitize-xss.js';
 import { environment, fmtInt, goal, heading, median, percentileSorted, table, warnIfBusy } from './lib.js';
-import { ADVERSARIAL, PLAIN_MESSAGES, RICH_MESSAGES } from './render-corpus.js';
+import { ADVERSARIAL, MATH_MESSAGES, PLAIN_MESSAGES, RICH_MESSAGES } from './render-corpus.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -114,6 +115,12 @@ export async function main(): Promise<void> {
   const s = measure({ 'js-xss (used)': sanitizeXss, 'sanitize-html': (h) => sanitizeHtml(h, shOptions) }, htmls);
   table([['sanitiser', 'median µs', 'p99 µs'], ...Object.entries(s).map(([n, v]) => [n, v.p50.toFixed(1), v.p99.toFixed(1)])]);
 
+  heading('Math (KaTeX, math.ts): a message with formulas (baseline: the same text without its $$, same run)');
+  const asText = new Map(MATH_MESSAGES.map((m) => [m, m.replaceAll('$$', '').replace('```math', '```')]));
+  const mr = measure({ 'same text, no math': (m) => ours(asText.get(m)!), 'with math': ours }, MATH_MESSAGES);
+  table([['variant', 'median µs', 'p99 µs', 'mean µs'], ...Object.entries(mr).map(([n, v]) => [n, v.p50.toFixed(1), v.p99.toFixed(1), v.mean.toFixed(1)])]);
+  const mathCost = mr['with math']!.p50;
+
   heading('Adversarial inputs (best of 5 renders after a warm-up, so other load on the machine counts less; baseline: marked alone)');
   const adv: (string | number)[][] = [['input', 'chars', 'ms', 'marked alone ms', 'output chars']];
   let worst = 0;
@@ -147,6 +154,7 @@ export async function main(): Promise<void> {
 
   heading('P9 summary');
   console.log(`  typical (rich) message render+sanitise median ${typical.toFixed(1)} µs: ${goal(typical <= 50)} (goal <= 50 µs)`);
+  console.log(`  a message with math: median ${mathCost.toFixed(1)} µs (the same text without math ${mr['same text, no math']!.p50.toFixed(1)} µs); no goal, shown`);
   console.log(`  heap growth over ${fmtInt(n)} renders ${growth.toFixed(2)} MB: ${goal(growth < 2)} (goal: none)`);
   console.log(`  worst adversarial input ${worst.toFixed(1)} ms, no crash: ${goal(true)}`);
   warnIfBusy(1);
