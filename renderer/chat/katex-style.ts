@@ -84,6 +84,17 @@ function applyUnder(root: Element): void {
   for (const el of root.querySelectorAll('[data-katex-style]')) applyTo(el);
 }
 
+/**
+ * Each formula under `root` replaced by its TeX between `$$` (from the MathML's annotation), as
+ * Zulip's web app does for the text of desktop notifications; the rest is left as it is.
+ */
+export function katexAsTex(root: ParentNode): void {
+  for (const k of root.querySelectorAll('.katex')) {
+    const tex = k.querySelector('annotation[encoding="application/x-tex"]')?.textContent;
+    if (tex != null) (k.closest('.katex-display') ?? k).replaceWith(`$$${tex}$$`);
+  }
+}
+
 let observer: MutationObserver | null = null;
 
 /** From the first math on: styles set on math as it reaches the page (before it is painted). */

@@ -12,6 +12,7 @@
  * direct messages, as Zulip's favicon does.
  */
 import { effect } from '@preact/signals';
+import { katexAsTex, renameStyles } from './katex-style.js';
 import { dmPeers } from './narrow.js';
 import { isTopicFollowed } from './people-state.js';
 import { go } from './router.js';
@@ -216,6 +217,13 @@ export function testNotification(): void {
   show('Test notification', 'This is what a notification from Hearth looks like.', 'hearth-test');
 }
 
+/** A message's text for a notification: math as its TeX between `$$`, as in Zulip. */
+function notificationText(html: string): string {
+  const body = new DOMParser().parseFromString(renameStyles(html), 'text/html').body;
+  katexAsTex(body);
+  return body.textContent ?? '';
+}
+
 /** A new message arrived: a sound and a desktop notification, where the settings ask for them. */
 export function notifyNewMessage(m: Message): void {
   if (m.sender_id === store.selfId.value || m.flags.includes('read')) return;
@@ -226,7 +234,7 @@ export function notifyNewMessage(m: Message): void {
   const text =
     m.type === 'private' && !setting('pm_content_in_desktop_notifications', true)
       ? `New direct message from ${userName(m.sender_id)}`
-      : (new DOMParser().parseFromString(m.content, 'text/html').body.textContent ?? '');
+      : notificationText(m.content);
   const n = show(`${userName(m.sender_id)} (${where})`, text.slice(0, 200), String(m.id), () => openConversationOf(m));
   if (!n) return;
   shown.set(m.id, n);

@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import { test } from '@playwright/test';
 import { axeViolations } from '../helpers/axe.js';
-import { isSessionProbe } from '../helpers/chat-page.js';
+import { eventually, isSessionProbe } from '../helpers/chat-page.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
-import { sendStream } from '../helpers/messages.js';
+import { sendDirect, sendStream } from '../helpers/messages.js';
+import type { Account } from '../helpers/server.js';
 
 test.describe('math in messages', () => {
   let generalId: number;
@@ -18,8 +19,10 @@ test.describe('math in messages', () => {
   let blockId: number;
   let errorId: number;
   let llapId: number;
+  let mel: Account;
   const s = chatSuite(async (ts) => {
-    generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id] });
+    mel = await ts.addUser('Mel');
+    generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     inlineId = await sendStream(ts.ownerClient, 'general', 'math', 'Euler showed that $$e^{i\\pi} + 1 = 0$$, and $$\\sqrt{x^2+1}$$ grows like $$|x|$$.');
     blockId = await sendStream(
       ts.ownerClient,
@@ -29,6 +32,7 @@ test.describe('math in messages', () => {
     );
     errorId = await sendStream(ts.ownerClient, 'general', 'math', 'Oops: $$\\frac{1}{$$');
     llapId = await sendStream(ts.ownerClient, 'general', 'math', '$$\\llap{\\text{fake}\\kern1em}$$ stays inside its message');
+    return mel;
   });
   const page = () => s.p.page;
   const item = (id: number) => page().locator(`li.message[data-id="${id}"]`);
@@ -120,6 +124,34 @@ test.describe('math in messages', () => {
     assert.deepEqual(await axeViolations(p), []);
     await p.emulateMedia({ colorScheme: 'light' });
     await p.setViewportSize({ width: 1024, height: 768 });
+    assert.deepEqual(s.p.errors.filter((e) => !isSessionProbe(e)), []);
+  });
+
+  test("a desktop notification shows math as its TeX between $$, as Zulip's does", async () => {
+    const p = page();
+    await p.addInitScript(() => {
+      const w = window as unknown as { __notes: { body: string }[]; Notification: unknown };
+      w.__notes = [];
+      class FakeNotification extends EventTarget {
+        static permission = 'granted';
+        static requestPermission = () => Promise.resolve('granted');
+        body: string;
+        constructor(_title: string, options: { body?: string } = {}) {
+          super();
+          this.body = options.body ?? '';
+          w.__notes.push(this);
+        }
+        close() {}
+      }
+      w.Notification = FakeNotification;
+      Document.prototype.hasFocus = () => false;
+    });
+    await p.reload();
+    await item(llapId).locator('.katex').waitFor({ state: 'attached' });
+    await sendDirect(s.ts.ownerClient, [mel.id], 'Look: $$x^2$$ and\n```math\n\\frac{a}{b}\n```');
+    let body = '';
+    await eventually(async () => (body = await p.evaluate(() => (window as unknown as { __notes: { body: string }[] }).__notes.at(-1)?.body ?? '')) !== '');
+    assert.equal(body, 'Look: $$x^2$$ and\n$$\\frac{a}{b}$$');
     assert.deepEqual(s.p.errors.filter((e) => !isSessionProbe(e)), []);
   });
 });
