@@ -45,6 +45,14 @@ describe('math: Zulip markup', () => {
     assert.match(html('````quote\n```math\nx\n```\n````'), /^<blockquote>\n<p><span class="katex-display">/, 'inside a quote');
   });
 
+  it('only `math` fences are math (tex and latex are TeX code); an organization whose default language is math gets it for bare fences', () => {
+    assert.match(html('```MATH\nx\n```'), /^<p><span class="katex-display">/);
+    for (const lang of ['tex', 'latex']) assert.match(html(`\`\`\`${lang}\n\\pi\n\`\`\``), /^<div class="codehilite" data-code-language="TeX">/);
+    const mathDefault = { ...ctx, defaultCodeBlockLanguage: 'math' };
+    assert.match(renderMessage('```\nx^2\n```', mathDefault).html, /^<p><span class="katex-display">/);
+    assert.match(renderMessage('````spoiler s\n```\nx^2\n```\n````', mathDefault).html, /<div class="codehilite"><pre>/, 'not inside a spoiler');
+  });
+
   it('where Zulip takes $$ as math and where not', () => {
     assert.match(html('Tickets are $5 to $20, ($$x \\approx 500\\$$$)'), /^<p>Tickets are \$5 to \$20, \(<span class="katex">.*<mn>500<\/mn><mi mathvariant="normal">\$<\/mi>.*<\/span>\)<\/p>$/);
     for (const text of ['$$x=3\ny=4$$', '$$_$$ is a fun money-related smiley!', 'We are going to make some $$$ or maybe even $$$$!', '$foo is$$', 'a$$x$$', '$$x$$b', '$$$x$$']) {
