@@ -75,7 +75,7 @@ export function createEngine(): Marked {
     },
     renderer: {
       code(token: Tokens.Code) {
-        return codeBlockHtml(token.text, token.lang);
+        return codeBlockHtml(token.text, token.lang, stateOf(this));
       },
       html(token: Tokens.HTML | Tokens.Tag) {
         const text = escapeHtml(token.text);

@@ -56,6 +56,47 @@ export const ADVERSARIAL: Record<string, string> = {
   'TeX: \\frac{a}{b} x 600': Array(600).fill('$$\\frac{a}{b}$$').join(' '),
 };
 
+/** 100 lines of ordinary Python (fenced as ```python, or without a language for the baseline: code.ts). */
+const PY_LINES = [
+  'import json',
+  'from pathlib import Path',
+  '',
+  '',
+  'class Store:',
+  '    """Keeps records in one JSON file."""',
+  '',
+  '    def __init__(self, path: str, limit: int = 1000) -> None:',
+  '        self.path = Path(path)  # where the data lives',
+  '        self.limit = limit',
+  '        self.items = {}',
+  '',
+  '    def load(self):',
+  '        if not self.path.exists():',
+  '            return {}',
+  '        with open(self.path, "r", encoding="utf-8") as f:',
+  '            self.items = json.load(f)',
+  '        return self.items',
+  '',
+  '    def put(self, key, value):',
+  "        if len(self.items) >= self.limit and key not in self.items:",
+  "            raise ValueError(f'full: {len(self.items)} items')",
+  '        self.items[key] = value * 2 + 0.5',
+  '        return True',
+  '',
+];
+export const CODE_LINES_100 = Array.from({ length: 100 }, (_, i) => PY_LINES[i % PY_LINES.length]!).join('\n');
+export const CODE_MESSAGES: readonly string[] = ['Here is the store:\n```python\n' + CODE_LINES_100 + '\n```'];
+
+/** Hostile code blocks (highlight.ts's bounds), each at most 10,000 characters. */
+export const ADVERSARIAL_CODE: Record<string, string> = {
+  'code: 10,000 chars, unknown language': '```nosuch\n' + 'x'.repeat(9_980) + '\n```',
+  'code: TypeScript, 3,300 nested ${': '```typescript\n' + '`${'.repeat(3_320) + '\n```',
+  'code: Rust, 4,990 nested /*': '```rust\n' + '/*'.repeat(4_990) + '\n```',
+  'code: C#, 410 lines of words': '```csharp\n' + 'List<int> a b c d e f g\n'.repeat(410) + '```',
+  'code: JavaScript, 9,980 (': '```javascript\n' + '('.repeat(9_980) + '\n```',
+  'code: Python, 24 lines of 400 chars': '```python\n' + ('x'.repeat(400) + '\n').repeat(24) + '```',
+};
+
 /** Messages with math (math.ts): inline formulas in a sentence, and a ```math block. */
 export const MATH_MESSAGES: readonly string[] = [
   'Euler showed that $$e^{i\\pi} + 1 = 0$$, which is neat.',

@@ -4,8 +4,9 @@
  * no sanitiser) on the same messages, interleaved round by round. Also: the
  * two sanitisers measured on the same HTML (js-xss, used, vs sanitize-html),
  * heap before/after RENDER_N renders (default 1,000,000), the cost of a
- * message with math (KaTeX) against the same text without it, and the times of
- * adversarial inputs (10,000 characters, deep nesting, hostile TeX).
+ * message with math (KaTeX) against the same text without it, of a 100-line
+ * highlighted code block against the same block plain, and the times of
+ * adversarial inputs (10,000 characters, deep nesting, hostile TeX, hostile code).
  * Goal: typical message <= 50 µs, no heap growth, no crash.
  */
 import { Marked } from 'marked';
@@ -14,7 +15,7 @@ import { runInNewContext } from 'node:vm';
 import { renderFullHtml, renderMessage, type RenderContext } from '../../server/markdown/index.js';
 import { sanitizeXss } from '../../server/markdown/sanitize-xss.js';
 import { environment, fmtInt, goal, heading, median, percentileSorted, table, warnIfBusy } from './lib.js';
-import { ADVERSARIAL, MATH_MESSAGES, PLAIN_MESSAGES, RICH_MESSAGES } from './render-corpus.js';
+import { ADVERSARIAL, ADVERSARIAL_CODE, CODE_MESSAGES, MATH_MESSAGES, PLAIN_MESSAGES, RICH_MESSAGES } from './render-corpus.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -121,6 +122,12 @@ export async function main(): Promise<void> {
   table([['variant', 'median µs', 'p99 µs', 'mean µs'], ...Object.entries(mr).map(([n, v]) => [n, v.p50.toFixed(1), v.p99.toFixed(1), v.mean.toFixed(1)])]);
   const mathCost = mr['with math']!.p50;
 
+  heading('Code highlighting (highlight.ts): a 100-line ```python block (baseline: the same block without a language, plain, same run)');
+  const plainCode = new Map(CODE_MESSAGES.map((m) => [m, m.replace('```python', '```')]));
+  const cr = measure({ 'same block, plain': (m) => ours(plainCode.get(m)!), highlighted: ours }, CODE_MESSAGES);
+  table([['variant', 'median µs', 'p99 µs', 'mean µs'], ...Object.entries(cr).map(([n, v]) => [n, v.p50.toFixed(1), v.p99.toFixed(1), v.mean.toFixed(1)])]);
+  const codeCost = cr.highlighted!.p50;
+
   heading('Adversarial inputs (best of 5 renders after a warm-up, so other load on the machine counts less; baseline: marked alone)');
   const adv: (string | number)[][] = [['input', 'chars', 'ms', 'marked alone ms', 'output chars']];
   let worst = 0;
@@ -133,7 +140,7 @@ export async function main(): Promise<void> {
     });
     return Math.min(...times);
   };
-  for (const [name, text] of Object.entries(ADVERSARIAL)) {
+  for (const [name, text] of Object.entries({ ...ADVERSARIAL, ...ADVERSARIAL_CODE })) {
     const ms = bestOf5(() => renderMessage(text, ctx));
     let base: string;
     try {
@@ -155,6 +162,7 @@ export async function main(): Promise<void> {
   heading('P9 summary');
   console.log(`  typical (rich) message render+sanitise median ${typical.toFixed(1)} µs: ${goal(typical <= 50)} (goal <= 50 µs)`);
   console.log(`  a message with math: median ${mathCost.toFixed(1)} µs (the same text without math ${mr['same text, no math']!.p50.toFixed(1)} µs); no goal, shown`);
+  console.log(`  a 100-line highlighted code block: median ${codeCost.toFixed(1)} µs (the same block plain ${cr['same block, plain']!.p50.toFixed(1)} µs); no goal, shown`);
   console.log(`  heap growth over ${fmtInt(n)} renders ${growth.toFixed(2)} MB: ${goal(growth < 2)} (goal: none)`);
   console.log(`  worst adversarial input ${worst.toFixed(1)} ms, no crash: ${goal(true)}`);
   warnIfBusy(1);

@@ -122,6 +122,13 @@ describe('code highlighting: Zulip markup', () => {
     assert.equal(sanitizeXss('<span class="k evil">x</span><div class="k">y</div>'), '<span class="k">x</span><div>y</div>');
   });
 
+  it('highlighted code goes in after the sanitiser at a placeholder that cannot be forged', () => {
+    const out = html('```js\nlet a = 1;\n```\nhearthcode0n0e and `hearthcode0n0e`');
+    assert.match(out, /^<div class="codehilite" data-code-language="JavaScript"><pre><span><\/span><code><span class="kd">let<\/span>/);
+    assert.ok(out.endsWith('<p>hearthcode0n0e and <code>hearthcode0n0e</code></p>'), out);
+    assert.ok(!/hearthcode[0-9a-f]{32}/.test(out), out);
+  });
+
   it('every highlighted lexer is a Pygments lexer name', () => {
     const names = new Set(LEXER_NAMES.values());
     for (const name of Object.keys(profileGrammars())) assert.ok(names.has(name), name);
