@@ -16,7 +16,9 @@ import { pathIdFromReference } from '../../server/lib/uploads/names.js';
 import type { AttachmentsDoc } from '../../server/store/attachment-records.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
-import { fetchFile, uploadOne } from '../helpers/uploads.js';
+import { fetchFile, restart, uploadOne } from '../helpers/uploads.js';
+import { until } from '../helpers/until.js';
+import { listDataFiles } from '../../server/lib/runtime/backup.js';
 
 const LOADER = '/static/images/loading/loader-black.svg';
 
@@ -100,6 +102,7 @@ describe('image thumbnails', () => {
   let ts: TestServer;
   before(async () => {
     ts = await startTestServer();
+    await ts.ownerClient.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'general' }]) });
   });
   after(() => ts.stop());
 
@@ -287,6 +290,44 @@ describe('image thumbnails', () => {
     const res = await ts.ownerClient.delete(`/attachments/${a.id}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.ok(!existsSync(dir));
+    assert.ok(!existsSync(join(ts.dataDir, 'uploads', 'files', a.storage)));
+  });
+});
+
+describe('thumbnails across a restart, a deleted message and a backup', () => {
+  let ts: TestServer;
+  before(async () => {
+    ts = await startTestServer();
+    await ts.ownerClient.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'general' }]) });
+  });
+  after(() => ts.stop());
+
+  it('thumbnails not made when the server stopped are made at the next start, and the message rewritten', async () => {
+    holdLine(ts); // Never released: the stop drops what waits.
+    const url = await uploadOne(ts.ownerClient, 'late.png', await png(120, 90), 'image/png');
+    const id = await sendStream(ts.ownerClient, 'general', 'photos', `[late](${url})`);
+    assert.match(await content(ts.ownerClient, id), /image-loading-placeholder/);
+    // The held job never ends, so the stop would wait for it: the line is stopped without it.
+    (ts.app.thumbnails as unknown as { active: Set<Promise<void>> }).active.clear();
+    ts = await restart(ts);
+    await ts.app.thumbnails.idle();
+    assert.equal(
+      await content(ts.ownerClient, id),
+      `<p><a href="${url}">late</a></p>\n<div class="message_inline_image"><a href="${url}" title="late">` +
+        `<img data-original-content-type="image/png" data-original-dimensions="120x90" src="${thumbOf(url, '840x560.webp')}"></a></div>`,
+    );
+  });
+
+  it('a backup holds the thumbnails; deleting the last message linking the file deletes them with it', async () => {
+    const url = await uploadOne(ts.ownerClient, 'kept.png', await png(64, 64), 'image/png');
+    await ts.app.thumbnails.idle();
+    const a = ts.store.attachments.byPathId(pathIdFromReference(url)!)!;
+    const rel = join('uploads', 'files', `${a.storage}.thumbnails`, '840x560.webp');
+    const files = await listDataFiles(ts.dataDir);
+    assert.ok(files.some((f) => f.rel === rel), 'listed for backups');
+    const id = await sendStream(ts.ownerClient, 'general', 'photos', `[kept](${url})`);
+    assert.equal((await ts.ownerClient.delete(`/messages/${id}`)).status, 200);
+    await until(() => !existsSync(join(ts.dataDir, rel)), 'thumbnails deleted');
     assert.ok(!existsSync(join(ts.dataDir, 'uploads', 'files', a.storage)));
   });
 });
