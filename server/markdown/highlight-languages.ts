@@ -89,6 +89,10 @@ export interface Profile {
   assignVar?: boolean;
   /** A triple-quoted string starting a line is `sd`. */
   docstrings?: boolean;
+  /** A shell session: prompt lines are highlighted in this lexer, the others are output. */
+  session?: string;
+  /** Instructions whose arguments (to the end of the line) are one string `s` (Dockerfile). */
+  stringArgs?: string[];
   /** The bare-text lexer, made on first use. */
   bareRe?: RegExp;
 }
@@ -178,7 +182,11 @@ const JS: Profile = {
   op: '+-*/%=<>!&|^~?:',
   int: 'mf',
   scopes: { 'variable.language': null, 'title.class': 'nx', 'title.function': 'nx', attr: 'nx', 'variable.constant': 'nx' },
-  words: { this: 'k', super: 'k' },
+  // Built-in classes highlight.js marks as class names where Pygments has them as built-ins.
+  words: {
+    this: 'k', super: 'k', constructor: 'kr', Error: 'ne', TypeError: 'ne', RangeError: 'ne', SyntaxError: 'ne',
+    ...Object.fromEntries('Array Boolean Date Function Math Number Object RegExp String Promise Symbol JSON Map Set WeakMap WeakSet Reflect Proxy Intl BigInt ArrayBuffer Uint8Array'.split(' ').map((w) => [w, 'nb'])),
+  },
   ident: /[$]/,
 };
 
@@ -226,6 +234,20 @@ const PY: Profile = {
   after: { import: '^nn', from: 'nn' },
 };
 
+/** A Makefile rule's line: the target `nf`, `:` `o`, the prerequisites `n` (dots and later spaces bare). */
+const makeTarget = (t: string): string | [string, string][] => {
+  const m = /^([^:\n]*)(::?)([^\n]*)$/.exec(t);
+  if (!m) return 'nf';
+  const pieces: [string, string][] = [['nf', m[1]!], ['o', m[2]!]];
+  for (const part of m[3]!.split(/(\s+|\.)/)) if (part) pieces.push([/^\s/.test(part) ? (pieces.length === 2 ? 'w' : '') : part === '.' ? '' : 'n', part]);
+  return pieces;
+};
+/** `$(NAME)`: the brackets `k`, the name bare; `$@`, `$^` bare. */
+const makeVariable = (t: string): string | [string, string][] => {
+  const m = /^(\$[({])([^)}]*)([)}])$/.exec(t);
+  return m ? [['k', m[1]!], ['', m[2]!], ['k', m[3]!]] : '';
+};
+
 export const PROFILES: Record<string, Profile> = {
   Python: PY,
   'Python 2.x': PY,
@@ -253,7 +275,8 @@ export const PROFILES: Record<string, Profile> = {
   Kotlin: cLike('kotlin', { punct: '()[]{}.,;:' }),
   Swift: cLike('swift', { punct: '()[]{},.;:' }),
   Bash: { grammar: 'bash', ws: 'w', name: '', punct: ';|&(){}', op: '=[]', int: 'm', assignVar: true, scopes: { variable: 'nv', meta: 'ch', 'title.function': 'nf', literal: 'kc' }, ident: /[-./*]/ },
-  'Bash Session': { grammar: 'shell', ws: '', name: '', punct: '', op: '', scopes: { meta: 'gp' }, ident: /[-./*]/ },
+  // Prompt lines are `gp` and Bash, the others output (`go`): highlight.ts reads the session line by line.
+  'Bash Session': { grammar: 'bash', ws: '', name: '', punct: '', op: '', session: 'Bash' },
   PowerShell: { grammar: 'powershell', ws: 'w', name: 'n', punct: '(){}[],;.', op: '+-*/%=<>!&|', scopes: { variable: 'nv' } },
   SQL,
   MySQL: SQL,
@@ -277,8 +300,16 @@ export const PROFILES: Record<string, Profile> = {
     // A context line's leading space is `w`, the rest bare.
     bare: (t) => t.split(/^( )/m).map((part, i): [string, string] => [i % 2 ? 'w' : '', part]),
   },
-  Docker: { grammar: 'dockerfile', ws: 'w', name: '', punct: '', op: '', scopes: { keyword: 'k', string: 's2' } },
-  Makefile: { grammar: 'makefile', ws: 'w', name: '', punct: '():', op: '=', scopes: { section: 'nf', variable: 'nv', 'meta>keyword': 'k', meta: 'k' } },
+  Docker: {
+    grammar: 'dockerfile', ws: 'w', name: '', punct: ';|&(){}[],', op: '=', int: 'm', assignVar: true,
+    scopes: { keyword: 'k', string: 's2', comment: 'c' },
+    // The arguments of these instructions are one string (FROM's `AS` a keyword), as in Pygments.
+    stringArgs: ['FROM', 'ADD', 'COPY', 'EXPOSE', 'USER', 'WORKDIR', 'VOLUME', 'STOPSIGNAL', 'MAINTAINER'],
+  },
+  Makefile: {
+    grammar: 'makefile', ws: 'w', name: '', punct: '', op: '=:+?', assignVar: true,
+    scopes: { section: makeTarget, meta: makeTarget, 'meta>keyword': null, variable: makeVariable, comment: 'c' },
+  },
   Lua: cLike('lua'),
   Perl: cLike('perl', { ws: '' }),
   S: cLike('r', { ws: '' }),

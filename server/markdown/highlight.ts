@@ -201,6 +201,7 @@ function walk(node: Node, stack: Frame[], run: Run): void {
 /** Context Pygments' lexers use that highlight.js does not: names after `import`, `.`, docstrings. */
 function refine(tokens: [string, string][], p: Profile): void {
   let lineStart = true;
+  let prevClass = '';
   for (let i = 0; i < tokens.length; i++) {
     const [cls, text] = tokens[i]!;
     if (p.after && refinable(cls) && Object.hasOwn(p.after, text)) {
@@ -214,7 +215,19 @@ function refine(tokens: [string, string][], p: Profile): void {
     }
     if (p.afterDot && text !== '.' && /^n[^n]?$/.test(cls) && cls !== 'nn' && i > 0 && tokens[i - 1]![1] === '.') tokens[i]![0] = p.afterDot;
     if (p.bareAfter?.includes(text) && i + 1 < tokens.length && /^[ \t]+$/.test(tokens[i + 1]![1])) tokens[i + 1]![0] = '';
-    if (p.assignVar && cls === p.name && /^\w+$/.test(text) && tokens[i + 1]?.[1] === '=') tokens[i]![0] = 'nv';
+    if (p.assignVar && cls === p.name && /^\w+$/.test(text) && (lineStart || /^(k|nb)$/.test(prevClass))) {
+      let j = i + 1;
+      while (j < tokens.length && /^[ \t]+$/.test(tokens[j]![1])) j++;
+      if (/^[:+?]?=$/.test(tokens.slice(j, j + 2).map((t) => t[1]).join('').replace(/^([:+?]?=).*$/, '$1'))) tokens[i]![0] = 'nv';
+    }
+    if (p.stringArgs?.includes(text) && cls === 'k' && lineStart) {
+      // `FROM node:20 AS build`: up to the line's end, spaces `w`, `AS` a keyword, the rest one string.
+      for (let j = i + 1; j < tokens.length && !tokens[j]![1].includes('\n'); j++) {
+        const t = tokens[j]!;
+        t[0] = /^[ \t]+$/.test(t[1]) ? p.ws : /^as$/i.test(t[1]) && text === 'FROM' ? 'k' : 's';
+      }
+    }
+    if ((text === '&' || text === '|') && tokens[i + 1]?.[1] === text && cls !== 'o') tokens[i]![0] = tokens[i + 1]![0] = 'o';
     if (p.docstrings && /^s[12]$/.test(cls) && /^("""|\'\'\')/.test(text) && lineStart) tokens[i]![0] = 'sd';
     if (cls === 'cp' && /\s$/.test(text) && tokens[i + 1]?.[0] === 'cpf') {
       const trimmed = text.trimEnd();
@@ -223,6 +236,7 @@ function refine(tokens: [string, string][], p: Profile): void {
     }
     if (text.includes('\n')) lineStart = /\n[ \t]*$/.test(text);
     else if (!/^[ \t]+$/.test(text)) lineStart = false;
+    if (/\S/.test(text)) prevClass = tokens[i]![0];
   }
 }
 
@@ -281,16 +295,45 @@ export function highlightCode(code: string, language: string): string | undefine
   }
   if (LONG_WORD.test(code)) return undefined;
   try {
-    const result = hl.highlight(code, { language: p.grammar, ignoreIllegals: true });
-    if ((result as { errorRaised?: unknown }).errorRaised) return undefined;
-    const root = (result as unknown as { _emitter?: { rootNode?: Node } })._emitter?.rootNode;
-    if (!root || !Array.isArray(root.children)) return undefined;
-    const run: Run = { p, words: PYGMENTS_WORDS.get(language), out: [] };
-    walk(root, [], run);
-    refine(run.out, p);
-    const html = format(run.out);
+    const tokens = p.session ? sessionTokens(code, p.session) : tokensOf(code, language);
+    const html = tokens && format(tokens);
     return html === undefined ? undefined : html + '\n';
   } catch {
     return undefined;
   }
+}
+
+/** The classed tokens of `code` in a Pygments lexer, or undefined when highlight.js gave up. */
+function tokensOf(code: string, language: string): [string, string][] | undefined {
+  const p = PROFILES[language]!;
+  const result = hl.highlight(code, { language: p.grammar, ignoreIllegals: true });
+  if ((result as { errorRaised?: unknown }).errorRaised) return undefined;
+  const root = (result as unknown as { _emitter?: { rootNode?: Node } })._emitter?.rootNode;
+  if (!root || !Array.isArray(root.children)) return undefined;
+  const run: Run = { p, words: PYGMENTS_WORDS.get(language), out: [] };
+  walk(root, [], run);
+  refine(run.out, p);
+  return run.out;
+}
+
+/** A prompt as Pygments' shell sessions know it: `$ `, `# `, `user@host:~$ `, `(venv) $ `. */
+const PROMPT = /^((?:\[[^\]\n]*\]|\(\S+\))?(?:|sh\S*?|\w+\S+[@:]\S+(?:\s+\S+)?)\s*[$#%]\s*)(.*)$/;
+
+/** A shell session: a prompt is `gp` and its command is in `language`; other lines are output (`go`). */
+function sessionTokens(code: string, language: string): [string, string][] | undefined {
+  const out: [string, string][] = [];
+  for (const [i, line] of code.split('\n').entries()) {
+    if (i > 0) out.push(['', '\n']);
+    const m = PROMPT.exec(line);
+    if (!m) {
+      if (line) out.push(['go', line]);
+      continue;
+    }
+    out.push(['gp', m[1]!]);
+    if (!m[2]) continue;
+    const command = tokensOf(m[2], language);
+    if (!command) return undefined;
+    out.push(...command);
+  }
+  return out;
 }

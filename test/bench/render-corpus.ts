@@ -87,14 +87,18 @@ const PY_LINES = [
 export const CODE_LINES_100 = Array.from({ length: 100 }, (_, i) => PY_LINES[i % PY_LINES.length]!).join('\n');
 export const CODE_MESSAGES: readonly string[] = ['Here is the store:\n```python\n' + CODE_LINES_100 + '\n```'];
 
+/** `text` cut into lines of `width` characters (under highlight.ts's line cap, so the grammar runs). */
+const lines = (text: string, width: number) => text.replace(new RegExp(`([^\\n]{${width}})`, 'g'), '$1\n');
+
 /** Hostile code blocks (highlight.ts's bounds), each at most 10,000 characters. */
 export const ADVERSARIAL_CODE: Record<string, string> = {
   'code: 10,000 chars, unknown language': '```nosuch\n' + 'x'.repeat(9_980) + '\n```',
-  'code: TypeScript, 3,300 nested ${': '```typescript\n' + '`${'.repeat(3_320) + '\n```',
-  'code: Rust, 4,990 nested /*': '```rust\n' + '/*'.repeat(4_990) + '\n```',
+  'code: TypeScript, 3,000 nested ${ in lines': '```typescript\n' + lines('`${'.repeat(3_000), 60) + '\n```',
+  'code: Rust, 4,500 nested /* in lines': '```rust\n' + lines('/*'.repeat(4_500), 60) + '\n```',
   'code: C#, 410 lines of words': '```csharp\n' + 'List<int> a b c d e f g\n'.repeat(410) + '```',
-  'code: JavaScript, 9,980 (': '```javascript\n' + '('.repeat(9_980) + '\n```',
-  'code: Python, 24 lines of 400 chars': '```python\n' + ('x'.repeat(400) + '\n').repeat(24) + '```',
+  'code: JavaScript, 9,000 ( in lines': '```javascript\n' + lines('('.repeat(9_000), 90) + '\n```',
+  'code: Python, 9,000 "\\ in lines': '```python\n' + lines('"\\'.repeat(4_500), 90) + '\n```',
+  'code: C, 99 words of 99 chars a line': '```c\n' + lines(('a'.repeat(99) + ' ').repeat(95), 400) + '\n```',
 };
 
 /** Messages with math (math.ts): inline formulas in a sentence, and a ```math block. */
