@@ -3,7 +3,7 @@
  * (server/start.ts) in this process, opens it in one guarded window (the chat at /, or the first-run setup), and
  * keeps a tray icon. Everything with logic lives in main/lib (tested under plain Node).
  */
-import { BrowserWindow, app, dialog, shell } from 'electron';
+import { type BrowserWindow, app, dialog, shell } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { consoleLogger } from '../server/log.js';

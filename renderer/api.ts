@@ -24,7 +24,7 @@ export class ApiError extends Error {
 }
 
 export type Params = Record<string, string | number | boolean | object | null | undefined>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the admin pages read the server's JSON answers field by field, untyped
 export type Json = Record<string, any>;
 
 /** Zulip's parameter encoding: strings raw, everything else as JSON. */

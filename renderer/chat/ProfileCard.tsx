@@ -69,12 +69,12 @@ function FieldValue({ field, value, rendered }: { field: ProfileField; value: st
   switch (field.type) {
     case 1:
     case 2:
-      return rendered ? <div class="rendered" dangerouslySetInnerHTML={{ __html: sanitize(rendered) }} /> : <>{value}</>;
+      return rendered ? <div class="rendered" dangerouslySetInnerHTML={{ __html: sanitize(rendered) }} /> : value;
     case 3:
-      return <>{parseJson<Record<string, { text: string }>>(field.field_data, {})[value]?.text ?? value}</>;
+      return parseJson<Record<string, { text: string }>>(field.field_data, {})[value]?.text ?? value;
     case 4: {
       const d = new Date(`${value}T00:00:00`);
-      return <>{Number.isNaN(d.getTime()) ? value : d.toLocaleDateString(undefined, { dateStyle: 'long' })}</>;
+      return Number.isNaN(d.getTime()) ? value : d.toLocaleDateString(undefined, { dateStyle: 'long' });
     }
     case 5:
       return /^https?:\/\//i.test(value) ? (
@@ -82,10 +82,10 @@ function FieldValue({ field, value, rendered }: { field: ProfileField; value: st
           {value}
         </a>
       ) : (
-        <>{value}</>
+        value
       );
     case 6:
-      return <>{parseJson<number[]>(value, []).map(userName).join(', ')}</>;
+      return parseJson<number[]>(value, []).map(userName).join(', ');
     case 7: {
       const data = parseJson<{ subtype?: string; url_pattern?: string }>(field.field_data, {});
       const pattern = data.url_pattern ?? EXTERNAL[data.subtype ?? ''];
@@ -94,11 +94,11 @@ function FieldValue({ field, value, rendered }: { field: ProfileField; value: st
           {value}
         </a>
       ) : (
-        <>{value}</>
+        value
       );
     }
     default:
-      return <>{value}</>;
+      return value;
   }
 }
 

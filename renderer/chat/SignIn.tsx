@@ -1,6 +1,6 @@
 /** The sign-in page: email and password, for a session cookie (no key kept by the page). */
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from './api.js';
+import type { ApiError } from './api.js';
 import { signIn } from './session.js';
 
 /** `hearth demo`'s accounts (server/demo/roster.ts): public, like the demo itself. */
@@ -98,7 +98,7 @@ export function SignIn() {
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
-        <p class="hint">No account yet? Ask whoever runs Hearth in your office for an invite link.</p>
+        <p class="hint">No account yet? Ask whoever runs Hearth in your office for an invite link. New to Hearth? Read <a href="/help/getting-started">Getting started</a>.</p>
       </form>
     </main>
   );

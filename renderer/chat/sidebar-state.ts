@@ -13,7 +13,8 @@ import { computed, signal } from '@preact/signals';
 import { get } from './api.js';
 import { isTopicMuted, store, unreadCounts, type Subscription } from './state.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: server JSON (topics, message events) until the shared protocol types it (issue 33 item 2)
+type Json = Record<string, any>;
 
 export interface TopicRow {
   name: string;

@@ -43,7 +43,7 @@ export interface MoveNoticeInput {
 
 /** Zulip's get_stream_topic_link_syntax, with its Markdown-link fallback for names the syntax cannot carry. */
 function topicLink(channel: ChannelRecord, topic: string): string {
-  const breaks = (s: string) => /\*\*|`|\$\$|[>\]\[]/.test(s);
+  const breaks = (s: string) => /\*\*|`|\$\$|[>\][]/.test(s);
   if (!breaks(channel.name) && !breaks(topic)) return `#**${channel.name}>${topic}**`;
   const label = `#${channel.name} > ${topic}`.replace(/[[\]\\*_`$]/g, (c) => `\\${c}`);
   return `[${label}](${topicNarrow(channel.id, channel.name, topic)})`;

@@ -15,7 +15,7 @@ import { createApp } from '../../server/app.js';
 import { silentLogger } from '../../server/log.js';
 import { Store } from '../../server/store/store.js';
 import { runCli } from '../helpers/cli.js';
-import { Client, startTestServer, type Account, type TestServer } from '../helpers/server.js';
+import { type Client, startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 const SETUP = { realm_name: 'Acme Office', full_name: 'Ada Admin', email: 'ada@example.com', password: 'a good password' };
 type Msg = { id: number; sender_email: string; type: string; display_recipient: unknown; subject: string; content: string; flags: string[] };

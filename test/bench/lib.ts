@@ -304,7 +304,7 @@ export async function stopAllChildren(): Promise<void> {
  */
 export function childMain(
   init: () => Promise<unknown>,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: each handler takes its own message shape from the parent process
   handlers: Record<string, (args: any) => unknown>,
 ): void {
   if (!process.send) throw new Error('this script runs as a child of a benchmark (npm run bench)');

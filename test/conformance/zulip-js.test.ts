@@ -16,9 +16,9 @@ import { startTestServer, type Account, type TestServer } from '../helpers/serve
 
 const require = createRequire(import.meta.url);
 // zulip-js has no type declarations; its answers are the server's JSON bodies.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: zulip-js ships no type declarations
 type ZulipClient = any;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the server's JSON bodies as zulip-js hands them back
 type Json = any;
 const zulip = require('zulip-js') as (config: Record<string, string>) => Promise<ZulipClient>;
 
@@ -81,6 +81,7 @@ describe('zulip-js', () => {
   const flagsOf = (id: number, userId: number) => ts.store.messages.rowFlags(stored(id)!, userId)!;
   /** The server's live queues of a user (EventQueues keeps them private; read-only here). */
   const queuesOf = (userId: number): EventQueue[] =>
+    // biome-ignore lint/complexity/useLiteralKeys: EventQueues keeps queues private; the bracket reads it from a test
     [...(ts.app.events['queues'] as Map<string, EventQueue>).values()].filter((q) => q.userId === userId);
 
   before(async () => {

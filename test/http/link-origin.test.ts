@@ -16,6 +16,7 @@ import { Client, encodeParams, startTestServer, type TestServer } from '../helpe
 
 /** A request with a chosen Host header (fetch does not let a caller set it). */
 function withHost(url: string, host: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  // biome-ignore lint/suspicious/noExplicitAny: the answer's JSON, read field by field
   return new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
     const req = request(url, { method: init.method ?? 'GET', headers: { ...init.headers, host } }, (res) => {
       let text = '';

@@ -22,7 +22,7 @@ import { LINUX_SIZES, encodePng, renderIcon } from '../../build-resources/script
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 const readJson = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8'));
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: electron-builder.yml as parsed YAML, read key by key
 const config: any = parseYaml(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8'));
 const pkg = readJson('package.json');
 

@@ -12,7 +12,7 @@ import { CURRENT_SCHEMA_VERSION } from '../../server/store/migrations.js';
 import { SegmentedCollection } from '../../server/store/segmented.js';
 import { Store, StoreOpenError } from '../../server/store/store.js';
 import { startServe, type ServeProcess } from '../helpers/cli.js';
-import { Client, type Account, type ApiResponse } from '../helpers/server.js';
+import { Client, type Account } from '../helpers/server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));

@@ -10,6 +10,7 @@ import { startTestServer, type Account, type Client, type TestServer } from '../
 const basic = (email: string, key: string) => `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
 
 /** GET with a chosen Host header (fetch does not let a caller set it). */
+// biome-ignore lint/suspicious/noExplicitAny: the answer's JSON, read field by field
 function getWithHost(url: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { ...headers, host } }, (res) => {

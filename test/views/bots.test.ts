@@ -165,6 +165,7 @@ describe('POST /bots', () => {
       created = (await makeBot(memberC)).id;
     };
     const ownerEvents = await verifyAction(memberC, action);
+    // biome-ignore lint/suspicious/noExplicitAny: the event's JSON, read field by field
     const add = ownerEvents.find((e) => e.type === 'realm_bot' && e.op === 'add') as Record<string, any>;
     assert.ok(add, JSON.stringify(ownerEvents));
     assert.equal(add.bot.user_id, created);

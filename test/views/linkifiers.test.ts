@@ -13,12 +13,11 @@ describe('linkifiers', () => {
   let ts: TestServer;
   let admin: Client;
   let mel: Client;
-  let kitchen: number;
   before(async () => {
     ts = await startTestServer();
     admin = ts.ownerClient;
     mel = ts.client(await ts.addUser('Mel'));
-    kitchen = await createChannel(ts, mel, 'kitchen');
+    await createChannel(ts, mel, 'kitchen');
   });
   after(() => ts.stop());
 

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { encodeParams, startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 /** A form POST from another loopback address (127.0.0.2 …): another computer on the LAN, to the server. */
+// biome-ignore lint/suspicious/noExplicitAny: the answer's JSON, read field by field
 function postFrom(localAddress: string, url: string, params: Record<string, string>): Promise<{ status: number; body: any }> {
   const body = encodeParams(params).toString();
   return new Promise((resolve, reject) => {

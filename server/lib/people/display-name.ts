@@ -16,6 +16,7 @@ const NAME_INVALID_CHARS = ['*', '`', '\\', '>', '"', '@'];
  * zero-width joiner and non-joiner are format characters too but spell real words and emoji
  * (Persian, Indic scripts, 👩‍💻): they stay between two visible characters and go elsewhere.
  */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is matched alone on purpose (U+034F and the Hangul fillers are invisible by themselves)
 const INVISIBLE = /(?![\u200c\u200d])[\p{Cf}\u115f\u1160\u3164\uffa0\u2800\u180e\u034f\u17b4\u17b5]/gu;
 const LOOSE_JOINERS = /^[\u200c\u200d]+|[\u200c\u200d]+$|(?<=[\s\u200c\u200d])[\u200c\u200d]+|[\u200c\u200d]+(?=[\s\u200c\u200d])/gu;
 
@@ -38,7 +39,6 @@ export function checkFullName(raw: string): string {
   const name = cleanDisplayName(raw);
   if (name.length > 100) throw errors.badRequest('Name too long!');
   if (name.length < 1) throw errors.badRequest('Name too short!');
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name) || NAME_INVALID_CHARS.some((c) => name.includes(c))) {
     throw errors.badRequest('Invalid characters in name!');
   }

@@ -66,7 +66,6 @@ export function checkBbbUrl(value: string | null): string | null {
 /** The BigBlueButton shared secret: printable, at most 1000 characters; `""` or null unsets it. */
 export function checkBbbSecret(value: string | null): string | null {
   if (value === null || value === '') return null;
-  // eslint-disable-next-line no-control-regex
   if (value.length > 1000 || /[\u0000-\u001f\u007f]/.test(value)) throw errors.badRequest('Invalid bigbluebutton_secret');
   return value;
 }

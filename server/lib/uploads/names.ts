@@ -10,7 +10,6 @@ import { extname } from 'node:path';
 const MAX_NAME_CHARS = 200;
 
 /** Control characters and the separators no file name should carry. */
-// eslint-disable-next-line no-control-regex
 const UNSAFE_DISPLAY = /[\u0000-\u001f\u007f-\u009f/\\]/g;
 
 /**
