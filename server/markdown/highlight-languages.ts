@@ -89,6 +89,8 @@ export interface Profile {
   assignVar?: boolean;
   /** A triple-quoted string starting a line is `sd`. */
   docstrings?: boolean;
+  /** A bare identifier with a capital first letter is a constant (`no`), as in Ruby. */
+  constants?: boolean;
   /** A shell session: prompt lines are highlighted in this lexer, the others are output. */
   session?: string;
   /** Instructions whose arguments (to the end of the line) are one string `s` (Dockerfile). */
@@ -270,10 +272,29 @@ export const PROFILES: Record<string, Profile> = {
     punct: '()[]{}.,;:', op: '!$%&*+-/<=>@^|~?',
     scopes: { string: 's', variable: null, built_in: (t) => (t.endsWith('!') ? 'fm' : 'nb') },
   }),
-  Ruby: { grammar: 'ruby', ws: '', name: 'n', punct: '()[]{},.;', op: '+-*/%=<>!&|^~?:', scopes: { symbol: 'ss', 'variable.language': null } },
-  PHP: cLike('php', { name: 'nx', scopes: { variable: 'nv', 'variable.language': 'nv', meta: 'cp' } }),
-  Kotlin: cLike('kotlin', { punct: '()[]{}.,;:' }),
-  Swift: cLike('swift', { punct: '()[]{},.;:' }),
+  Ruby: {
+    grammar: 'ruby', ws: 'w', name: 'n', punct: '()[]{},;', op: '+-*/%=<>!&|^~?:.', constants: true,
+    scopes: {
+      symbol: 'ss', 'variable.language': null, 'title.class.inherited': 'no',
+      variable: (t) => (t.startsWith('@@') ? 'vc' : t.startsWith('@') ? 'vi' : t.startsWith('$') ? 'vg' : 'nv'),
+    },
+    words: Object.fromEntries([
+      ...'puts print p require lambda proc format sprintf gets rand sleep exit Integer Array String Float'.split(' ').map((w) => [w, 'nb']),
+      ...'loop attr_accessor attr_reader attr_writer include extend private protected public new'.split(' ').map((w) => [w, 'kp']),
+      ['raise', 'k'],
+    ]),
+  },
+  PHP: cLike('php', {
+    ws: '', name: 'nx', punct: '(){}[],;', op: '+-*/%=<>!&|^~?:.',
+    scopes: { variable: 'nv', 'variable.language': 'nv', meta: (t) => (t === '<?php' ? [['o', '<?'], ['nx', 'php']] : 'cp'), 'title.class': 'nx' },
+  }),
+  Kotlin: cLike('kotlin', {
+    punct: '()[]{}.,;:', int: 'm', scopes: { string: 's' }, words: { package: 'k', data: 'kd', Array: 'n' }, after: { package: 'nn', import: 'nn', val: 'nv', var: 'nv' },
+  }),
+  Swift: cLike('swift', {
+    punct: '()[]{}.,:;=@#`?\\', op: '+-*/%<>!&|^~', scopes: { string: 's', type: 'nb' },
+    words: { print: 'bp', Int: 'nb', Double: 'nb', String: 'nb', Bool: 'nb', Float: 'nb' }, after: { var: 'nv', let: 'nv', import: 'nc' },
+  }),
   Bash: { grammar: 'bash', ws: 'w', name: '', punct: ';|&(){}', op: '=[]', int: 'm', assignVar: true, scopes: { variable: 'nv', meta: 'ch', 'title.function': 'nf', literal: 'kc' }, ident: /[-./*]/ },
   // Prompt lines are `gp` and Bash, the others output (`go`): highlight.ts reads the session line by line.
   'Bash Session': { grammar: 'bash', ws: '', name: '', punct: '', op: '', session: 'Bash' },
