@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { emitChannelAccessDiff, snapshotChannelAccess } from '../../server/actions/channel-access-diff.js';
 import { commit } from '../../server/actions/commit.js';
 import { hasMetadataAccess } from '../../server/lib/channels/access.js';
-import { assertError, createChannel, isSubscribedInStore, stored, watch } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import { createChannel, isSubscribedInStore, stored, watch } from '../helpers/channels.js';
+import { startTestServer, type Account, type Client, type TestServer, assertError } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
 type Dict = Record<string, unknown>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { doCreateUser } from '../../server/actions/users.js';
 import { createChannel } from '../helpers/channels.js';
-import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
@@ -58,7 +58,7 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
       role: 400,
       bot: { type: 1, ownerId: victim.id },
     });
-    const streamId = await createChannel(ts, ts.ownerClient, `val-${victim.id}`, { principals: [victim.id, cast.accounts.member.id] });
+    const streamId = await createChannel(ts, ts.ownerClient, `val-${victim.id}`, { principals: [victim.id, cast.member.id] });
     const observer = cast.client('member');
     const victimQueue = (await ts.client(victim).post('/register', { event_types: ['realm_user'] })).body.queue_id as string;
     assert.ok(ts.app.events.get(victimQueue));
@@ -105,13 +105,13 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
 
   it('rules: bots are not users here, the only owner stays, owners only by owners, no double (re)activation', async () => {
     const admin = cast.client('admin');
-    let res = await admin.delete(`/users/${cast.accounts.bot.id}`);
+    let res = await admin.delete(`/users/${cast.bot.id}`);
     assert.equal(res.body.msg, 'No such user');
-    res = await admin.delete(`/users/${cast.accounts.owner.id}`);
+    res = await admin.delete(`/users/${cast.owner.id}`);
     assert.equal(res.body.msg, 'Must be an organization owner');
-    res = await admin.delete(`/users/${cast.accounts.deactivated.id}`);
+    res = await admin.delete(`/users/${cast.deactivated.id}`);
     assert.equal(res.body.msg, 'User is deactivated');
-    res = await admin.post(`/users/${cast.accounts.member.id}/reactivate`);
+    res = await admin.post(`/users/${cast.member.id}/reactivate`);
     assert.equal(res.body.msg, 'User is already active');
     res = await admin.delete('/users/55555');
     assert.equal(res.body.msg, 'No such user');
@@ -138,7 +138,7 @@ describe('DELETE /users/{id}, POST /users/{id}/reactivate, DELETE /users/me', ()
 
   it('reactivating a bot: one whose owner left passes to the reactivating administrator (verifyAction); a name in use is refused', async () => {
     const admin = cast.client('admin');
-    const adminId = cast.accounts.admin.id;
+    const adminId = cast.admin.id;
     const owner = await ts.addUser('Orla');
     const name = `Orla Bot ${owner.id}`;
     const created = await ts.client(owner).post('/bots', { full_name: name, short_name: `orla${owner.id}` });

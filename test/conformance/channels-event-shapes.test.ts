@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { OPENAPI_FILE, skipWithoutOpenApi } from '../helpers/openapi.js';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, makeCast, watch, type Cast } from '../helpers/channels.js';
+import { createChannel, watch } from '../helpers/channels.js';
+import { castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -38,7 +39,7 @@ describe('channel objects and events have the OpenAPI shapes', { skip: skipWitho
   before(async () => {
     yaml = readFileSync(OPENAPI_FILE, 'utf8').split('\n');
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
   });
   after(() => ts.stop());
 

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,15 @@ export function encodeParams(params: Record<string, ParamValue>): URLSearchParam
     out.set(k, typeof val === 'string' ? val : JSON.stringify(val));
   }
   return out;
+}
+
+/** Asserts a Zulip error response. */
+export function assertError(res: { status: number; body: Record<string, unknown> }, msg: string | RegExp, code = 'BAD_REQUEST') {
+  assert.equal(res.status, 400, JSON.stringify(res.body));
+  assert.equal(res.body.result, 'error');
+  assert.equal(res.body.code, code, JSON.stringify(res.body));
+  if (typeof msg === 'string') assert.equal(res.body.msg, msg);
+  else assert.match(String(res.body.msg), msg);
 }
 
 export class Client {

@@ -5,7 +5,8 @@ import { renderMessage } from '../../server/markdown/index.js';
 import { ALLOWED_ATTRIBUTES, ALLOWED_TAGS } from '../../server/markdown/sanitize-lists.js';
 import { sanitizeXss } from '../../server/markdown/sanitize-xss.js';
 import { renderedOf } from '../../server/store/message-records.js';
-import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
+import { castOf, type Cast } from '../helpers/people.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -105,7 +106,7 @@ describe('XSS corpus through the API', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     await createChannel(ts, ts.client(cast.owner), 'general');
   });
   after(() => ts.stop());

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, groupId, makeCast, type Cast } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
+import { groupId, castOf, type Cast, type CastRole } from '../helpers/people.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
@@ -26,14 +27,14 @@ describe('register: channels sections', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer({ config: { webPublicStreamsEnabled: true } });
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     await createChannel(ts, ts.ownerClient, 'alpha', { principals: [cast.owner.id, cast.member.id] });
     await createChannel(ts, ts.ownerClient, 'beta');
   });
   after(() => ts.stop());
 
-  const as = (who: keyof Cast) => ts.client(cast[who]);
-  const register = (who: keyof Cast, params: Dict = {}) => as(who).post('/register', params as never);
+  const as = (who: CastRole) => ts.client(cast[who]);
+  const register = (who: CastRole, params: Dict = {}) => as(who).post('/register', params as never);
 
   it('returns every channel field, the subscription fields, and the channel limits', async () => {
     await as('member').delete('/users/me/subscriptions', { subscriptions: ['alpha'] });

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { renderMessage } from '../../server/markdown/index.js';
 import { renderContextFor } from '../../server/lib/messages/render-context.js';
 import { FLAG } from '../../server/store/message-records.js';
-import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
+import { castOf, type Cast } from '../helpers/people.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
 import { startTestServer, type Client, type ParamValue, type TestServer } from '../helpers/server.js';
 import { drain, verifyAction } from '../helpers/verify-action.js';
@@ -18,7 +19,7 @@ describe('message events and register', () => {
 
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     owner = ts.ownerClient;
     member = ts.client(cast.member);
     admin = ts.client(cast.admin);

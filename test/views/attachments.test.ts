@@ -9,7 +9,7 @@ import { pathIdFromReference } from '../../server/lib/uploads/names.js';
 import type { AttachmentRecord } from '../../server/store/attachment-records.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
-import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ensureClaimed, fetchFile, uploadFiles, uploadOne } from '../helpers/uploads.js';
 import { verifyAction } from '../helpers/verify-action.js';
@@ -51,10 +51,10 @@ describe('role matrix over the upload and attachment endpoints', () => {
       }
       assert.equal(res.status, 200, `${caller}: ${JSON.stringify(res.body)}`);
       const a = record(ts, res.body.url)!;
-      assert.equal(a.owner_id, cast.accounts[caller].id, caller);
+      assert.equal(a.owner_id, cast[caller].id, caller);
       assert.ok((await storedIds(ts)).includes(a.id), caller);
     }
-    const deact = cast.accounts.deactivated.id;
+    const deact = cast.deactivated.id;
     assert.equal(ts.store.attachments.ownedBy(deact).length, 0);
   });
 
@@ -107,7 +107,7 @@ describe('role matrix over the upload and attachment endpoints', () => {
         continue;
       }
       assert.equal(res.status, 200, caller);
-      const mine = ts.store.attachments.ownedBy(cast.accounts[caller].id).map((a) => a.id);
+      const mine = ts.store.attachments.ownedBy(cast[caller].id).map((a) => a.id);
       assert.deepEqual(res.body.attachments.map((a: { id: number }) => a.id), mine, caller);
       assert.ok(mine.length >= 1, caller);
       assert.equal(res.body.upload_space_used, ts.store.attachments.totalSize(), caller);
@@ -154,7 +154,7 @@ describe('role matrix over the upload and attachment endpoints', () => {
         continue;
       }
       assert.equal(res.status, 201, caller);
-      const id = cast.accounts[caller].id;
+      const id = cast[caller].id;
       assert.match(res.headers.get('location')!, new RegExp(`^/api/v1/tus/${id}-[0-9a-f]{32}$`), caller);
     }
   });

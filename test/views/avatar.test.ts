@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
@@ -35,23 +35,23 @@ describe('avatars: GET /avatar/{id}, POST/DELETE /users/me/avatar', () => {
   after(() => ts.stop());
 
   it('a generated default PNG per user, 100 px and 500 px (medium), no third party involved', async () => {
-    const a = await fetchAvatar(ts, `/avatar/${cast.accounts.member.id}?v=1`);
+    const a = await fetchAvatar(ts, `/avatar/${cast.member.id}?v=1`);
     assert.equal(a.status, 200);
     assert.equal(a.type, 'image/png');
     assert.ok(a.body.subarray(0, 8).equals(SIGNATURE));
     assert.equal(a.body.readUInt32BE(16), 100);
     assert.equal(a.headers.get('x-content-type-options'), 'nosniff');
-    const again = await fetchAvatar(ts, `/avatar/${cast.accounts.member.id}`);
+    const again = await fetchAvatar(ts, `/avatar/${cast.member.id}`);
     assert.ok(again.body.equals(a.body), 'deterministic');
-    const other = await fetchAvatar(ts, `/avatar/${cast.accounts.admin.id}`);
+    const other = await fetchAvatar(ts, `/avatar/${cast.admin.id}`);
     assert.ok(!other.body.equals(a.body), 'differs between users');
-    const medium = await fetchAvatar(ts, `/avatar/${cast.accounts.member.id}/medium`);
+    const medium = await fetchAvatar(ts, `/avatar/${cast.member.id}/medium`);
     assert.equal(medium.body.readUInt32BE(16), 500);
     assert.equal((await fetchAvatar(ts, '/avatar/999999')).status, 404);
     // By email: signed-in requesters only.
-    const byEmail = await fetchAvatar(ts, `/avatar/${cast.accounts.member.email}`, cast.client('admin').authHeader);
+    const byEmail = await fetchAvatar(ts, `/avatar/${cast.member.email}`, cast.client('admin').authHeader);
     assert.ok(byEmail.body.equals(a.body));
-    assert.equal((await fetchAvatar(ts, `/avatar/${cast.accounts.member.email}`)).status, 401);
+    assert.equal((await fetchAvatar(ts, `/avatar/${cast.member.email}`)).status, 401);
     assert.equal((await fetchAvatar(ts, '/avatar/nobody@example.com', cast.client('admin').authHeader)).status, 404);
     assert.equal((await fetchAvatar(ts, '/avatar/abc')).status, 400);
   });
@@ -62,7 +62,7 @@ describe('avatars: GET /avatar/{id}, POST/DELETE /users/me/avatar', () => {
       const ok = !['deactivated', 'anonymous'].includes(caller);
       assert.equal(res.status, ok ? 200 : 401, `${caller}: ${JSON.stringify(res.body)}`);
       if (caller === 'anonymous') continue;
-      const u = ts.store.users.get(cast.accounts[caller].id)!;
+      const u = ts.store.users.get(cast[caller].id)!;
       assert.equal(u.avatar !== undefined, ok, caller);
       if (ok) assert.equal(res.body.avatar_url, `/avatar/${u.id}?v=${u.avatar_version}`);
     }
@@ -107,7 +107,7 @@ describe('avatars: GET /avatar/{id}, POST/DELETE /users/me/avatar', () => {
 
   it('refuses no file, two files and non-images; nothing changes', async () => {
     const client = cast.client('member');
-    const before = ts.store.users.get(cast.accounts.member.id)!.avatar_version;
+    const before = ts.store.users.get(cast.member.id)!.avatar_version;
     let res = await upload(client, []);
     assert.equal(res.body.msg, 'You must upload exactly one avatar.');
     res = await upload(client, [
@@ -118,18 +118,18 @@ describe('avatars: GET /avatar/{id}, POST/DELETE /users/me/avatar', () => {
     res = await upload(client, [{ data: Buffer.from('<svg onload="x"/>'), type: 'image/png' }]);
     assert.equal(res.status, 400);
     assert.match(res.body.msg, /Invalid image format/);
-    assert.equal(ts.store.users.get(cast.accounts.member.id)!.avatar_version, before);
+    assert.equal(ts.store.users.get(cast.member.id)!.avatar_version, before);
   });
 
   it('a guest who may not access a user gets the neutral tile, not their image', async () => {
     const membersGroup = ts.store.groups.data.groups.find((g) => g.name === 'role:members')!.id;
     ts.store.realm.data.realm!.settings.can_access_all_users_group = membersGroup;
     try {
-      const hidden = await fetchAvatar(ts, `/avatar/${cast.accounts.admin.id}`, cast.client('guest').authHeader);
-      const neutral = await fetchAvatar(ts, `/avatar/${cast.accounts.moderator.id}`, cast.client('guest').authHeader);
+      const hidden = await fetchAvatar(ts, `/avatar/${cast.admin.id}`, cast.client('guest').authHeader);
+      const neutral = await fetchAvatar(ts, `/avatar/${cast.moderator.id}`, cast.client('guest').authHeader);
       assert.equal(hidden.status, 200);
       assert.ok(hidden.body.equals(neutral.body));
-      const real = await fetchAvatar(ts, `/avatar/${cast.accounts.admin.id}`, cast.client('member').authHeader);
+      const real = await fetchAvatar(ts, `/avatar/${cast.admin.id}`, cast.client('member').authHeader);
       assert.ok(!real.body.equals(hidden.body));
     } finally {
       delete ts.store.realm.data.realm!.settings.can_access_all_users_group;

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Caller, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Caller, type Cast } from '../helpers/people.js';
 import { startTestServer, type Account, type ApiResponse, type TestServer } from '../helpers/server.js';
 
 let ts: TestServer;
@@ -94,7 +94,7 @@ describe('bots role matrix', () => {
       if (CREATE[caller] === 'ok') {
         const bot = ts.store.users.get(res.body.user_id)!;
         assert.equal(bot.is_bot, true);
-        assert.equal(bot.bot_owner_id, cast.accounts[caller as Exclude<Caller, 'anonymous'>].id);
+        assert.equal(bot.bot_owner_id, cast[caller as Exclude<Caller, 'anonymous'>].id);
         assert.equal(bot.email, `by-${caller}-bot@hearth.local`);
         const list = await cast.client(caller).get('/bots');
         expectOutcome(list, 'ok', `GET /bots as ${caller}`);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, groupId, isSubscribedInStore, makeCast, stored, storedByName, watch, type Cast } from '../helpers/channels.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { isSubscribedInStore, stored, storedByName, watch } from '../helpers/channels.js';
+import { groupId, castOf, type Cast, type CastRole } from '../helpers/people.js';
+import { startTestServer, type TestServer, assertError } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
 /** POST /channels/create (feature level 417): create one channel, subscribing `subscribers`. */
@@ -10,12 +11,12 @@ describe('POST /channels/create', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
   });
   after(() => ts.stop());
 
-  const as = (who: keyof Cast) => ts.client(cast[who]);
-  const create = (who: keyof Cast, params: Record<string, unknown>) => as(who).post('/channels/create', params as never);
+  const as = (who: CastRole) => ts.client(cast[who]);
+  const create = (who: CastRole, params: Record<string, unknown>) => as(who).post('/channels/create', params as never);
   const REG = { fetch_event_types: ['subscription', 'stream'], event_types: ['subscription', 'stream'], include_subscribers: 'true' };
 
   it('creates the channel with its settings and subscribes exactly the subscribers', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, makeCast, type Cast } from '../helpers/channels.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createChannel } from '../helpers/channels.js';
+import { castOf, type Cast, type CastRole } from '../helpers/people.js';
+import { startTestServer, type TestServer, assertError } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
 /** Channel folders: create, list, update, archive, reorder, and who sees them. */
@@ -10,13 +11,13 @@ describe('channel folders', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer({ config: { webPublicStreamsEnabled: true } });
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
   });
   after(() => ts.stop());
 
-  const as = (who: keyof Cast) => ts.client(cast[who]);
+  const as = (who: CastRole) => ts.client(cast[who]);
   const folders = () => ts.store.channelFolders.data.folders;
-  const create = (name: string, description = '', who: keyof Cast = 'admin') =>
+  const create = (name: string, description = '', who: CastRole = 'admin') =>
     as(who).post('/channel_folders/create', { name, description });
 
   it('creates folders (administrators only), rendered, ordered last, announced to everyone', async () => {

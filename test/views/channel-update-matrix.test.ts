@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChannelRecord } from '../../server/store/channel-records.js';
 import { CHANNEL_SETTING_NAMES } from '../../server/lib/channels/settings.js';
-import { createChannel, groupId, makeCast, stored, type Cast } from '../helpers/channels.js';
+import { createChannel, stored } from '../helpers/channels.js';
+import { groupId, castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 /**
@@ -19,7 +20,7 @@ describe('PATCH /streams/{stream_id} permission matrix', () => {
   before(async () => {
     ts = await startTestServer({ config: { webPublicStreamsEnabled: true } });
     ts.store.realm.data.realm!.settings.enable_spectator_access = true;
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     chanAdmin = await ts.addUser('Chad', 400);
     outsider = await ts.addUser('Otto', 400);
     const f = await ts.ownerClient.post('/channel_folders/create', { name: 'Work', description: '' });

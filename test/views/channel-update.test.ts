@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, groupId, makeCast, stored, type Cast } from '../helpers/channels.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createChannel, stored } from '../helpers/channels.js';
+import { groupId, castOf, type Cast, type CastRole } from '../helpers/people.js';
+import { startTestServer, type TestServer, assertError } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
 /** PATCH /streams/{stream_id}: each parameter's rules, errors and events. */
@@ -10,11 +11,11 @@ describe('PATCH /streams/{stream_id} rules and events', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
   });
   after(() => ts.stop());
 
-  const patch = (id: number, params: Record<string, unknown>, who: keyof Cast = 'owner') =>
+  const patch = (id: number, params: Record<string, unknown>, who: CastRole = 'owner') =>
     ts.client(cast[who]).patch(`/streams/${id}`, params as never);
   const fresh = (params: Record<string, unknown> = {}) =>
     createChannel(ts, ts.ownerClient, `r${ts.store.channels.data.nextId}`, {

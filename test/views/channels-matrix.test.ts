@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, groupId, isSubscribedInStore, makeCast, stored, type Cast } from '../helpers/channels.js';
+import { createChannel, isSubscribedInStore, stored } from '../helpers/channels.js';
+import { groupId, castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 type Role = 'owner' | 'admin' | 'moderator' | 'member' | 'guest' | 'outsider' | 'deactivated';
@@ -25,7 +26,7 @@ describe('channel actions permission matrix', () => {
   let target: Account;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     outsider = await ts.addUser('Otto', 400);
     target = await ts.addUser('Tess', 400);
   });

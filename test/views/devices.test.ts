@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Caller, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Caller, type Cast } from '../helpers/people.js';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
@@ -29,7 +29,7 @@ const APNS = 'c0ffee'.repeat(10) + 'c0ff'; // 64 hex digits, as the iOS app send
 
 describe('FCM tokens (POST/DELETE /users/me/android_gcm_reg_id)', () => {
   it('keeps a token, refreshes it when sent again, and removes it', async () => {
-    const id = cast.accounts.member.id;
+    const id = cast.member.id;
     assert.equal((await mel.post('/users/me/android_gcm_reg_id', { token: 'fcm-token-1' })).status, 200);
     assert.equal((await mel.post('/users/me/android_gcm_reg_id', { token: 'fcm-token-1' })).status, 200);
     assert.deepEqual(
@@ -75,13 +75,13 @@ describe('FCM tokens (POST/DELETE /users/me/android_gcm_reg_id)', () => {
   });
 
   it('a token registered by someone else moves to the account now logged in on the phone', async () => {
-    const other = ts.client(cast.accounts.moderator);
+    const other = ts.client(cast.moderator);
     await mel.post('/users/me/android_gcm_reg_id', { token: 'shared-phone' });
     await other.post('/users/me/android_gcm_reg_id', { token: 'shared-phone' });
     const rows = (await stored()).push_tokens.filter((t) => t.token === 'shared-phone');
     assert.deepEqual(
       rows.map((t) => t.user_id),
-      [cast.accounts.moderator.id],
+      [cast.moderator.id],
     );
     // Removing someone else's token is refused as unknown.
     assert.equal((await mel.delete('/users/me/android_gcm_reg_id', { token: 'shared-phone' })).body.msg, 'Token does not exist');
@@ -106,7 +106,7 @@ describe('APNs tokens (POST/DELETE /users/me/apns_device_token)', () => {
   it('needs a decodable token and a valid app ID, and keeps the app ID', async () => {
     const ok = await mel.post('/users/me/apns_device_token', { token: APNS, appid: 'org.zulip.Zulip' });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
-    const row = (await tokensOf(cast.accounts.member.id)).find((t) => t.kind === 'apns')!;
+    const row = (await tokensOf(cast.member.id)).find((t) => t.kind === 'apns')!;
     assert.equal(row.token, APNS);
     assert.equal(row.ios_app_id, 'org.zulip.Zulip');
     const cases: [Record<string, string>, string][] = [
@@ -121,7 +121,7 @@ describe('APNs tokens (POST/DELETE /users/me/apns_device_token)', () => {
       assert.equal(res.body.msg, msg);
     }
     assert.equal((await mel.delete('/users/me/apns_device_token', { token: APNS })).status, 200);
-    assert.equal((await tokensOf(cast.accounts.member.id)).filter((t) => t.kind === 'apns').length, 0);
+    assert.equal((await tokensOf(cast.member.id)).filter((t) => t.kind === 'apns').length, 0);
     // An FCM token of the same text is a different registration.
     assert.equal((await mel.delete('/users/me/apns_device_token', { token: 'abcd' })).body.msg, 'Token does not exist');
   });
@@ -141,7 +141,7 @@ describe('POST /register_client_device and the devices register section', () => 
     assert.ok(second.body.device_id > id);
     const file = await stored();
     assert.deepEqual(
-      file.devices.filter((d) => d.user_id === cast.accounts.member.id).map((d) => d.id),
+      file.devices.filter((d) => d.user_id === cast.member.id).map((d) => d.id),
       [id, second.body.device_id],
     );
     const reg = await mel.post('/register', { fetch_event_types: ['device'] });
@@ -157,7 +157,7 @@ describe('POST /register_client_device and the devices register section', () => 
     const push = await mel.post('/register', { fetch_event_types: ['push_device'] });
     assert.deepEqual(push.body.push_devices, {});
     // Another user's register does not show them.
-    const other = await ts.client(cast.accounts.admin).post('/register', { fetch_event_types: ['device'] });
+    const other = await ts.client(cast.admin).post('/register', { fetch_event_types: ['device'] });
     assert.deepEqual(other.body.devices, {});
   });
 });
@@ -190,7 +190,7 @@ describe('devices role matrix', () => {
       } else {
         assert.equal(device.status, 200, JSON.stringify(device.body));
         assert.equal(after.devices.at(-1)!.id, device.body.device_id);
-        assert.equal(after.devices.at(-1)!.user_id, cast.accounts[caller as Exclude<Caller, 'anonymous'>].id);
+        assert.equal(after.devices.at(-1)!.user_id, cast[caller as Exclude<Caller, 'anonymous'>].id);
       }
     });
   }

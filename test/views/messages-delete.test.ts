@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Store } from '../../server/store/store.js';
-import { createChannel, groupId } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
-import { castOf, type Cast, type Caller } from '../helpers/roles.js';
+import { castOf, type Cast, type Caller, groupId } from '../helpers/people.js';
 import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 import { restart, uploadOne } from '../helpers/uploads.js';
 import { drain, verifyAction } from '../helpers/verify-action.js';
@@ -161,7 +161,7 @@ describe('DELETE /messages/{id}: who may delete what, and until when', () => {
     ts = await startTestServer({ clock: { now: () => now } });
     cast = await castOf(ts);
     const everyone = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot'] as const;
-    const principals = JSON.stringify(everyone.map((w) => cast.accounts[w].id));
+    const principals = JSON.stringify(everyone.map((w) => cast[w].id));
     hall = await createChannel(ts, ts.ownerClient, 'hall', { principals });
     side = await createChannel(ts, ts.ownerClient, 'side', { principals });
   });
@@ -179,10 +179,10 @@ describe('DELETE /messages/{id}: who may delete what, and until when', () => {
     await allowed('member', await send('bot'));
     await refused('bot', await send('member'));
     // A bot's direct message: its owner deletes it only as a participant (no row, no access).
-    const unseen = await sendDirect(c('bot'), [cast.accounts.moderator.id], 'beep');
+    const unseen = await sendDirect(c('bot'), [cast.moderator.id], 'beep');
     await refused('member', unseen, 'Invalid message(s)');
     await refused('moderator', unseen);
-    const seen = await sendDirect(c('bot'), [cast.accounts.moderator.id, cast.accounts.member.id], 'beep beep');
+    const seen = await sendDirect(c('bot'), [cast.moderator.id, cast.member.id], 'beep beep');
     await refused('moderator', seen);
     await allowed('member', seen);
   });
@@ -218,7 +218,7 @@ describe('DELETE /messages/{id}: who may delete what, and until when', () => {
   it('the organization\'s can_delete_any_message_group and can_delete_own_message_group', async () => {
     await realm({ can_delete_any_message_group: { new: groupId(ts, 'role:moderators') } });
     await allowed('moderator', await send('member'));
-    await allowed('moderator', await sendDirect(c('member'), [cast.accounts.moderator.id], 'hi'));
+    await allowed('moderator', await sendDirect(c('member'), [cast.moderator.id], 'hi'));
     await refused('member', await send('guest'));
     await realm({ can_delete_any_message_group: { new: groupId(ts, 'role:administrators') } });
     await refused('moderator', await send('member'));
@@ -236,7 +236,7 @@ describe('DELETE /messages/{id}: who may delete what, and until when', () => {
     await allowed('member', await send('member'));
     await refused('member', await send('member', 'side'));
     await refused('guest', await send('guest')); // guests are not in role:members
-    await refused('member', await sendDirect(c('member'), [cast.accounts.admin.id], 'dm'));
+    await refused('member', await sendDirect(c('member'), [cast.admin.id], 'dm'));
     const old = await send('member');
     now += 601_000;
     await refused('member', old, 'The time limit for deleting this message has passed');
@@ -254,7 +254,7 @@ describe('DELETE /messages/{id}: who may delete what, and until when', () => {
   });
 
   it('messages of an archived channel cannot be deleted; a deleted message is gone for a second try', async () => {
-    const arch = await createChannel(ts, ts.ownerClient, 'attic-archive', { principals: JSON.stringify([cast.accounts.member.id]) });
+    const arch = await createChannel(ts, ts.ownerClient, 'attic-archive', { principals: JSON.stringify([cast.member.id]) });
     const id = await send('member', 'attic-archive');
     assert.equal((await ts.ownerClient.delete(`/streams/${arch}`)).status, 200);
     await refused('member', id, 'Invalid message(s)');
@@ -270,7 +270,7 @@ describe('DELETE /messages/{id}: who hears of it', () => {
   let ts: TestServer;
   let cast: Cast;
   const BULK = { client_capabilities: JSON.stringify({ bulk_message_deletion: true, empty_topic_name: true }) };
-  const acc = (who: Caller) => cast.accounts[who as Exclude<Caller, 'anonymous'>];
+  const acc = (who: Caller) => cast[who as Exclude<Caller, 'anonymous'>];
   /** Opens a bulk-capable queue for each caller; returns a reader of each one's delete_message events. */
   async function listen(who: Caller[], params: Record<string, string> = BULK) {
     const regs = new Map<Caller, { queue_id: string; last_event_id: number }>();

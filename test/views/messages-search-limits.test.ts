@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_HIGHLIGHTS, MAX_SEARCH_WORD_LENGTH, MAX_SEARCH_WORDS } from '../../server/lib/messages/search.js';
 import { MAX_NARROW_LENGTH, MAX_NARROW_TERMS } from '../../server/lib/messages/narrow-terms.js';
-import { assertError, createChannel } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Client, type ParamValue, type TestServer } from '../helpers/server.js';
+import { startTestServer, type Client, type ParamValue, type TestServer, assertError } from '../helpers/server.js';
 
 type Narrow = { operator: string; operand: unknown; negated?: boolean }[];
 const search = (operand: string, negated = false) => ({ operator: 'search', operand, negated });

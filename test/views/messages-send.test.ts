@@ -3,9 +3,10 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FLAG } from '../../server/store/message-records.js';
-import { assertError, createChannel, groupId, makeCast, stored, type Cast } from '../helpers/channels.js';
+import { createChannel, stored } from '../helpers/channels.js';
+import { groupId, castOf, type Cast } from '../helpers/people.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { startTestServer, type Client, type TestServer, assertError } from '../helpers/server.js';
 import { drain, verifyAction } from '../helpers/verify-action.js';
 
 describe('POST /messages', () => {
@@ -18,7 +19,7 @@ describe('POST /messages', () => {
 
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     owner = ts.ownerClient;
     member = ts.client(cast.member);
     guest = ts.client(cast.guest);

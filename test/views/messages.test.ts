@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
+import { castOf, type Cast } from '../helpers/people.js';
 import { fetchMessages, sendDirect, sendStream } from '../helpers/messages.js';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { startTestServer, type Client, type TestServer, assertError } from '../helpers/server.js';
 
 const ids = (body: { messages: { id: number }[] }) => body.messages.map((m) => m.id);
 
@@ -21,7 +22,7 @@ describe('GET /messages', () => {
 
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     owner = ts.ownerClient;
     member = ts.client(cast.member);
     admin = ts.client(cast.admin);

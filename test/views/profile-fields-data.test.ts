@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
@@ -44,7 +44,7 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
       assert.equal(res.status, expected, `${caller}: ${JSON.stringify(res.body)}`);
       if (caller === 'bot') assert.equal(res.body.msg, 'This endpoint does not accept bot requests.');
       if (caller !== 'anonymous') {
-        const stored = await storedProfile(ts, cast.accounts[caller].id);
+        const stored = await storedProfile(ts, cast[caller].id);
         assert.equal(stored[String(f.short)]?.value, expected === 200 ? `T ${caller}` : undefined, caller);
       }
     }
@@ -52,14 +52,14 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
 
   it('the eight types: valid values stored, rendered where Markdown-capable, announced (verifyAction)', async () => {
     const me = cast.client('member');
-    const memberId = cast.accounts.member.id;
+    const memberId = cast.member.id;
     const data = [
       { id: f.short, value: 'Chief *tea* officer' },
       { id: f.long, value: 'Line one\n\nLine <two>' },
       { id: f.select, value: 'b' },
       { id: f.date, value: '1990-02-28' },
       { id: f.url, value: 'https://example.com/me' },
-      { id: f.users, value: [cast.accounts.admin.id, cast.accounts.owner.id] },
+      { id: f.users, value: [cast.admin.id, cast.owner.id] },
       { id: f.external, value: 'octocat' },
       { id: f.pronouns, value: 'she/her' },
     ];
@@ -76,7 +76,7 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
     });
     assert.equal(first.person.custom_profile_field.rendered_value, '<p>Chief <em>tea</em> officer</p>');
     const stored = await storedProfile(ts, memberId);
-    assert.equal(stored[String(f.users)].value, JSON.stringify([cast.accounts.admin.id, cast.accounts.owner.id]));
+    assert.equal(stored[String(f.users)].value, JSON.stringify([cast.admin.id, cast.owner.id]));
     assert.equal(stored[String(f.select)].value, 'b');
     assert.ok(!('rendered_value' in stored[String(f.select)]));
     assert.doesNotMatch(stored[String(f.long)].rendered_value, /<two>/);
@@ -91,7 +91,7 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
 
   it('invalid values per type are refused with Zulip-style messages; nothing is stored', async () => {
     const me = cast.client('moderator');
-    const before = await storedProfile(ts, cast.accounts.moderator.id);
+    const before = await storedProfile(ts, cast.moderator.id);
     const cases: [number | undefined, unknown, string][] = [
       [f.short, 'x'.repeat(51), 'Title is too long (limit: 50 characters)'],
       [f.long, 'x'.repeat(501), 'Bio is too long (limit: 500 characters)'],
@@ -100,8 +100,8 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
       [f.date, '28/02/1990', 'Birthday is not a date'],
       [f.url, 'javascript:alert(1)', 'Site is not a URL'],
       [f.users, [987654], 'Invalid user ID: 987654'],
-      [f.users, [cast.accounts.bot.id], `User with ID ${cast.accounts.bot.id} is a bot`],
-      [f.users, [cast.accounts.deactivated.id], `User with ID ${cast.accounts.deactivated.id} is deactivated`],
+      [f.users, [cast.bot.id], `User with ID ${cast.bot.id} is a bot`],
+      [f.users, [cast.deactivated.id], `User with ID ${cast.deactivated.id} is deactivated`],
       [f.users, 'not a list', 'Mentor is not a list'],
       [f.pronouns, [1], 'Pronouns is not a string'],
       [4242, 'x', 'Field id 4242 not found.'],
@@ -111,7 +111,7 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
       assert.equal(res.status, 400, msg);
       assert.equal(res.body.msg, msg);
     }
-    assert.deepEqual(await storedProfile(ts, cast.accounts.moderator.id), before);
+    assert.deepEqual(await storedProfile(ts, cast.moderator.id), before);
   });
 
   it('editable_by_user=false: members are told to ask an administrator; administrators may edit anyone', async () => {
@@ -121,19 +121,19 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
     assert.equal(res.body.msg, restricted);
     res = await member.delete('/users/me/profile_data', { data: [f.locked] });
     assert.equal(res.body.msg, restricted);
-    res = await cast.client('admin').patch(`/users/${cast.accounts.member.id}`, {
+    res = await cast.client('admin').patch(`/users/${cast.member.id}`, {
       profile_data: [{ id: f.locked, value: 'E-1' }],
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.equal((await storedProfile(ts, cast.accounts.member.id))[String(f.locked)].value, 'E-1');
+    assert.equal((await storedProfile(ts, cast.member.id))[String(f.locked)].value, 'E-1');
     res = await cast.client('admin').patch('/users/me/profile_data', { data: [{ id: f.locked, value: 'A-9' }] });
     assert.equal(res.status, 200);
     // null clears through PATCH /users/{id}.
     await verifyAction(cast.client('member'), async () => {
-      res = await cast.client('admin').patch(`/users/${cast.accounts.member.id}`, { profile_data: [{ id: f.locked, value: null }] });
+      res = await cast.client('admin').patch(`/users/${cast.member.id}`, { profile_data: [{ id: f.locked, value: null }] });
       assert.equal(res.status, 200);
     });
-    assert.ok(!(String(f.locked) in (await storedProfile(ts, cast.accounts.member.id))));
+    assert.ok(!(String(f.locked) in (await storedProfile(ts, cast.member.id))));
   });
 
   it('DELETE /users/me/profile_data: clears values; an unknown ID is named', async () => {
@@ -142,15 +142,15 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
     let res = await me.delete('/users/me/profile_data', { data: [f.pronouns, 31337] });
     assert.equal(res.status, 400);
     assert.equal(res.body.msg, 'Field id 31337 not found.');
-    assert.equal((await storedProfile(ts, cast.accounts.member.id))[String(f.pronouns)].value, 'they/them');
+    assert.equal((await storedProfile(ts, cast.member.id))[String(f.pronouns)].value, 'they/them');
     const events = await verifyAction(me, async () => {
       res = await me.delete('/users/me/profile_data', { data: [f.pronouns] });
       assert.equal(res.status, 200);
     });
     assert.deepEqual(events.map(({ id: _i, ...e }) => e), [
-      { type: 'realm_user', op: 'update', person: { user_id: cast.accounts.member.id, custom_profile_field: { id: f.pronouns, value: null } } },
+      { type: 'realm_user', op: 'update', person: { user_id: cast.member.id, custom_profile_field: { id: f.pronouns, value: null } } },
     ]);
-    assert.ok(!(String(f.pronouns) in (await storedProfile(ts, cast.accounts.member.id))));
+    assert.ok(!(String(f.pronouns) in (await storedProfile(ts, cast.member.id))));
   });
 
   it('removing a dropdown choice or a field drops the values that used it (verifyAction)', async () => {
@@ -162,10 +162,10 @@ describe('custom profile field values: /users/me/profile_data and PATCH /users/{
       });
       assert.equal(res.status, 200, JSON.stringify(res.body));
     });
-    assert.ok(!(String(f.select) in (await storedProfile(ts, cast.accounts.guest.id))));
+    assert.ok(!(String(f.select) in (await storedProfile(ts, cast.guest.id))));
     await verifyAction(cast.client('member'), async () => {
       assert.equal((await ts.ownerClient.delete(`/realm/profile_fields/${f.url}`)).status, 200);
     });
-    assert.ok(!(String(f.url) in (await storedProfile(ts, cast.accounts.guest.id))));
+    assert.ok(!(String(f.url) in (await storedProfile(ts, cast.guest.id))));
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Cast } from '../helpers/people.js';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 

@@ -5,7 +5,7 @@ import { FLAG } from '../../server/store/message-records.js';
 import type { CustomEmoji } from '../../server/lib/emoji/reaction.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
-import { castOf, type Cast, type Caller } from '../helpers/roles.js';
+import { castOf, type Cast, type Caller } from '../helpers/people.js';
 import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 import { restart } from '../helpers/uploads.js';
 import { drain, verifyAction } from '../helpers/verify-action.js';
@@ -130,7 +130,7 @@ describe('reactions', () => {
 describe('reactions: who may react, who hears, Zulip\'s corner cases', () => {
   let ts: TestServer;
   let cast: Cast;
-  const acc = (who: Caller) => cast.accounts[who as Exclude<Caller, 'anonymous'>];
+  const acc = (who: Caller) => cast[who as Exclude<Caller, 'anonymous'>];
   const react = (who: Caller, id: number, params: Record<string, string>) => cast.client(who).post(`/messages/${id}/reactions`, params);
   const unreact = (who: Caller, id: number, params: Record<string, string>) => cast.client(who).delete(`/messages/${id}/reactions`, params);
   const stored = (id: number) => (ts.store.messages.get(id)!.reactions ?? []).map((r) => [r.user_id, r.emoji_name, r.emoji_code, r.reaction_type]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
+import { castOf, type Cast } from '../helpers/people.js';
 import { fetchMessages, sendStream } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -10,7 +11,7 @@ describe('code highlighting over HTTP', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     await createChannel(ts, ts.client(cast.owner), 'general');
   });
   after(() => ts.stop());

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderContextFor } from '../../server/lib/messages/render-context.js';
 import { renderMessage } from '../../server/markdown/index.js';
-import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
+import { castOf, type Cast } from '../helpers/people.js';
 import { fetchMessages, sendStream } from '../helpers/messages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -12,7 +13,7 @@ describe('math over HTTP', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     await createChannel(ts, ts.client(cast.owner), 'general');
   });
   after(() => ts.stop());

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { renderContextFor } from '../../server/lib/messages/render-context.js';
 import { renderMessage } from '../../server/markdown/index.js';
-import { createChannel, makeCast, type Cast } from '../helpers/channels.js';
+import { createChannel } from '../helpers/channels.js';
+import { castOf, type Cast, type CastRole } from '../helpers/people.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** POST /messages/render and the render context built from the organization. */
@@ -16,7 +17,7 @@ describe('POST /messages/render', () => {
   let groupId = 0;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     general = await createChannel(ts, ts.client(cast.owner), 'general');
     secret = await createChannel(ts, ts.client(cast.owner), 'secret plans', { invite_only: true });
     const res = await ts.client(cast.owner).post('/user_groups/create', { name: 'support', description: 'help', members: JSON.stringify([cast.member.id]) });
@@ -25,7 +26,7 @@ describe('POST /messages/render', () => {
   });
   after(() => ts.stop());
 
-  const render = (who: keyof Cast, content: string) => ts.client(cast[who]).post('/messages/render', { content });
+  const render = (who: CastRole, content: string) => ts.client(cast[who]).post('/messages/render', { content });
 
   it('renders with the organization: users, groups, channels the author can see', async () => {
     const res = await render('member', '@**Mel** @**Ada** @*support* #**general>hi** #**secret plans** :smile:');
@@ -79,7 +80,7 @@ describe('POST /messages/render', () => {
   });
 
   it("topic links carry /with/ the topic's first message the author can read (Zulip's moved-topic-proof links)", async () => {
-    const send = async (who: keyof Cast, to: number, topic: string) => {
+    const send = async (who: CastRole, to: number, topic: string) => {
       const res = await ts.client(cast[who]).post('/messages', { type: 'stream', to, topic, content: 'hello' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return res.body.id as number;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, groupId, isSubscribedInStore, makeCast, stored, type Cast } from '../helpers/channels.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createChannel, isSubscribedInStore, stored } from '../helpers/channels.js';
+import { groupId, castOf, type Cast, type CastRole } from '../helpers/people.js';
+import { startTestServer, type TestServer, assertError } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
 /** DELETE and GET /users/me/subscriptions, and POST /users/me/subscriptions/properties. */
@@ -12,7 +13,7 @@ describe('unsubscribing, listing and subscription settings', () => {
   let priv: number;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     pub = await createChannel(ts, ts.ownerClient, 'lobby', {
       principals: [cast.owner.id, cast.admin.id, cast.moderator.id, cast.member.id, cast.guest.id],
     });
@@ -20,8 +21,8 @@ describe('unsubscribing, listing and subscription settings', () => {
   });
   after(() => ts.stop());
 
-  const as = (who: keyof Cast) => ts.client(cast[who]);
-  const unsubscribe = (who: keyof Cast, names: string[], principals?: unknown[]) =>
+  const as = (who: CastRole) => ts.client(cast[who]);
+  const unsubscribe = (who: CastRole, names: string[], principals?: unknown[]) =>
     as(who).delete('/users/me/subscriptions', { subscriptions: names, principals: principals as never });
 
   it('unsubscribes yourself with removed / not_removed, keeping the row for your settings', async () => {
@@ -138,7 +139,7 @@ describe('unsubscribing, listing and subscription settings', () => {
   });
 
   it('changes personal settings, with in_home_view as the inverse of is_muted', async () => {
-    const props = (who: keyof Cast, data: unknown[]) =>
+    const props = (who: CastRole, data: unknown[]) =>
       as(who).post('/users/me/subscriptions/properties', { subscription_data: data as never });
     const events = await verifyAction(
       as('owner'),
@@ -211,7 +212,7 @@ describe('unsubscribing, listing and subscription settings', () => {
   });
 
   it('lets drafts address only channels the user may post in', async () => {
-    const draft = (who: keyof Cast, to: number) =>
+    const draft = (who: CastRole, to: number) =>
       as(who).post('/drafts', { drafts: [{ type: 'stream', to: [to], topic: 't', content: 'c' }] });
     assert.equal((await draft('owner', priv)).status, 200);
     assertError(await draft('moderator', priv), 'Invalid channel ID');

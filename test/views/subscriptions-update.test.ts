@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, isSubscribedInStore, makeCast, storedByName, type Cast } from '../helpers/channels.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createChannel, isSubscribedInStore, storedByName } from '../helpers/channels.js';
+import { castOf, type Cast, type CastRole } from '../helpers/people.js';
+import { startTestServer, type TestServer, assertError } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
 /** PATCH /users/me/subscriptions (Zulip's update_subscriptions_backend): add and delete in one request. */
@@ -12,14 +13,14 @@ describe('PATCH /users/me/subscriptions', () => {
   let vault = 0;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     lobby = await createChannel(ts, ts.ownerClient, 'lobby', { principals: [cast.owner.id, cast.guest.id] });
     vault = await createChannel(ts, ts.ownerClient, 'vault', { invite_only: true });
   });
   after(() => ts.stop());
 
-  const as = (who: keyof Cast) => ts.client(cast[who]);
-  const patch = (who: keyof Cast, params: Record<string, unknown>) => as(who).patch('/users/me/subscriptions', params as never);
+  const as = (who: CastRole) => ts.client(cast[who]);
+  const patch = (who: CastRole, params: Record<string, unknown>) => as(who).patch('/users/me/subscriptions', params as never);
   const REG = { fetch_event_types: ['subscription', 'stream'], event_types: ['subscription', 'stream'], include_subscribers: 'true' };
 
   it('subscribes, creates and unsubscribes in one request, answering both halves', async () => {

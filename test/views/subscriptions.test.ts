@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { STREAM_COLORS } from '../../server/lib/channels/format.js';
-import { assertError, createChannel, groupId, isSubscribedInStore, makeCast, stored, storedByName, type Cast } from '../helpers/channels.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createChannel, isSubscribedInStore, stored, storedByName } from '../helpers/channels.js';
+import { groupId, castOf, type Cast, type CastRole } from '../helpers/people.js';
+import { startTestServer, type TestServer, assertError } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
 /** POST /users/me/subscriptions: creating channels and subscribing users. */
@@ -11,12 +12,12 @@ describe('subscribing and creating channels', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
   });
   after(() => ts.stop());
 
-  const as = (who: keyof Cast) => ts.client(cast[who]);
-  const subscribe = (who: keyof Cast, names: string[], params: Record<string, unknown> = {}) =>
+  const as = (who: CastRole) => ts.client(cast[who]);
+  const subscribe = (who: CastRole, names: string[], params: Record<string, unknown> = {}) =>
     as(who).post('/users/me/subscriptions', { subscriptions: names.map((name) => ({ name })), ...params } as never);
 
   it("creates a channel with Zulip's defaults, subscribes the creator, and the events rebuild the register", async () => {

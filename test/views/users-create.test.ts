@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createChannel, groupId, isSubscribedInStore } from '../helpers/channels.js';
-import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { createChannel, isSubscribedInStore } from '../helpers/channels.js';
+import { CALLERS, castOf, type Cast, groupId } from '../helpers/people.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
@@ -64,7 +64,7 @@ describe('POST /users and first login', () => {
   });
 
   it("the new account is subscribed to the organization's default channels, announced to their subscribers (verifyAction)", async () => {
-    const lobby = await createChannel(ts, ts.ownerClient, 'lobby', { principals: [ts.owner.id, cast.accounts.member.id] });
+    const lobby = await createChannel(ts, ts.ownerClient, 'lobby', { principals: [ts.owner.id, cast.member.id] });
     const other = await createChannel(ts, ts.ownerClient, 'side room', { principals: [ts.owner.id] });
     assert.equal((await ts.ownerClient.post('/default_streams', { stream_id: lobby })).status, 200);
     let id = 0;
@@ -98,7 +98,7 @@ describe('POST /users and first login', () => {
     const admin = cast.client('admin');
     const cases: [Record<string, string>, string][] = [
       [{ email: 'nope', password: PASSWORD, full_name: 'X' }, "Invalid email 'nope'"],
-      [{ email: cast.accounts.member.email, password: PASSWORD, full_name: 'X' }, `Email '${cast.accounts.member.email}' already in use`],
+      [{ email: cast.member.email, password: PASSWORD, full_name: 'X' }, `Email '${cast.member.email}' already in use`],
       [{ email: 'short@example.com', password: 'short', full_name: 'X' }, 'The password is too short: use at least 8 characters.'],
       [{ email: 'name@example.com', password: PASSWORD, full_name: '  ' }, 'Name too short!'],
       [{ email: 'name@example.com', password: PASSWORD, full_name: 'a@b' }, 'Invalid characters in name!'],

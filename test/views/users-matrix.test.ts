@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Caller, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Caller, type Cast } from '../helpers/people.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const active = (c: Caller) => c !== 'deactivated' && c !== 'anonymous';
@@ -21,7 +21,7 @@ describe('users endpoints × callers', () => {
   after(() => ts.stop());
 
   it('GET /users/me, /users/{id}, /users/{email}: active accounts only', async () => {
-    const member = cast.accounts.member;
+    const member = cast.member;
     for (const caller of CALLERS) {
       const c = cast.client(caller);
       for (const path of ['/users/me', `/users/${member.id}`, `/users/${member.email}`]) {
@@ -34,7 +34,7 @@ describe('users endpoints × callers', () => {
 
   it('DELETE /users/me/avatar: active accounts reset their own avatar (version bumps), nobody else', async () => {
     for (const caller of CALLERS) {
-      const id = caller === 'anonymous' ? null : cast.accounts[caller].id;
+      const id = caller === 'anonymous' ? null : cast[caller].id;
       const before = id === null ? 0 : ts.store.users.get(id)!.avatar_version;
       const res = await cast.client(caller).delete('/users/me/avatar');
       assert.equal(res.status, active(caller) ? 200 : 401, caller);
@@ -49,20 +49,20 @@ describe('users endpoints × callers', () => {
       const set = await c.patch('/users/me/profile_data', { data: [{ id: fieldId, value: `desk ${caller}` }] });
       assert.equal(set.status, expected, caller);
       if (caller !== 'anonymous') {
-        const stored = ts.store.users.get(cast.accounts[caller].id)!.profile_data?.[String(fieldId)];
+        const stored = ts.store.users.get(cast[caller].id)!.profile_data?.[String(fieldId)];
         assert.equal(stored?.value, expected === 200 ? `desk ${caller}` : undefined, caller);
       }
       const del = await c.delete('/users/me/profile_data', { data: [fieldId] });
       assert.equal(del.status, expected, caller);
       if (caller !== 'anonymous') {
-        assert.equal(ts.store.users.get(cast.accounts[caller].id)!.profile_data?.[String(fieldId)], undefined, caller);
+        assert.equal(ts.store.users.get(cast[caller].id)!.profile_data?.[String(fieldId)], undefined, caller);
       }
     }
   });
 
   it('GET /avatar/{id}: served to anyone (image tags carry no key); sent credentials must be valid', async () => {
     for (const caller of CALLERS) {
-      const res = await fetch(`${ts.url}/avatar/${cast.accounts.member.id}`, { headers: cast.client(caller).authHeader });
+      const res = await fetch(`${ts.url}/avatar/${cast.member.id}`, { headers: cast.client(caller).authHeader });
       assert.equal(res.status, caller === 'deactivated' ? 401 : 200, caller);
       await res.arrayBuffer();
     }
@@ -75,7 +75,7 @@ describe('users endpoints × callers', () => {
     for (const caller of order) {
       const res = await fresh.client(caller).delete('/users/me');
       assert.equal(res.status, active(caller) ? 200 : 401, `${caller}: ${JSON.stringify(res.body)}`);
-      if (caller !== 'anonymous') assert.equal(ts.store.users.get(fresh.accounts[caller].id)!.is_active, false, caller);
+      if (caller !== 'anonymous') assert.equal(ts.store.users.get(fresh[caller].id)!.is_active, false, caller);
     }
     assert.equal(ts.store.users.get(ts.owner.id)!.is_active, true);
   });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createChannel, groupId } from '../helpers/channels.js';
-import { CALLERS, castOf, type Cast } from '../helpers/roles.js';
+import { createChannel } from '../helpers/channels.js';
+import { CALLERS, castOf, type Cast, groupId } from '../helpers/people.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 import { drain, stateOf, verifyAction } from '../helpers/verify-action.js';
 import { applyEvents } from '../helpers/apply-events.js';
@@ -80,11 +80,11 @@ describe('PATCH /users/{user_id} and /users/{email}', () => {
     assert.equal(me.body.is_moderator, false);
     // A deactivated user's role changes too, without touching any group.
     const gone = await verifyAction(admin, async () => {
-      const res = await admin.patch(`/users/${cast.accounts.deactivated.id}`, { role: 600 });
+      const res = await admin.patch(`/users/${cast.deactivated.id}`, { role: 600 });
       assert.equal(res.status, 200, JSON.stringify(res.body));
     });
     assert.deepEqual(gone.map((e) => e.type), ['realm_user']);
-    assert.equal((await storedUser(ts, cast.accounts.deactivated.id)).role, 600);
+    assert.equal((await storedUser(ts, cast.deactivated.id)).role, 600);
   });
 
   it('a guest who becomes a member gains the public channels (stream create)', async () => {
@@ -131,9 +131,9 @@ describe('PATCH /users/{user_id} and /users/{email}', () => {
     let res = await admin.patch(`/users/${target.id}`, { role: 100 });
     assert.equal(res.status, 400);
     assert.equal(res.body.msg, 'Must be an organization owner');
-    res = await admin.patch(`/users/${cast.accounts.owner.id}`, { role: 400 });
+    res = await admin.patch(`/users/${cast.owner.id}`, { role: 400 });
     assert.equal(res.body.msg, 'Must be an organization owner');
-    assert.equal((await storedUser(ts, cast.accounts.owner.id)).role, 100);
+    assert.equal((await storedUser(ts, cast.owner.id)).role, 100);
     res = await admin.patch(`/users/${target.id}`, { role: 500 });
     assert.equal(res.status, 400);
     assert.equal(res.body.msg, 'Invalid role');
@@ -205,7 +205,7 @@ describe('PATCH /users/{user_id} and /users/{email}', () => {
     assert.equal(res.body.msg, 'User not authorized to change user emails');
     res = await ts.ownerClient.patch(`/users/${target.id}`, { new_email: 'not-an-email' });
     assert.equal(res.body.msg, "Invalid email 'not-an-email'");
-    res = await ts.ownerClient.patch(`/users/${target.id}`, { new_email: cast.accounts.admin.email });
+    res = await ts.ownerClient.patch(`/users/${target.id}`, { new_email: cast.admin.email });
     assert.match(res.body.msg, /already in use/);
     const newEmail = `tara${target.id}@new.example.com`;
     const events = await verifyAction(cast.client('member'), async () => {

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CALLERS, castOf, type Caller, type Cast } from '../helpers/roles.js';
+import { CALLERS, castOf, type Caller, type Cast } from '../helpers/people.js';
 import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 import { verifyAction } from '../helpers/verify-action.js';
 
@@ -173,11 +173,11 @@ describe('BigBlueButton', () => {
     const data = JSON.parse(Buffer.from(value, 'base64url').toString());
     assert.match(data.meeting_id, /^zulip-\d{12}$/);
     assert.equal(data.name, 'Sprint planning');
-    assert.equal(data.moderator, cast.accounts.member.id);
+    assert.equal(data.moderator, cast.member.id);
     assert.equal(data.lock_settings_disable_cam, false);
 
     bbb.calls = [];
-    const creator = await openLink(cast.accounts.member, res.body.url);
+    const creator = await openLink(cast.member, res.body.url);
     assert.equal(creator.status, 302, JSON.stringify(creator.body));
     const create = bbb.calls[0]!;
     assert.equal(create.searchParams.get('meetingID'), data.meeting_id);
@@ -189,8 +189,8 @@ describe('BigBlueButton', () => {
     assert.equal(target.searchParams.get('role'), 'MODERATOR');
     assert.equal(target.searchParams.get('meetingID'), data.meeting_id);
     assert.equal(target.searchParams.get('createTime'), '1700000000000');
-    assert.equal(target.searchParams.get('fullName'), ts.store.users.get(cast.accounts.member.id)!.full_name);
-    const viewer = await openLink(cast.accounts.guest, res.body.url);
+    assert.equal(target.searchParams.get('fullName'), ts.store.users.get(cast.member.id)!.full_name);
+    const viewer = await openLink(cast.guest, res.body.url);
     assert.equal(new URL(viewer.location!).searchParams.get('role'), 'VIEWER');
   });
 
@@ -198,7 +198,7 @@ describe('BigBlueButton', () => {
     const res = await mel.get('/calls/bigbluebutton/create', { meeting_name: 'voice chat', voice_only: true });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     bbb.calls = [];
-    const joined = await openLink(cast.accounts.member, res.body.url);
+    const joined = await openLink(cast.member, res.body.url);
     assert.equal(joined.status, 302);
     assert.equal(bbb.calls[0]!.searchParams.get('lockSettingsDisableCam'), 'true');
     assert.equal((await mel.get('/calls/bigbluebutton/create')).body.code, 'REQUEST_VARIABLE_MISSING');
@@ -207,20 +207,20 @@ describe('BigBlueButton', () => {
   it('a tampered link, a refusing server and an unreachable one are clear errors', async () => {
     const res = await mel.post('/calls/videocall/create', { room_name: 'r' });
     const tampered = res.body.url.replace(/bigbluebutton=./, 'bigbluebutton=A');
-    const bad = await openLink(cast.accounts.member, tampered);
+    const bad = await openLink(cast.member, tampered);
     assert.equal(bad.status, 400);
     assert.equal(bad.body.msg, 'Invalid signature.');
-    assert.equal((await openLink(cast.accounts.member, '/calls/bigbluebutton/join?bigbluebutton=nocolon')).body.msg, 'Invalid signature.');
+    assert.equal((await openLink(cast.member, '/calls/bigbluebutton/join?bigbluebutton=nocolon')).body.msg, 'Invalid signature.');
     bbb.mode = 'checksum';
-    assert.equal((await openLink(cast.accounts.member, res.body.url)).body.msg, 'Error authenticating to the BigBlueButton server.');
+    assert.equal((await openLink(cast.member, res.body.url)).body.msg, 'Error authenticating to the BigBlueButton server.');
     bbb.mode = 'fail';
-    assert.equal((await openLink(cast.accounts.member, res.body.url)).body.msg, 'BigBlueButton server returned an unexpected error.');
+    assert.equal((await openLink(cast.member, res.body.url)).body.msg, 'BigBlueButton server returned an unexpected error.');
     bbb.mode = 'ok';
     // A new secret voids the links signed with the old one.
     await owner.patch('/realm', { bigbluebutton_secret: 'another secret' });
-    assert.equal((await openLink(cast.accounts.member, res.body.url)).body.msg, 'Invalid signature.');
+    assert.equal((await openLink(cast.member, res.body.url)).body.msg, 'Invalid signature.');
     await owner.patch('/realm', { bigbluebutton_secret: SECRET, bigbluebutton_url: 'http://127.0.0.1:9/bigbluebutton/' });
-    assert.equal((await openLink(cast.accounts.member, res.body.url)).body.msg, 'Error connecting to the BigBlueButton server.');
+    assert.equal((await openLink(cast.member, res.body.url)).body.msg, 'Error connecting to the BigBlueButton server.');
     await owner.patch('/realm', { bigbluebutton_url: bbb.url });
     const anon = await fetch(`${ts.url}${res.body.url}`, { redirect: 'manual' });
     assert.equal(anon.status, 401);
@@ -265,7 +265,7 @@ describe('video calls role matrix', () => {
       const client = cast.client(caller);
       const created = await client.get('/calls/bigbluebutton/create', { meeting_name: `by ${caller}` });
       const viaNeutral = await client.post('/calls/videocall/create', { room_name: `by ${caller}` });
-      const account = caller === 'anonymous' ? null : cast.accounts[caller];
+      const account = caller === 'anonymous' ? null : cast[caller];
       const joined = account ? await openLink(account, link) : { status: (await fetch(`${ts.url}${link}`, { redirect: 'manual' })).status, location: null };
       if (ok(caller)) {
         assert.equal(created.status, 200, `${caller}: ${JSON.stringify(created.body)}`);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CHANNEL_SETTING_NAMES } from '../../../server/lib/channels/settings.js';
-import { createChannel, groupId, makeCast, watch, type Cast } from '../../helpers/channels.js';
+import { createChannel, watch } from '../../helpers/channels.js';
+import { groupId, castOf, type Cast } from '../../helpers/people.js';
 import { startTestServer, type Account, type TestServer } from '../../helpers/server.js';
 
 type Dict = Record<string, unknown>;
@@ -26,7 +27,7 @@ describe('private channels never leak through events', () => {
 
   before(async () => {
     ts = await startTestServer({ config: { webPublicStreamsEnabled: true } });
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     outsider = await ts.addUser('Otto', 400);
     friend = await ts.addUser('Fred', 400);
     const g = await ts.ownerClient.post('/user_groups/create', { name: 'planners', description: '', members: [] });

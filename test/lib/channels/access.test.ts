@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { assertError, createChannel, makeCast, stored, watch, type Cast } from '../../helpers/channels.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { createChannel, stored, watch } from '../../helpers/channels.js';
+import { castOf, type Cast, type CastRole } from '../../helpers/people.js';
+import { startTestServer, type TestServer, assertError } from '../../helpers/server.js';
 import { verifyAction } from '../../helpers/verify-action.js';
 
 /**
@@ -13,11 +14,11 @@ describe('channel visibility and private-channel leaks', () => {
   let cast: Cast;
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
   });
   after(() => ts.stop());
 
-  const as = (who: keyof Cast) => ts.client(cast[who]);
+  const as = (who: CastRole) => ts.client(cast[who]);
   const SECRET = 'Hush Project';
 
   it('sends nothing about a private channel to those who may not know it, through its whole life', async () => {
@@ -92,7 +93,7 @@ describe('channel visibility and private-channel leaks', () => {
       old: await createChannel(ts, as('owner'), 'Old News'),
     };
     await as('owner').delete(`/streams/${ids.old}`);
-    const names = async (who: keyof Cast, params: Record<string, boolean> = {}) =>
+    const names = async (who: CastRole, params: Record<string, boolean> = {}) =>
       ((await as(who).get('/streams', params)).body.streams as { name: string }[]).map((s) => s.name);
     const memberDefault = await names('member');
     assert.ok(memberDefault.includes('Open Plaza') && memberDefault.includes('Member Nook'));
@@ -189,7 +190,7 @@ describe('channel visibility and private-channel leaks', () => {
 
   it("answers a user's subscription status, with Zulip's errors", async () => {
     const id = await createChannel(ts, as('owner'), 'Status Room', { invite_only: true, principals: [cast.owner.id, cast.member.id] });
-    const status = (who: keyof Cast, userId: number, streamId = id) => as(who).get(`/users/${userId}/subscriptions/${streamId}`);
+    const status = (who: CastRole, userId: number, streamId = id) => as(who).get(`/users/${userId}/subscriptions/${streamId}`);
     assert.deepEqual((await status('owner', cast.member.id)).body.is_subscribed, true);
     assert.deepEqual((await status('member', cast.admin.id)).body.is_subscribed, false);
     assertError(await status('owner', 9999), 'No such user');

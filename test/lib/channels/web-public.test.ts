@@ -8,8 +8,8 @@ import { doCreateRealm } from '../../../server/actions/users.js';
 import { silentLogger } from '../../../server/log.js';
 import { Store } from '../../../server/store/store.js';
 import { runCli, startServe, type ServeProcess } from '../../helpers/cli.js';
-import { assertError, createChannel, stored } from '../../helpers/channels.js';
-import { Client, startTestServer, type TestServer } from '../../helpers/server.js';
+import { createChannel, stored } from '../../helpers/channels.js';
+import { Client, startTestServer, type TestServer, assertError } from '../../helpers/server.js';
 
 /**
  * Zulip's WEB_PUBLIC_STREAMS_ENABLED: the server switch (`hearth serve

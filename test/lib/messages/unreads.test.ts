@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FLAG } from '../../../server/store/message-records.js';
-import { createChannel, makeCast, type Cast } from '../../helpers/channels.js';
+import { createChannel } from '../../helpers/channels.js';
+import { castOf, type Cast } from '../../helpers/people.js';
 import { sendDirect, sendStream } from '../../helpers/messages.js';
 import { startTestServer, type Client, type TestServer } from '../../helpers/server.js';
 import { verifyAction } from '../../helpers/verify-action.js';
@@ -30,7 +31,7 @@ describe('unread invariants', () => {
 
   before(async () => {
     ts = await startTestServer();
-    cast = await makeCast(ts);
+    cast = await castOf(ts, { owner: ts.owner });
     observer = ts.client(cast.member);
     for (const name of channels) {
       await createChannel(ts, ts.ownerClient, name, {
