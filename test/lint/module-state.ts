@@ -1,5 +1,5 @@
 /**
- * No module-level mutable collections in server/ and renderer/ (run by test/lint/lint.ts): a `new Map`, `Set`,
+ * No module-level mutable collections in server/ (run by test/lint/lint.ts): a `new Map`, `Set`,
  * `WeakMap` or `WeakSet` made when the module loads (outside any function, method or instance
  * field) would be shared by every server in the process, tests' included. State belongs on the
  * App (fields set in createApp, server/app.ts). Allowed:
@@ -45,7 +45,7 @@ function atModuleLoad(node: ts.Node): boolean {
  * listed memo table. `used` collects the MEMO_TABLES keys met (to report stale entries).
  */
 export function moduleStateProblems(rel: string, text: string, used: Set<string> = new Set()): string[] {
-  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, rel.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const problems: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && COLLECTIONS.has(node.expression.text) && atModuleLoad(node)) {
@@ -56,7 +56,7 @@ export function moduleStateProblems(rel: string, text: string, used: Set<string>
       else if (!(decl && readonlyTable(decl.type) && ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const)) {
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
         problems.push(
-          `${rel}:${line}: module-level new ${node.expression.text} (state goes on the App, or in renderer/ in the store or a component; a constant table is ` +
+          `${rel}:${line}: module-level new ${node.expression.text} (state goes on the App; a constant table is ` +
             '`const X: ReadonlySet<T>` or `ReadonlyMap<K, V>`; pure memos: test/lint/module-state.ts)',
         );
       }
