@@ -4,12 +4,11 @@
  * KaTeX places its boxes with inline `style` (heights, margins, vertical-align, top…). The page's
  * CSP has no 'unsafe-inline' for styles, so a `style` attribute in parsed HTML is refused (and
  * reported, even in DOMPurify's inert document), and html.ts forbids `style` everywhere. So before
- * DOMPurify parses the server's HTML, its ` style="` attributes are renamed `data-hearth-style`
- * (in that HTML a `"` in text or in an attribute value is always `&quot;`, so the sequence starts an
- * attribute; renaming one elsewhere would only change text, which is sanitised all the same); on an
- * element inside a
- * `.katex` span only, the declarations are checked one by one against a small list (KaTeX's
- * lengths as plain numbers in em or px within ±MAX_EM em, its colours as `#hex` or a colour name,
+ * DOMPurify parses the server's HTML, its ` style="` attributes are renamed `data-hearth-style`, inside
+ * tags only (in that HTML `<` and `>` in text and in attribute values are always escaped, so a tag runs
+ * from `<` to the next `>`; text may hold ` style="` as it is: code blocks with a language keep their
+ * quotes, as Zulip's do); on an element inside a `.katex` span only, the declarations are checked one
+ * by one against a small list (KaTeX's lengths as plain numbers in em or px within ±MAX_EM em, its colours as `#hex` or a colour name,
  * `position: relative`, a border style): the ones that pass are kept in `data-katex-style` and
  * set through the CSSOM (which CSP allows) when the element reaches the page; an element with any
  * other declaration gets none. A `data-katex-style` in the server's HTML is dropped. style.css
@@ -22,7 +21,8 @@
 import type { DOMPurify } from 'dompurify';
 
 /** The HTML with its ` style="` attributes renamed `data-hearth-style` (see the top). */
-export const renameStyles = (html: string): string => (html.includes(' style="') ? html.replaceAll(' style="', ' data-hearth-style="') : html);
+export const renameStyles = (html: string): string =>
+  html.includes(' style="') ? html.replace(/<[^<>]*>/g, (tag) => (tag.includes(' style="') ? tag.replaceAll(' style="', ' data-hearth-style="') : tag)) : html;
 
 /** Tags DOMPurify leaves out by default that KaTeX's MathML uses. */
 export const KATEX_TAGS = ['semantics', 'annotation'];

@@ -1,7 +1,7 @@
 /** The chat's check of KaTeX's inline styles (renderer/chat/katex-style.ts), under Node. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { katexStyle } from '../../renderer/chat/katex-style.js';
+import { katexStyle, renameStyles } from '../../renderer/chat/katex-style.js';
 
 describe("KaTeX's inline styles in the chat", () => {
   it("keeps KaTeX's own declarations", () => {
@@ -49,5 +49,19 @@ describe("KaTeX's inline styles in the chat", () => {
       assert.equal(katexStyle(s), null, s);
     }
     assert.equal(katexStyle(''), null);
+  });
+});
+
+describe("KaTeX's style attributes renamed before parsing", () => {
+  it('renames the attribute in tags, never the same characters in text', () => {
+    const html =
+      '<p><span class="katex"><span class="strut" style="height:1em;"></span></span></p>\n' +
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="s1">\'&lt;p style="color: red"&gt;\'</span>\n</code></pre></div>';
+    assert.equal(
+      renameStyles(html),
+      '<p><span class="katex"><span class="strut" data-hearth-style="height:1em;"></span></span></p>\n' +
+        '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="s1">\'&lt;p style="color: red"&gt;\'</span>\n</code></pre></div>',
+    );
+    assert.equal(renameStyles('<pre><code>key: &lt;p style="a"&gt;\n</code></pre>'), '<pre><code>key: &lt;p style="a"&gt;\n</code></pre>');
   });
 });
