@@ -1,3 +1,5 @@
+import type { ErrorCode } from './protocol/error-codes.js';
+
 /**
  * The one error class application code throws. It carries the Zulip error
  * `code`, the HTTP status, the human message and any extra response fields
@@ -5,14 +7,14 @@
  * it into `{"result":"error","msg":...,"code":...,...extra}`.
  */
 export class HearthError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly status: number;
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
 
   constructor(
     message: string,
-    opts: { code?: string; status?: number; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    opts: { code?: ErrorCode; status?: number; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
     super(message);
     this.name = 'HearthError';

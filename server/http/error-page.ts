@@ -5,7 +5,7 @@
  * Zulip's do; so does anything that did not ask for HTML.
  */
 import type Koa from 'koa';
-import { escapeHtml } from '../lib/text.js';
+import { escapeHtml } from '../protocol/html.js';
 import { setPageHeaders } from './page-headers.js';
 
 const TITLES: Record<number, string> = {

@@ -1,8 +1,7 @@
 import { renderDescription, type RenderContext } from '../markdown/index.js';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/** The one escapeHtml is server/protocol/html.ts (shared with the web client); kept here for older imports. */
+export { escapeHtml } from '../protocol/html.js';
 
 /**
  * The HTML of a description (channel, channel folder, organization, profile

@@ -7,7 +7,7 @@
  */
 import { Marked, Renderer, type Tokens } from 'marked';
 import { codeBlockHtml, fences, spoiler } from './fences.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 import { channelLink, emoji, groupMention, userMention, zulipInline } from './inline.js';
 import { math } from './math.js';
 import { timestamp } from './timestamp.js';

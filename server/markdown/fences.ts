@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { highlightCode } from './highlight.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 import { mathBlock } from './math.js';
 import { LEXER_NAMES } from './pygments-names.js';
 import { stateOf, type RenderState } from './state.js';

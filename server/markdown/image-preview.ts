@@ -12,7 +12,7 @@
  *        data-original-dimensions="128x128" src="/user_uploads/thumbnail/P/840x560.webp">
  * An upload from before thumbnails previews the original (`<img src="/user_uploads/P">`).
  */
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 import type { UploadPreview } from './types.js';
 
 /** The placeholder's image (Zulip's path; Hearth serves a spinner of its own there). */

@@ -7,7 +7,7 @@
  */
 import type { Tokens } from 'marked';
 import { createEngine, flushPreviews } from './engine.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 import type { GroupMentionToken, MentionToken } from './inline.js';
 import { putCodeBack } from './fences.js';
 import { putMathBack } from './math.js';

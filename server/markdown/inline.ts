@@ -8,7 +8,7 @@
  */
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { emojiByName } from '../lib/emoji/unicode.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 import { inlineMath } from './math.js';
 import { nextStart, stateOf, type RenderState } from './state.js';
 import { resolveTimestamp } from './timestamp.js';

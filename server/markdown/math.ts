@@ -33,7 +33,7 @@
 import { randomBytes } from 'node:crypto';
 import katex from 'katex';
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 import { stateOf, type MathState, type RenderState } from './state.js';
 
 /** A formula longer than this is shown as a tex-error (the whole message is at most 10,000). */

@@ -4,7 +4,7 @@
  * keeps the renderer's HTML byte for byte when nothing is wrong.
  */
 import xss, { FilterXSS } from 'xss';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 import { ALLOWED_ATTRIBUTES, ALLOWED_CLASSES, ALLOWED_TAGS } from './sanitize-lists.js';
 import { safeHref } from './urls.js';
 

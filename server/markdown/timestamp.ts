@@ -6,7 +6,7 @@
  * more `<span class="timestamp-error">`).
  */
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../protocol/html.js';
 
 const TIME_RE = /^<time:([^>\n]*?)>/;
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;

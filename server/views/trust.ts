@@ -10,7 +10,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
-import { escapeHtml } from '../lib/text.js';
+import { escapeHtml } from '../protocol/html.js';
 import { derOfCertificate, fingerprintOf, scopeOf } from '../tls/certificates.js';
 import { setSecurityHeaders } from './admin-static.js';
 import { requireOwner } from './common.js';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkLayers, lintLayers } from './layers.js';
+import { checkLayers, checkWebImports, lintLayers } from './layers.js';
 
 const TABLE = {
   views: ['actions', 'lib', 'context'],
@@ -57,6 +57,25 @@ test('a file in no layer, and an import leaving server/, are reported', () => {
   assert.deepEqual(checkLayers(files, TABLE), ["server/tools/x.ts: in no layer (add 'tools' to the table in test/lint/layers.ts)"]);
   files.set('lib/x.ts', "import '../../renderer/x.js';\n");
   assert.ok(checkLayers(files, TABLE).includes('server/lib/x.ts:1: imports ../../renderer/x.js, outside server/'));
+});
+
+test('protocol/ imports only its own files, and every layer may import it', () => {
+  const files = clean();
+  files.set('protocol/keys.ts', "export const key = (id: number) => `${id}`;\n");
+  files.set('protocol/events.ts', "import type { Book } from '../lib/book.js';\nimport { join } from 'node:path';\nimport { key } from './keys.js';\nexport type E = Book;\n");
+  files.set('lib/keyed.ts', "import { key } from '../protocol/keys.js';\nexport const k = key(1);\n");
+  assert.deepEqual(checkLayers(files, { ...TABLE, protocol: [] }), [
+    'server/protocol/events.ts:1: protocol may not import lib (server/lib/book.ts)',
+    'server/protocol/events.ts:2: protocol/ imports only its own files (not node:path)',
+  ]);
+});
+
+test('the web app imports from server/ only server/protocol/', () => {
+  const files = new Map([
+    ['renderer/chat/state.ts', "import type { User } from '../../server/protocol/user.js';\nimport { x } from './x.js';\n"],
+    ['renderer/chat/View.tsx', "import { errors } from '../../server/errors.js';\nexport const V = () => <p>{errors.length}</p>;\n"],
+  ]);
+  assert.deepEqual(checkWebImports(files), ['renderer/chat/View.tsx:1: the web app imports from server/ only server/protocol/ (not server/errors.ts)']);
 });
 
 test('the real server/ has no import cycle', () => {

@@ -9,6 +9,11 @@
  * errors, log, version, config). context.ts holds types only (the App and what a view gets), so
  * every layer may name it, with `import type`; its own imports are type-only too.
  *
+ * server/protocol/ is what server and web app share (wire shapes, the event union, error codes,
+ * keys): every layer may import it, and it imports nothing but its own files (no other server/
+ * file, no package, no node: module), so the web app's bundle can take it. The web app
+ * (renderer/) may import from server/ only server/protocol/ (`checkWebImports`).
+ *
  * Also refused: any import cycle among server/ files, whatever the layers.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -53,7 +58,12 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   errors: [],
   log: [],
   version: [],
+  /** Shared with the web app: imports nothing else (SHARED). */
+  protocol: [],
 };
+
+/** The layer every other may import, and that imports only its own files: server/protocol/. */
+const SHARED = 'protocol';
 
 interface Import {
   /** The imported path relative to server/ (`lib/people/people.ts`), or null outside server/. */
@@ -61,6 +71,8 @@ interface Import {
   spec: string;
   typeOnly: boolean;
   line: number;
+  /** A package or `node:` module, not a relative path. */
+  bare?: true;
 }
 
 /** `lib/people/people.ts` -> `lib/people/people`. */
@@ -77,14 +89,19 @@ function layerOf(path: string, table: Readonly<Record<string, readonly string[]>
 
 /** Relative imports and re-exports of one file (static and `import('...')`), resolved inside `files`. */
 function importsOf(path: string, text: string, files: ReadonlyMap<string, string>): Import[] {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, path.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS);
+  const kind = path.endsWith('.js') ? ts.ScriptKind.JS : path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
   const out: Import[] = [];
   const add = (spec: string, typeOnly: boolean, node: ts.Node) => {
-    if (!spec.startsWith('.')) return;
+    const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+    if (!spec.startsWith('.')) {
+      out.push({ target: null, spec, typeOnly, line, bare: true });
+      return;
+    }
     const joined = posix.normalize(posix.join(posix.dirname(path), spec));
     const candidates = [joined, joined.replace(/\.js$/, '.ts'), `${joined}.ts`];
     const found = joined.startsWith('..') ? null : (candidates.find((c) => files.has(c)) ?? candidates[1]!);
-    out.push({ target: found, spec, typeOnly, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+    out.push({ target: found, spec, typeOnly, line });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -195,6 +212,10 @@ export function checkLayers(
     if (path === 'context.ts') problems.push(...contextProblems(path, text));
     for (const i of imports) {
       const where = `server/${path}:${i.line}`;
+      if (i.bare) {
+        if (layer === SHARED) problems.push(`${where}: ${SHARED}/ imports only its own files (not ${i.spec})`);
+        continue;
+      }
       if (i.target === null) {
         problems.push(`${where}: imports ${i.spec}, outside server/`);
         continue;
@@ -203,7 +224,7 @@ export function checkLayers(
         problems.push(`${where}: context.ts holds types only; import it with \`import type\``);
       }
       const target = stem(i.target);
-      if (top(i.target) === top(path) || table[layer]!.some((allowed) => under(target, allowed))) continue;
+      if (top(i.target) === top(path) || (top(i.target) === SHARED && layer !== SHARED) || table[layer]!.some((allowed) => under(target, allowed))) continue;
       problems.push(`${where}: ${layer} may not import ${top(i.target)} (server/${i.target})`);
     }
   }
@@ -214,21 +235,39 @@ export function checkLayers(
   return problems;
 }
 
-/** The .ts and .js files under `dir`, by path relative to it. */
-export function readSources(dir: string): Map<string, string> {
+/**
+ * The web app's imports from server/: only server/protocol/. `files` are renderer/ files by path
+ * relative to the checkout (`renderer/chat/state.ts`).
+ */
+export function checkWebImports(files: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const i of importsOf(path, text, files)) {
+      if (i.target && under(i.target, 'server') && !under(i.target, `server/${SHARED}`)) {
+        problems.push(`${path}:${i.line}: the web app imports from server/ only server/${SHARED}/ (not ${i.target})`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** The .ts and .js files under `dir` (or those `pattern` takes), by path relative to it. */
+export function readSources(dir: string, pattern = /\.(ts|js)$/): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string): void => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(ts|js)$/.test(name)) out.set(relative(dir, p).split('\\').join('/'), readFileSync(p, 'utf8'));
+      else if (pattern.test(name)) out.set(relative(dir, p).split('\\').join('/'), readFileSync(p, 'utf8'));
     }
   };
   walk(dir);
   return out;
 }
 
-/** The violations in this checkout's server/. */
+/** The violations in this checkout's server/, and the web app's imports from it. */
 export function lintLayers(): string[] {
-  return checkLayers(readSources(join(dirname(new URL(import.meta.url).pathname), '..', '..', 'server')));
+  const root = join(dirname(new URL(import.meta.url).pathname), '..', '..');
+  const web = new Map([...readSources(join(root, 'renderer'), /\.(ts|tsx)$/)].map(([path, text]) => [`renderer/${path}`, text]));
+  return [...checkLayers(readSources(join(root, 'server'))), ...checkWebImports(web)];
 }

@@ -6,6 +6,7 @@
  * `/user_avatars/<realm>/emoji/images/<file>`.
  */
 import type { App } from '../../context.js';
+import type { RealmEmoji } from '../../protocol/realm-emoji.js';
 import { errors } from '../../errors.js';
 import type { RealmEmojiRecord, UserRecord } from '../../store/records.js';
 import { emojiByName } from './unicode.js';
@@ -18,14 +19,8 @@ export const MAX_EMOJI_BYTES = 5 * 1024 * 1024;
 /** Zulip's RealmEmoji.name max_length. */
 export const MAX_EMOJI_NAME_LENGTH = 60;
 
-export interface RealmEmojiForApi {
-  id: string;
-  name: string;
-  source_url: string;
-  still_url: string | null;
-  deactivated: boolean;
-  author_id: number | null;
-}
+/** A custom emoji as the API shows it. */
+export type RealmEmojiForApi = RealmEmoji;
 
 export const emojiImagePath = (app: App, file: string) => `/user_avatars/${app.store.realm.data.realm?.id ?? 0}/emoji/images/${file}`;
 

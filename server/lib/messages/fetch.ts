@@ -13,7 +13,7 @@ import { compileNarrow, withConversation, type CompiledNarrow } from './narrow.j
 import type { NarrowTerm } from './narrow-terms.js';
 import { highlighterFor, type Highlighter } from './search.js';
 import { messageTopic } from './format.js';
-import { escapeHtml } from '../text.js';
+import { escapeHtml } from '../../protocol/html.js';
 import { unmutedInView } from '../topics/visibility.js';
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */

@@ -8,7 +8,7 @@ import { flagNames, MSG_BIT, renderedOf, type MessageRecord } from '../../store/
 import type { UserRecord } from '../../store/records.js';
 import { channelById } from '../channels/access.js';
 import { apiEmail, avatarUrl } from '../people/people.js';
-import { escapeHtml } from '../text.js';
+import { escapeHtml } from '../../protocol/html.js';
 import { userOrSystemBot } from '../people/system-bots.js';
 import { compiledLinkifiers, topicLinks } from '../realm/linkifiers.js';
 

@@ -18,20 +18,12 @@ import { topicPolicyLookup, unmutedInView, VISIBILITY } from '../topics/visibili
 import { userByKeyFor } from '../people/lookup.js';
 import type { NarrowTerm } from './narrow-terms.js';
 import { own } from '../own.js';
+import { canonicalIn, OPERATOR_ALIASES } from '../../protocol/narrow-operators.js';
 
 const badNarrow = errors.badNarrow;
 
-const ALIASES: Record<string, string> = {
-  stream: 'channel',
-  streams: 'channels',
-  'pm-with': 'dm',
-  // Zulip still takes the underscore spellings older clients sent.
-  pm_with: 'dm',
-  group_pm_with: 'group-pm-with',
-  subject: 'topic',
-};
 /** An operator's canonical name (`stream` -> `channel`...); unknown ones as given. */
-const canonical = (operator: string): string => own(ALIASES, operator) ?? operator;
+const canonical = (operator: string): string => canonicalIn(OPERATOR_ALIASES, operator);
 
 /** Operators (after aliasing) that only channel messages, or only direct messages, can match. */
 const CHANNEL_OPERATORS: ReadonlySet<string> = new Set(['channel', 'channels', 'topic']);

@@ -14,7 +14,7 @@
  * the number of search words; it marks at most MAX_HIGHLIGHTS words in a field.
  */
 import type { MessageRecord } from '../../store/message-records.js';
-import { escapeHtml } from '../text.js';
+import { escapeHtml } from '../../protocol/html.js';
 
 const WORD_CHAR = '[\\p{L}\\p{N}_]';
 

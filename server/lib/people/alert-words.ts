@@ -3,14 +3,14 @@
  * get_alert_word_automaton / user_alert_words): case-insensitive, the word
  * standing alone between spaces or punctuation, in the message source.
  */
+import { alertWordPattern } from '../../protocol/alert-words.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const cache = new Map<string, RegExp>();
 
 function pattern(word: string): RegExp {
   let re = cache.get(word);
   if (!re) {
-    re = new RegExp(`(?:^|[\\s'"(,:<])${escape(word.toLowerCase())}(?=$|[\\s'"),.:;?!>])`, 'u');
+    re = alertWordPattern([word], 'u');
     if (cache.size > 10_000) cache.clear();
     cache.set(word, re);
   }

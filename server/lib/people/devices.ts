@@ -1,4 +1,4 @@
-import type { DevicePushFields } from '../../events/types.js';
+import type { DevicePushFields } from '../../protocol/events/people.js';
 import type { DeviceRecord } from '../../store/records.js';
 
 /**

@@ -7,6 +7,7 @@
 import type { App } from '../../context.js';
 import type { MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
+import { topicKey } from '../../protocol/conversation-keys.js';
 import { channelById, subscriptionOf } from '../channels/access.js';
 
 export const VISIBILITY = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
@@ -29,10 +30,10 @@ export function isMutedFor(app: App, user: UserRecord | undefined, m: MessageRec
 export function topicPolicyLookup(user: UserRecord): (streamId: number, topic: string) => number {
   const byKey = new Map<string, number>();
   for (const t of user.user_topics ?? []) {
-    const key = `${t.stream_id}:${t.topic_name.toLowerCase()}`;
+    const key = topicKey(t.stream_id, t.topic_name);
     if (!byKey.has(key)) byKey.set(key, t.visibility_policy);
   }
-  return (streamId, topic) => byKey.get(`${streamId}:${topic.toLowerCase()}`) ?? VISIBILITY.INHERIT;
+  return (streamId, topic) => byKey.get(topicKey(streamId, topic)) ?? VISIBILITY.INHERIT;
 }
 
 /**

@@ -1,15 +1,15 @@
 /**
  * Event kinds of the channels area (Zulip's EventStreamCreate, EventStreamDelete, EventStreamUpdate,
  * EventSubscriptionAdd/Remove/Update/PeerAdd/PeerRemove, EventDefaultStreams, EventChannelFolder*,
- * EventUserTopic, EventMutedTopics). Fields marked internal steer state/channels.ts and are
- * removed there.
+ * EventUserTopic, EventMutedTopics). Fields marked internal steer the server's queue filters
+ * (server/state/channels.ts) and are removed there: clients never see them.
  */
-import type { ApiDict } from './common.js';
+import type { Dicts, WireDicts } from './dicts.js';
 
-export interface StreamCreateEvent {
+export interface StreamCreateEvent<D extends Dicts = WireDicts> {
   type: 'stream';
   op: 'create';
-  streams: ApiDict[];
+  streams: D['channel'][];
   /** Internal: stands in for an unarchiving, for clients without `archived_channels`. */
   for_unarchiving?: boolean;
 }
@@ -37,10 +37,10 @@ export interface StreamUpdateEvent {
   is_web_public?: boolean;
 }
 
-export interface SubscriptionAddEvent {
+export interface SubscriptionAddEvent<D extends Dicts = WireDicts> {
   type: 'subscription';
   op: 'add';
-  subscriptions: ApiDict[];
+  subscriptions: D['subscription'][];
   /** Internal: see StreamCreateEvent. */
   for_unarchiving?: boolean;
 }
@@ -75,9 +75,9 @@ export interface DefaultStreamsEvent {
   default_streams: number[];
 }
 
-export type ChannelFolderEvent =
-  | { type: 'channel_folder'; op: 'add'; channel_folder: ApiDict }
-  | { type: 'channel_folder'; op: 'update'; channel_folder_id: number; data: ApiDict }
+export type ChannelFolderEvent<D extends Dicts = WireDicts> =
+  | { type: 'channel_folder'; op: 'add'; channel_folder: D['channelFolder'] }
+  | { type: 'channel_folder'; op: 'update'; channel_folder_id: number; data: D['channelFolderChange'] }
   | { type: 'channel_folder'; op: 'reorder'; order: number[] };
 
 export interface UserTopicEvent {
@@ -93,15 +93,15 @@ export interface MutedTopicsEvent {
   muted_topics: [string, string, number][];
 }
 
-export type ChannelsAreaEvent =
-  | StreamCreateEvent
+export type ChannelsAreaEvent<D extends Dicts = WireDicts> =
+  | StreamCreateEvent<D>
   | StreamDeleteEvent
   | StreamUpdateEvent
-  | SubscriptionAddEvent
+  | SubscriptionAddEvent<D>
   | SubscriptionRemoveEvent
   | SubscriptionUpdateEvent
   | SubscriptionPeerEvent
   | DefaultStreamsEvent
-  | ChannelFolderEvent
+  | ChannelFolderEvent<D>
   | UserTopicEvent
   | MutedTopicsEvent;
