@@ -6,51 +6,41 @@
  * typing notifications; files by button, paste, or dropped anywhere on the chat (file-drop.ts), those
  * over the organization's size limit refused before any byte is sent; upload progress. A sent message
  * shows at once (local echo) and is replaced by the server's copy.
- * Also: autocomplete for `@` `#` `:` (Autocomplete.tsx), drafts saved to the server while
- * typing and restored when the conversation is reopened (drafts.ts), "Schedule" (send
+ * Also: autocomplete for `@` `#` `:` (SuggestionList.tsx), drafts saved to the server while
+ * typing and restored when the conversation is reopened (draft-sync.ts), "Schedule" (send
  * later, ScheduleDialog.tsx), a video call link, and text other parts of the app insert
  * (quote and reply, compose-bus.ts).
+ * Its pieces live in compose/: the local echo and send parameters (echo.ts), files (uploads.tsx),
+ * the preview (preview.ts), scheduling (scheduling.ts), the video call link (video-call.ts), the poll
+ * and to-do dialogs (widget-dialogs.tsx), the button row (ComposeActions.tsx), the drop overlay.
  */
-import { markUnsent, sendWithTimeout, unanswered, type SendParams } from './unsent.js';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, del, NETWORK_ERROR, post, upload } from './api.js';
-import { mutedForFeed } from './apply-event.js';
+import { ApiError, NETWORK_ERROR } from './api.js';
 import type { ComposeContext } from './autocomplete.js';
 import { useAutocomplete } from './SuggestionList.js';
-import { composeElsewhere, composeInsert } from './compose-bus.js';
+import { composeElsewhere, composeInsert, takeElsewhere, takeInsert } from './compose-bus.js';
 import { ComposeTo, type Address } from './ComposeTo.js';
-import { addressOfView, draftFor, DraftSaver, restoreRequest, type DraftAddress } from './draft-sync.js';
+import { addressOfView, draftFor, DraftSaver, restoreRequest } from './draft-sync.js';
 import { sanitize } from './html.js';
-import { keyOf, matches, type FeedView } from './narrow.js';
-import { href } from './router.js';
-import { ScheduleDialog, whenFmt } from './ScheduleDialog.js';
-import { channelName, store, topicLabel, updateFeed, userName, type Message } from './state.js';
-import { startTyping, stopTyping, type TypingTarget } from './typing.js';
+import { keyOf, type FeedView } from './narrow.js';
+import { ScheduleDialog } from './ScheduleDialog.js';
+import { store } from './state.js';
+import { startTyping, stopTyping } from './typing.js';
 import { ComposeNotice, sentElsewhere, type Notice } from './ComposeNotice.js';
-import { applyEdit, COUNTER_FROM, formatEdit, formatOfKey, isTooLong, lengthOf, tooLong, useAutoGrow } from './compose-box.js';
-import { acceptDrops, dragging } from './file-drop.js';
-import { PollDialog, TodoDialog } from './WidgetDialogs.js';
-
-type Upload = { name: string; progress: number };
-
-/** The newest `composeInsert` taken, so a remounted box does not insert it again. */
-let consumedInsert = 0;
-/** Likewise the newest `composeElsewhere` request. */
-let consumedElsewhere = 0;
-
-/** Zulip's words: a message sent before its files are in would go without their links. */
-const UPLOADING = 'Cannot send message while files are being uploaded.';
-const MiB = 1024 * 1024;
-const mib = (bytes: number) => (bytes / MiB).toLocaleString(undefined, { maximumFractionDigits: 1 });
-
-const escapeHtml = (s: string) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
-
-/** Where a message goes, as the drop overlay names it. */
-function placeOf(t: TypingTarget): string {
-  if (t.kind === 'channel') return `#${channelName(t.streamId)} > ${topicLabel(t.topic)}`;
-  const others = t.to.filter((id) => id !== store.selfId.value);
-  return others.length ? others.map(userName).join(', ') : 'yourself';
-}
+import { COUNTER_FROM, isTooLong, lengthOf, tooLong, useAutoGrow } from './compose-box.js';
+import { dragging } from './file-drop.js';
+import { draftAddressOf, targetOf } from './compose/address.js';
+import { ComposeActions } from './compose/ComposeActions.js';
+import { DropOverlay } from './compose/DropOverlay.js';
+import { placeholderOf } from './compose/echo.js';
+import { ElsewhereNote } from './compose/ElsewhereNote.js';
+import { messageKeySends } from './compose/keys.js';
+import { usePreview } from './compose/preview.js';
+import { scheduleMessage, unscheduleMessage } from './compose/scheduling.js';
+import { deliver, showEcho } from './compose/transmit.js';
+import { UPLOADING, UploadProgress, useUploads } from './compose/uploads.js';
+import { videoCallLink } from './compose/video-call.js';
+import { useWidgetDialog } from './compose/widget-dialogs.js';
 
 export function Compose({ v }: { v: FeedView }) {
   const viewTopic = v.kind === 'topic' ? v.topic : null;
@@ -67,23 +57,17 @@ export function Compose({ v }: { v: FeedView }) {
   const [topic, setTopic] = useState(fixedTopic ?? '');
   const [people, setPeople] = useState<number[]>(fixedPeople ?? []);
   const [text, setText] = useState('');
-  const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [uploads, setUploads] = useState<Upload[]>([]);
   const [scheduling, setScheduling] = useState(false);
-  // "Add a poll" / "Add a to-do list": the dialog open, and the button to return to when it closes.
-  const [widgetDialog, setWidgetDialog] = useState<'poll' | 'todo' | null>(null);
-  const widgetButton = useRef<HTMLButtonElement | null>(null);
   const [focused, setFocused] = useState(false);
   const [opened, setOpened] = useState(false); // used since the conversation opened (phones: style.css)
   const [saver] = useState(() => new DraftSaver());
   const box = useRef<HTMLTextAreaElement>(null);
-  const previewBox = useRef<HTMLDivElement>(null);
   const textRef = useRef(text);
   const caretWanted = useRef<number | null>(null);
-  const caretKept = useRef<number | null>(null);
   textRef.current = text;
+  const { preview, setPreview, previewBox, togglePreview } = usePreview(text, box, caretWanted, setError);
   const key = keyOf(v);
   // Measured again when first used: on a phone the unused box is one line (style.css), then two rows.
   useAutoGrow(box, text, preview === null && (opened ? 'opened' : 'unused'));
@@ -118,8 +102,7 @@ export function Compose({ v }: { v: FeedView }) {
   // X in a conversation's view: a new direct message here, the conversation's draft kept.
   const elsewhereAsked = composeElsewhere.value;
   useEffect(() => {
-    if (elsewhereAsked <= consumedElsewhere) return;
-    consumedElsewhere = elsewhereAsked;
+    if (!takeElsewhere(elsewhereAsked)) return;
     void saver.flush();
     setElsewhere(true);
     setMode('dm');
@@ -147,17 +130,8 @@ export function Compose({ v }: { v: FeedView }) {
     };
   }, []);
 
-  const target = (): TypingTarget | null => {
-    if (mode === 'channel') return channel ? { kind: 'channel', streamId: channel, topic } : null;
-    if (people.length) return { kind: 'dm', to: people };
-    return fixedPeople ? { kind: 'dm', to: [store.selfId.value] } : null;
-  };
-
-  const addressOf = (s: Address = { mode, channel, topic, people }): DraftAddress => {
-    if (s.mode === 'channel') return s.channel ? { type: 'stream', to: [s.channel], topic: s.topic } : { type: '', to: [], topic: '' };
-    const to = s.people.length ? s.people : fixedPeople ? [store.selfId.value] : [];
-    return to.length ? { type: 'private', to, topic: '' } : { type: '', to: [], topic: '' };
-  };
+  const target = () => targetOf({ mode, channel, topic, people }, fixedPeople);
+  const addressOf = (a: Address = { mode, channel, topic, people }) => draftAddressOf(a, fixedPeople);
 
   const ctx: ComposeContext = mode === 'dm' ? { kind: 'dm' } : channel ? { kind: 'channel', streamId: channel, topic } : null;
 
@@ -201,10 +175,27 @@ export function Compose({ v }: { v: FeedView }) {
   // Quote and reply (and anything else): text another part of the app asks to insert.
   const wanted = composeInsert.value;
   useEffect(() => {
-    if (!wanted || wanted.seq <= consumedInsert) return;
-    consumedInsert = wanted.seq;
-    insertAtCursor(wanted.text);
+    const taken = takeInsert(wanted);
+    if (taken !== null) insertAtCursor(taken);
   }, [wanted?.seq]);
+
+  const { uploads, addFiles } = useUploads((link) => {
+    const cur = textRef.current;
+    const next = `${cur}${cur && !cur.endsWith('\n') ? '\n' : ''}${link}\n`;
+    setText(next);
+    saver.change(addressOf(), next);
+  }, setError);
+
+  // "Add a poll" / "Add a to-do list": their text goes into the box, ready to send, the caret at its end.
+  const widgets = useWidgetDialog({
+    text,
+    onError: setError,
+    onOpen: () => setPreview(null),
+    onText: (content) => {
+      replace(content, content.length);
+      setOpened(true);
+    },
+  });
 
   async function send() {
     const content = text.trim();
@@ -216,46 +207,18 @@ export function Compose({ v }: { v: FeedView }) {
     }
     if (isTooLong(content)) return setError(tooLong());
     if (uploads.length) return setError(UPLOADING);
-    // A fractional ID above every real one: shown last, and matched by `local_message_id` when the event comes.
-    const localNum = Date.now() + Math.floor(Math.random() * 999 + 1) / 1000;
-    const localId = String(localNum);
-    const echo: Message = {
-      id: localNum,
-      type: t.kind === 'dm' ? 'private' : 'stream',
-      stream_id: t.kind === 'channel' ? t.streamId : undefined,
-      subject: t.kind === 'channel' ? t.topic : '',
-      sender_id: store.selfId.value,
-      sender_full_name: store.users.value.get(store.selfId.value)?.full_name ?? '',
-      avatar_url: store.users.value.get(store.selfId.value)?.avatar_url ?? null,
-      display_recipient: t.kind === 'dm' ? [...t.to, store.selfId.value].map((id) => ({ id })) : '',
-      content: `<p>${escapeHtml(content)}</p>`,
-      timestamp: Math.floor(Date.now() / 1000),
-      flags: ['read'],
-      reactions: [],
-      pending: true,
-    };
-    const shown = store.feeds.value.get(key)?.foundNewest === true && matches(v, echo, store.selfId.value, mutedForFeed); // as apply-event.ts
-    if (shown) updateFeed(key, (f) => ({ ...f, messages: [...f.messages, echo] }));
+    const echo = showEcho(v, t, content);
     setText('');
     setPreview(null);
     setError('');
     setNotice(null);
     stopTyping(t);
     void saver.discard();
-    const params: SendParams = {
-      type: t.kind === 'dm' ? 'direct' : 'stream',
-      to: t.kind === 'dm' ? t.to : t.streamId,
-      topic: t.kind === 'channel' ? t.topic : undefined,
-      content,
-    };
     try {
-      await sendWithTimeout(params, localId);
+      if ((await deliver(echo)) === 'unsent') return;
       if (elsewhere) openConversation();
-      if (!shown) setNotice(sentElsewhere(t));
+      if (!echo.shown) setNotice(sentElsewhere(t));
     } catch (err) {
-      // No answer (not reached, too slow, failing): the message stays in the feed as not sent, with Retry and Cancel.
-      if (shown && unanswered(err)) return markUnsent(localId, params);
-      updateFeed(key, (f) => ({ ...f, messages: f.messages.filter((m) => m !== echo) }));
       setText(content);
       saver.change(addressOf(), content);
       setError(err instanceof ApiError ? err.message : 'The message was not sent.');
@@ -274,25 +237,17 @@ export function Compose({ v }: { v: FeedView }) {
 
   async function schedule(at: number) {
     const t = target()!;
-    const content = text.trim();
-    const res = await post<{ scheduled_message_id: number }>('/scheduled_messages', {
-      type: t.kind === 'dm' ? 'direct' : 'stream',
-      to: t.kind === 'dm' ? t.to : t.streamId,
-      topic: t.kind === 'channel' ? t.topic : undefined,
-      content,
-      scheduled_delivery_timestamp: at,
-    });
+    const scheduled = await scheduleMessage(t, text.trim(), at);
     setText('');
     setPreview(null);
     stopTyping(t);
     void saver.discard();
-    const link = { href: href({ kind: 'scheduled' }), label: 'View scheduled messages' };
-    setNotice({ text: `Scheduled for ${whenFmt.format(at * 1000)}.`, link, scheduledId: res.scheduled_message_id, content });
+    setNotice(scheduled);
   }
 
   async function unschedule(id: number, content: string) {
     try {
-      await del(`/scheduled_messages/${id}`);
+      await unscheduleMessage(id);
       setNotice(null);
       insertAtCursor(content);
     } catch (err) {
@@ -302,101 +257,20 @@ export function Compose({ v }: { v: FeedView }) {
 
   async function videoCall() {
     try {
-      const res = await post<{ url: string }>('/calls/videocall/create', { room_name: topic || store.realmName.value || 'Hearth call' });
-      insertAtCursor(`[Join video call](${res.url})`, true);
+      insertAtCursor(await videoCallLink(topic), true);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The call link could not be created.');
     }
   }
 
-  /** A poll or to-do list is a message of its own (the server reads `/poll` at its start), so the box must be empty. */
-  function openWidgetDialog(kind: 'poll' | 'todo', button: HTMLButtonElement) {
-    if (text.trim()) {
-      setError(`${kind === 'poll' ? 'A poll' : 'A to-do list'} is a message of its own: send or clear what is in the message box first.`);
-      return;
-    }
-    setError('');
-    setPreview(null);
-    widgetButton.current = button;
-    setWidgetDialog(kind);
-  }
-
-  function closeWidgetDialog(content?: string) {
-    setWidgetDialog(null);
-    if (content === undefined) return void setTimeout(() => widgetButton.current?.focus());
-    // Into the box, ready to send (as Zulip's dialogs do), the caret at its end.
-    replace(content, content.length);
-    setOpened(true);
-  }
-
   function onKeyDown(e: KeyboardEvent) {
     if (focused && ac.onKeyDown(e)) return;
-    const format = formatOfKey(e);
-    if (format && box.current) {
-      e.preventDefault();
-      const b = box.current;
-      applyEdit(b, formatEdit(b.value, b.selectionStart, b.selectionEnd, format));
-      return;
-    }
-    // Enter sends unless the person chose Ctrl+Enter (enter_sends false); Ctrl+Enter always sends.
-    if (e.key === 'Enter' && !e.isComposing && (e.ctrlKey || e.metaKey || (store.userSettings.value.enter_sends !== false && !e.shiftKey))) {
-      e.preventDefault();
-      void send();
-    }
-  }
-
-  async function addFiles(files: FileList | File[]) {
-    const limit = store.maxFileUploadMib.value;
-    for (const file of Array.from(files)) {
-      // Refused here, before a byte is sent (the server would refuse it only once it had it all).
-      if (file.size > limit * MiB) {
-        setError(`${file.name} is ${mib(file.size)} MiB: files may be up to ${limit} MiB here, so it was not uploaded.`);
-        continue;
-      }
-      setUploads((u) => [...u, { name: file.name, progress: 0 }]);
-      try {
-        const res = await upload(file, (p) => setUploads((u) => u.map((x) => (x.name === file.name ? { ...x, progress: p } : x))));
-        const cur = textRef.current;
-        const next = `${cur}${cur && !cur.endsWith('\n') ? '\n' : ''}[${res.filename}](${res.url})\n`;
-        setText(next);
-        saver.change(addressOf(), next);
-      } catch (err) {
-        setError(`${file.name}: ${(err as Error).message}`);
-      } finally {
-        setUploads((u) => u.filter((x) => x.name !== file.name));
-      }
-    }
-  }
-
-  const addFilesNow = useRef(addFiles);
-  addFilesNow.current = addFiles;
-  useEffect(() => acceptDrops((files) => void addFilesNow.current(files)), []);
-
-  /** The preview and back; with `focus` (Alt+P) the keyboard goes to what is shown next. */
-  async function togglePreview(focus = false) {
-    if (preview !== null) {
-      setPreview(null);
-      if (focus) caretWanted.current = caretKept.current ?? text.length;
-      return;
-    }
-    caretKept.current = box.current?.selectionStart ?? null;
-    try {
-      const res = await post<{ rendered: string }>('/messages/render', { content: text || ' ' });
-      setPreview(res.rendered);
-      if (focus) setTimeout(() => previewBox.current?.focus());
-    } catch (err) {
-      setError((err as Error).message);
-    }
+    if (messageKeySends(e, box.current)) void send();
   }
 
   const left = store.maxMessageLength.value - lengthOf(text);
   const destination = target();
-  // Zulip's "Message #channel > topic": where the text goes, also while the phone's box is one line.
-  const placeholder = !destination
-    ? 'Message'
-    : destination.kind === 'channel'
-      ? `Message #${channelName(destination.streamId)}${destination.topic ? ` > ${destination.topic}` : ''}`
-      : `Message ${placeOf(destination)}`;
+  const placeholder = placeholderOf(destination);
 
   return (
     <>
@@ -418,20 +292,13 @@ export function Compose({ v }: { v: FeedView }) {
         }}
       >
         {elsewhere && (
-          <p class="compose-elsewhere">
-            A new direct message. This conversation’s draft is kept.
-            <button
-              type="button"
-              class="small"
-              onClick={() => {
-                void saver.flush();
-                openConversation();
-                box.current?.focus();
-              }}
-            >
-              Back to this conversation
-            </button>
-          </p>
+          <ElsewhereNote
+            onBack={() => {
+              void saver.flush();
+              openConversation();
+              box.current?.focus();
+            }}
+          />
         )}
         <ComposeTo
           fixedChannel={fixedChannel}
@@ -491,84 +358,26 @@ export function Compose({ v }: { v: FeedView }) {
             />
           </div>
         )}
-        {uploads.map((u) => (
-          <p key={u.name} class="upload" role="status">
-            Uploading {u.name}… <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
-          </p>
-        ))}
+        <UploadProgress uploads={uploads} />
         {error && (
           <p class="error" role="alert">
             {error}
           </p>
         )}
         <ComposeNotice notice={notice} onUndo={(n) => void unschedule(n.scheduledId!, n.content ?? '')} />
-        <div class="compose-actions">
-          {left <= COUNTER_FROM && (
-            <span id="compose-length" class={`length-counter${left < 0 ? ' over' : ''}`}>
-              {left < 0 ? `${(-left).toLocaleString()} characters over the limit` : `${left.toLocaleString()} characters left`}
-            </span>
-          )}
-          <label class="button">
-            Attach files
-            <input type="file" multiple class="visually-hidden" onChange={(e) => e.currentTarget.files && void addFiles(e.currentTarget.files)} />
-          </label>
-          {store.videoChatProvider.value !== 0 && (
-            <button type="button" onClick={() => void videoCall()}>
-              Video call
-            </button>
-          )}
-          <button
-            type="button"
-            class="widget-button"
-            aria-haspopup="dialog"
-            aria-label="Add a poll"
-            title={text.trim() ? 'A poll is a message of its own: empty the message box first' : 'Add a poll'}
-            aria-disabled={text.trim() ? true : undefined}
-            onClick={(e) => openWidgetDialog('poll', e.currentTarget)}
-          >
-            Poll
-          </button>
-          <button
-            type="button"
-            class="widget-button"
-            aria-haspopup="dialog"
-            aria-label="Add a to-do list"
-            title={text.trim() ? 'A to-do list is a message of its own: empty the message box first' : 'Add a to-do list'}
-            aria-disabled={text.trim() ? true : undefined}
-            onClick={(e) => openWidgetDialog('todo', e.currentTarget)}
-          >
-            To-do list
-          </button>
-          <button type="button" onClick={() => void togglePreview()} aria-pressed={preview !== null} title="Preview (Alt+P)">
-            {preview !== null ? 'Edit' : 'Preview'}
-          </button>
-          <span class="send-group">
-            <button type="button" aria-haspopup="dialog" title="Send later" onClick={openSchedule}>
-              Schedule
-            </button>
-            <button type="submit" class="primary">
-              Send
-            </button>
-          </span>
-        </div>
+        <ComposeActions
+          left={left}
+          text={text}
+          previewing={preview !== null}
+          onFiles={(files) => void addFiles(files)}
+          onVideoCall={() => void videoCall()}
+          onWidget={widgets.openDialog}
+          onTogglePreview={() => void togglePreview()}
+          onSchedule={openSchedule}
+        />
       </form>
-      {dragging.value && (
-        <div class="drop-overlay" role="status">
-          <p>
-            <strong>Drop files to upload them</strong>
-            <span>
-              {destination
-                ? `They go into your message to ${placeOf(destination)}.`
-                : mode === 'dm'
-                  ? 'They go into your new message: pick who to write to first.'
-                  : 'They go into your new message: pick a channel first.'}
-            </span>
-            <span class="hint">Up to {store.maxFileUploadMib.value} MiB each.</span>
-          </p>
-        </div>
-      )}
-      {widgetDialog === 'poll' && <PollDialog onDone={closeWidgetDialog} onClose={() => closeWidgetDialog()} />}
-      {widgetDialog === 'todo' && <TodoDialog onDone={closeWidgetDialog} onClose={() => closeWidgetDialog()} />}
+      {dragging.value && <DropOverlay destination={destination} mode={mode} />}
+      {widgets.dialog}
       {scheduling && <ScheduleDialog title="Schedule message" action="Schedule" onPick={schedule} onClose={() => setScheduling(false)} />}
     </>
   );
