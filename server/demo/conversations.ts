@@ -34,16 +34,35 @@ const MINUTE = 60_000;
 const REACTIONS = ['+1', 'tada', 'heart', 'joy', 'eyes', 'check', 'juniper', 'shipit', 'clap', 'fire'];
 
 /** Special messages, each once, on its day (0 = the first day): the kinds a demo should show. */
-const SPECIALS: { day: number; channel: string; topic: string; who: string; kind: 'code' | 'quote' | 'chart' | 'mockup' | 'file' | 'table' }[] = [
+const SPECIALS: { day: number; channel: string; topic: string; who: string; kind: 'code' | 'quote' | 'chart' | 'mockup' | 'file' | 'table' | 'poll' | 'todo' | 'math' | 'me' }[] = [
   { day: 3, channel: 'engineering', topic: 'flaky tests', who: 'lucas', kind: 'code' },
   { day: 5, channel: 'design', topic: 'onboarding flow', who: 'sofia', kind: 'mockup' },
   { day: 9, channel: 'sales', topic: 'Q3 pipeline', who: 'amara', kind: 'chart' },
   { day: 12, channel: 'general', topic: 'office move', who: 'tom', kind: 'quote' },
   { day: 16, channel: 'leadership', topic: 'budget 2027', who: 'elena', kind: 'file' },
   { day: 20, channel: 'support', topic: 'weekly summary', who: 'ben', kind: 'table' },
+  { day: 24, channel: 'leadership', topic: 'budget 2027', who: 'elena', kind: 'math' },
+  { day: 30, channel: 'engineering', topic: 'release 2.4', who: 'priya', kind: 'todo' },
+  { day: 36, channel: 'random', topic: 'weekend plans', who: 'omar', kind: 'me' },
   { day: 39, channel: 'engineering', topic: 'database upgrade', who: 'priya', kind: 'code' },
   { day: 40, channel: 'design', topic: 'new logo', who: 'grace', kind: 'mockup' },
+  { day: 38, channel: 'general', topic: 'friday lunch', who: 'tom', kind: 'poll' },
 ];
+
+/** Votes and ticks on the demo's widgets: who, and the widget event (Zulip's poll and to-do protocol). */
+const WIDGET_EVENTS: Record<'poll' | 'todo', [string, object][]> = {
+  poll: [
+    ['maya', { type: 'vote', key: 'canned,1', vote: 1 }],
+    ['lucas', { type: 'vote', key: 'canned,0', vote: 1 }],
+    ['sofia', { type: 'vote', key: 'canned,1', vote: 1 }],
+    ['amara', { type: 'vote', key: 'canned,2', vote: 1 }],
+    ['ben', { type: 'vote', key: 'canned,1', vote: 1 }],
+  ],
+  todo: [
+    ['lucas', { type: 'strike', key: '0,canned' }],
+    ['kenji', { type: 'strike', key: '1,canned' }],
+  ],
+};
 
 export async function writeConversations(cast: Cast): Promise<number> {
   const rnd = seededRandom(20261125);
@@ -83,6 +102,14 @@ export async function writeConversations(cast: Cast): Promise<number> {
       content = 'This is the part that fails, the cache is read before the write finishes:\n```ts\nconst cached = cache.get(key);\nawait store.write(key, value);\ncache.set(key, value); // too late for readers in between\n```\nFix: write, then update the cache in the same step. JUN-' + (200 + s.day);
     } else if (s.kind === 'quote') {
       content = 'From the building manager:\n```quote\nThe movers arrive at 8:00. Lifts are reserved for them until noon.\n```\nSo please take the stairs on moving day :sweat_smile:';
+    } else if (s.kind === 'poll') {
+      content = '/poll Where should we go for the team lunch on Friday?\nThe noodle bar\nPizza by the river\nThe new salad place';
+    } else if (s.kind === 'todo') {
+      content = '/todo Release 2.4 checklist\nFreeze the branch: no merges after Wednesday\nRun the upgrade on staging\nRelease notes: Lucas drafts, Sofia reviews\nTag and deploy';
+    } else if (s.kind === 'math') {
+      content = 'Engineering grows from 410 to 455: $$\\frac{455 - 410}{410} \\approx 11\\%$$. Over three years at that rate:\n```math\n410 \\times 1.11^{3} \\approx 561\n```';
+    } else if (s.kind === 'me') {
+      content = '/me is off hiking this weekend :sunny:';
     } else if (s.kind === 'table') {
       content = 'Weekly summary:\n\n| Channel | Tickets | First reply |\n|---|---:|---:|\n| Email | 28 | 41 min |\n| Chat | 14 | 9 min |\n\nBest week so far :tada:';
     } else {
@@ -95,7 +122,11 @@ export async function writeConversations(cast: Cast): Promise<number> {
       const up = await c.upload('/user_uploads', 'file', name, type, bytes);
       content = `${text}\n[${name}](${String(up.url ?? up.uri)})`;
     }
-    await send(s.who, { type: 'stream', to: s.channel, topic: s.topic, content });
+    const id = await send(s.who, { type: 'stream', to: s.channel, topic: s.topic, content });
+    if (s.kind !== 'poll' && s.kind !== 'todo') return;
+    for (const [who, event] of WIDGET_EVENTS[s.kind]) {
+      await clients.get(who)!.post('/submessage', { message_id: id, msg_type: 'widget', content: JSON.stringify(event) });
+    }
   };
 
   const conversation = async (ch: DemoChannel, topic: string) => {

@@ -94,6 +94,12 @@ describe('the demo organization', { timeout: 240_000 }, () => {
     has('mentions', /class="user-mention"/);
     has('inline images', /class="message_inline_image"/);
     has('linkifier links', /https:\/\/tracker\.juniper\.example\/JUN-\d+/);
+    has('highlighted code', /<div class="codehilite" data-code-language="TypeScript"><pre><span><\/span><code><span class="/);
+    has('math', /<span class="katex">/);
+    assert.ok(all.some((m) => m.content.startsWith('/me ')), 'a /me message');
+    const widget = (type: string) => all.find((m) => m.submessages?.length && JSON.parse(m.submessages[0]!.content).widget_type === type);
+    assert.ok((widget('poll')?.submessages?.length ?? 0) >= 4, 'a poll people voted in');
+    assert.ok((widget('todo')?.submessages?.length ?? 0) >= 2, 'a to-do list with ticked tasks');
     has('custom emoji', /class="emoji"[^>]*\/user_avatars\/|realm_emoji|emoji\/images/);
     assert.ok(all.some((m) => /\[budget-2027\.csv\]\(\/user_uploads\//.test(m.content)), 'an uploaded file');
     assert.ok(all.some((m) => m.edits?.length || m.last_edit_timestamp), 'edited messages');
