@@ -1,6 +1,6 @@
 /**
  * The admin UI's only way to the server: its HTTP API (Zulip's wire format) under `/json/`,
- * signed in by the browser session (README: Browser sessions): an HttpOnly cookie the page
+ * signed in by the browser session (server/API.md: Browser sessions): an HttpOnly cookie the page
  * cannot read, shared with the chat at `/`, plus the session's CSRF token on every change,
  * kept in memory only (a reloaded page asks `GET /json/session` again). The page never holds
  * the API key.

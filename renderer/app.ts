@@ -89,6 +89,7 @@ function shell(route: string): HTMLElement {
     nav,
     h('span', { class: 'who' }, who),
     h('a', { href: '/', class: 'to-chat' }, 'Open the chat'),
+    h('a', { href: '/help/admin-guide', class: 'to-help' }, 'Help'),
     out,
   );
   return h('div', { class: 'layout' }, header, main);

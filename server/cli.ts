@@ -35,7 +35,7 @@ The demo serves a made-up organization from its own data dir (${defaultDemoDir()
 --data-dir says) on 127.0.0.1:${DEFAULT_DEMO_PORT} (--host 0.0.0.0 to show it on the LAN), and prints its
 accounts; --reset starts it over, --live makes a bot post every 30 s (or SECONDS).
 'export' writes the organization for Zulip's importer (a data dir no server is using);
-'zulip-fixup' then restores on the Zulip server what the importer drops (README: Moving to Zulip).`;
+'zulip-fixup' then restores on the Zulip server what the importer drops (the help center's "Moving to Zulip", /help/moving-to-zulip).`;
 
 class UsageError extends Error {}
 

@@ -103,6 +103,7 @@ import { chatAsset, chatIndex } from './views/web-client.js';
 import { staticFile } from './views/static.js';
 import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
 import { caCertificate, caProfile, replaceCertificateAuthority, trustPage } from './views/trust.js';
+import { helpIndex, helpPageView, helpRedirect, helpStyle, helpUnknown } from './views/help.js';
 
 const api = (path: string) => `/api/v1${path}`;
 
@@ -119,7 +120,7 @@ export const routes: Route[] = [
   // Server settings, API keys and browser sessions.
   { method: 'GET', path: api('/server_settings'), view: serverSettings, auth: 'none', needsRealm: false },
   { method: 'POST', path: api('/fetch_api_key'), view: fetchApiKey, auth: 'none' },
-  // Browser sessions (README: Browser sessions): only under /json/, where the cookie is the credential.
+  // Browser sessions (server/API.md: Browser sessions): only under /json/, where the cookie is the credential.
   { method: 'POST', path: '/json/login', view: login, auth: 'none' },
   { method: 'POST', path: '/json/logout', view: logout, auth: 'required' },
   { method: 'GET', path: '/json/session', view: getSession, auth: 'required' },
@@ -363,6 +364,12 @@ export const routes: Route[] = [
   { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
+  // The help center (renderer/help/*.md), readable without signing in or an organization.
+  { method: 'GET', path: '/help', view: helpRedirect, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/help/', view: helpIndex, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/help/help.css', view: helpStyle, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/help/:page', view: helpPageView, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/help/*rest', view: helpUnknown, auth: 'none', needsRealm: false },
   // Trusting this installation's certificate authority (served over plain HTTP too).
   { method: 'GET', path: '/hearth/ca.crt', view: caCertificate, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/hearth/ca.mobileconfig', view: caProfile, auth: 'none', needsRealm: false },

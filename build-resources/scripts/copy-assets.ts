@@ -1,7 +1,8 @@
 /**
  * The second half of `npm run build` (after tsc compiled main/, server/ and renderer/ TypeScript
  * to dist/app): copies what tsc does not emit — server/static and every non-TypeScript file of
- * renderer/ (HTML, CSS, JS, images) — so dist/app mirrors the source tree the server reads from.
+ * renderer/ (HTML, CSS, JS, images, and the help center's Markdown pages in renderer/help/) — so dist/app
+ * mirrors the source tree the server reads from.
  * Usage: copy-assets.ts [OUT_DIR] (default dist/app).
  */
 import { cpSync, existsSync, mkdirSync } from 'node:fs';

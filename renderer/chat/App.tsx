@@ -43,13 +43,14 @@ function Main() {
   return <Inbox />;
 }
 
-/** Admin, Settings, Account and Sign out: in the top bar, and in the drawer on phones (`onNavigate` closes it). */
+/** Admin, Settings, Account, Help (the help center, /help/) and Sign out: in the top bar, and in the drawer on phones (`onNavigate` closes it). */
 function AccountLinks({ where, onNavigate }: { where: 'topbar' | 'drawer'; onNavigate?: () => void }) {
   return (
     <nav class={`account-links in-${where}`} aria-label="Account" onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate?.()}>
       {store.isAdmin.value && <a href="/admin/">Admin</a>}
       <a href={href({ kind: 'settings', tab: 'preferences' })}>Settings</a>
       <a href={href({ kind: 'account' })}>Account</a>
+      <a href="/help/">Help</a>
       <button type="button" class="link" onClick={() => void signOut().then(() => stop())}>
         Sign out
       </button>

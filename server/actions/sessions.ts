@@ -1,5 +1,5 @@
 /**
- * Browser sessions (POST /json/login, /json/logout; README: Browser sessions).
+ * Browser sessions (POST /json/login, /json/logout; server/API.md: Browser sessions).
  * No events: sessions are never sent to clients.
  */
 import { unixSeconds } from '../clock.js';

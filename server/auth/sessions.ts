@@ -1,5 +1,5 @@
 /**
- * Browser sessions (README: Browser sessions): the cookie, its token and the
+ * Browser sessions (server/API.md: Browser sessions): the cookie, its token and the
  * rules for when a stored session may be used.
  */
 import { createHash, randomBytes } from 'node:crypto';

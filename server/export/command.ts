@@ -27,7 +27,7 @@ export function summaryLines(s: ExportSummary, out: string): string[] {
     `  ${s.reactions} reactions, ${s.uploads} uploads (${(s.uploadBytes / 1048576).toFixed(1)} MB), ${s.emoji} custom emoji`,
     ...(s.missingFiles.length ? [`  left out, no longer on disk: ${s.missingFiles.join(', ')}`] : []),
     'Next: on the Zulip server, ./manage.py convert_rocketchat_data, then ./manage.py import;',
-    "then 'hearth zulip-fixup' with the hearth-fixup.json in that folder (README: Moving to Zulip).",
+    "then 'hearth zulip-fixup' with the hearth-fixup.json in that folder (Hearth's help center, /help/moving-to-zulip, has the steps).",
   ];
 }
 

@@ -47,7 +47,8 @@ On the Zulip server:
 Then, from any computer that reaches the Zulip server:
   npx hearth zulip-fixup --site https://zulip.example.com --email OWNER_EMAIL --api-key KEY --fixup THIS_FOLDER/hearth-fixup.json
 which restores exact topic names, roles, groups, profile fields, folders and descriptions.
-Hearth's README ("Moving to Zulip") has the whole path.
+Hearth's help center has the whole path: /help/moving-to-zulip on the Hearth server
+(renderer/help/moving-to-zulip.md in its source).
 `;
 
 /** Copies one file into GridFS `.files`/`.chunks` documents; false when the file is gone. */

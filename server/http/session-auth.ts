@@ -1,5 +1,5 @@
 /**
- * Authentication by the browser session cookie (README: Browser sessions): on
+ * Authentication by the browser session cookie (server/API.md: Browser sessions): on
  * `/json/...` it is the only way in; outside the API (files, avatars) it is
  * accepted besides Basic. Unsafe methods also need the session's CSRF token.
  */

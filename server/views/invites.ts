@@ -126,7 +126,7 @@ export function emailInvites(req: ApiRequest): ViewResult {
 /**
  * POST /api/v1/hearth/join: an account from an invite link (no login needed: the key is the
  * permission). Through `/json/hearth/join` (the join page) the new account is also signed in:
- * a browser session and its cookie, as POST /json/login makes (README: Browser sessions).
+ * a browser session and its cookie, as POST /json/login makes (server/API.md: Browser sessions).
  */
 export async function joinWithInvite(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;

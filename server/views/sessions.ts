@@ -1,5 +1,5 @@
 /**
- * Browser sessions for the web client (README: Browser sessions): the API key
+ * Browser sessions for the web client (server/API.md: Browser sessions): the API key
  * never reaches the page; an HttpOnly cookie and a CSRF token do.
  */
 import { doCreateSession, doEndSession } from '../actions/sessions.js';

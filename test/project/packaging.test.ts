@@ -199,6 +199,8 @@ describe('npm run build output', { timeout: 180_000 }, () => {
         const manifest = JSON.parse((await import('node:fs')).readFileSync(${JSON.stringify(join(out, 'web', 'manifest.json'))}, 'utf8'));
         const chat = await fetch(s.url + '/static/web/' + manifest.script);
         body.chat = { status: chat.status, cache: chat.headers.get('cache-control'), bytes: (await chat.arrayBuffer()).byteLength };
+        const help = await fetch(s.url + '/help/admin-guide');
+        body.help = { status: help.status, html: await help.text() };
         await s.stop();
         rmSync(dir, { recursive: true, force: true });
         process.stdout.write(JSON.stringify(body));`;
@@ -209,6 +211,10 @@ describe('npm run build output', { timeout: 180_000 }, () => {
       assert.equal(answer.chat.status, 200);
       assert.match(answer.chat.cache, /max-age=31536000, immutable/);
       assert.ok(answer.chat.bytes > 10_000);
+      // The help center's pages ship with the app and are served from there.
+      for (const page of readdirSync(join(ROOT, 'renderer', 'help'))) assert.ok(existsSync(join(out, 'renderer', 'help', page)), `renderer/help/${page}`);
+      assert.equal(answer.help.status, 200);
+      assert.match(answer.help.html, /<title>Admin guide · Hearth help<\/title>/);
     } finally {
       await rm(out, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 /**
- * Browser sessions (README: Browser sessions): POST /json/login sets an HttpOnly
+ * Browser sessions (server/API.md: Browser sessions): POST /json/login sets an HttpOnly
  * cookie; /json/ mirrors every /api/v1 route with the cookie as the only
  * credential and a CSRF token on unsafe methods; files load with the cookie.
  * Everything through real HTTP, reading Set-Cookie as a browser would.

@@ -1,5 +1,5 @@
 /**
- * Every received file under the data dir is mode 0600 in a 0700 folder (README, data directory):
+ * Every received file under the data dir is mode 0600 in a 0700 folder (server/store/README.md):
  * plain uploads (and their spooled bodies), tus uploads finished or not, avatars, custom emoji,
  * the organization icon; files left 0644 by older versions are closed at start.
  */

@@ -1,8 +1,15 @@
 /**
  * What a server read or built once to hand out (`app.staticFiles`): the admin UI's files
- * (server/views/admin-static.ts), the chat client bundle (./web-bundle.ts) and the emoji data
- * (server/views/emoji-data.ts). Filled on first request; none of it changes while the server runs.
+ * (server/views/admin-static.ts), the chat client bundle (./web-bundle.ts), the emoji data
+ * (server/views/emoji-data.ts), and the help center's pages (./help-pages.ts). Filled on first
+ * request; none of it changes while the server runs.
  */
+/** A help center page: its name (the file without `.md`), its first heading and its HTML. */
+export interface HelpPage {
+  name: string;
+  title: string;
+  html: string;
+}
 
 export interface StaticAsset {
   body: Buffer;
@@ -26,6 +33,8 @@ export interface StaticFiles {
   chatBundle: Promise<WebBundle> | null;
   /** The serialised emoji data and its ETag. */
   emojiData: { body: string; etag: string } | null;
+  /** The help center's pages, rendered (./help-pages.ts), by name. */
+  helpPages: Map<string, Promise<HelpPage>>;
 }
 
-export const newStaticFiles = (): StaticFiles => ({ adminNames: null, adminAssets: new Map(), chatBundle: null, emojiData: null });
+export const newStaticFiles = (): StaticFiles => ({ adminNames: null, adminAssets: new Map(), chatBundle: null, emojiData: null, helpPages: new Map() });
