@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, csrf, del, patch, post } from './api.js';
 import { href } from './router.js';
 import { signOut } from './session.js';
-import { NotificationPermission } from './Settings.js';
+import { NotificationPermission } from './settings/NotificationPermission.js';
 import { store, type ProfileField } from './state.js';
 import { StatusEditor } from './UserStatus.js';
 
