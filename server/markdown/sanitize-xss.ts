@@ -8,10 +8,17 @@ import { escapeHtml } from '../protocol/html.js';
 import { ALLOWED_ATTRIBUTES, ALLOWED_CLASSES, ALLOWED_TAGS } from './sanitize-lists.js';
 import { safeHref } from './urls.js';
 
-/** Entity-decoded, invisible characters removed (typed here: the package's types miss it). */
+/** `&quot;` and numeric entities decoded, invisible characters removed (typed here: the package's types miss it). */
 const xssFriendly = (xss as unknown as { friendlyAttrValue(v: string): string }).friendlyAttrValue;
-/** Values with no entity and no control character are already friendly. */
-const friendlyAttrValue = (v: string): string => (/[&\u0000-\u001f\u007f]/.test(v) ? xssFriendly(v) : v);
+const NAMED: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };
+/**
+ * The attribute's value as the browser reads it: js-xss's clean-up, then the `&amp;`, `&lt;`, `&gt;`
+ * it leaves, in one pass (the value is escaped again on the way out, so leaving them would write
+ * `&amp;amp;`: a link to `?a=1&b=2` went to `?a=1&amp;b=2`). Values with no entity and no control
+ * character are already friendly.
+ */
+const friendlyAttrValue = (v: string): string =>
+  /[&\u0000-\u001f\u007f]/.test(v) ? xssFriendly(v).replace(/&(?:amp|lt|gt);/g, (e) => NAMED[e]!) : v;
 
 const allowList: Record<string, string[]> = {};
 for (const tag of ALLOWED_TAGS) allowList[tag] = ALLOWED_ATTRIBUTES[tag] ?? [];

@@ -39,6 +39,8 @@ describe('markdown: Zulip markup', () => {
     ['autolink', 'see https://github.com/x', '<p>see <a href="https://github.com/x">https://github.com/x</a></p>'],
     ['link with text', '[hello](https://github.com)', '<p><a href="https://github.com">hello</a></p>'],
     ['link without text shows the URL', '[](https://github.com)', '<p><a href="https://github.com">https://github.com</a></p>'],
+    ['& < > in a link\'s address and title, escaped once', '[x](https://example.com/?a=1&b=2 "Tom & Jerry <3") https://example.com/?c=3&d=4',
+      '<p><a href="https://example.com/?a=1&amp;b=2" title="Tom &amp; Jerry &lt;3">x</a> <a href="https://example.com/?c=3&amp;d=4">https://example.com/?c=3&amp;d=4</a></p>'],
     ['tel and sms links', '[call](tel:+14155551234) [text](sms:+14155551234)',
       '<p><a href="tel:+14155551234">call</a> <a href="sms:+14155551234">text</a></p>'],
     ['email', 'mail a@b.com', '<p>mail <a href="mailto:a@b.com">a@b.com</a></p>'],
