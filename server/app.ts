@@ -24,7 +24,7 @@ import { buildRouter } from './http/router.js';
 import { directPolls } from './views/events-direct.js';
 import { consoleLogger, type Logger } from './log.js';
 import { routes, tusRoutes } from './routes.js';
-import { buildStateRegistry, installQueueFilters } from './state/index.js';
+import { buildStateRegistry, installQueueFilters } from './register/index.js';
 import type { Store } from './store/store.js';
 import { scheduleChannelActivity } from './actions/channel-activity.js';
 import { scheduleUnclaimedUploadSweep } from './actions/unclaimed-uploads.js';

@@ -166,7 +166,7 @@ export interface App {
   events: EventQueues;
   /** The end of the event loop's turn, where answers go out together (server/events/turn-end.ts). */
   turn: TurnEnd;
-  /** The register snapshot's sections (server/events/state.ts's StateRegistry, filled by server/state/). */
+  /** The register snapshot's sections (server/events/state.ts's StateRegistry, filled by server/register/). */
   state: RegisterState;
   config: ServerConfig;
   log: Logger;

@@ -2,7 +2,7 @@
  * `delete_message` events in both of Zulip's forms: one event with
  * `message_ids` for clients with the `bulk_message_deletion` capability, one
  * event per message (`message_id`) for the others. Both forms are emitted; the
- * queue filter (server/state/messages.ts) lets each queue see only its form.
+ * queue filter (server/register/messages.ts) lets each queue see only its form.
  */
 import { BULK_FORM, type DeleteMessageEvent, type DeleteWhere } from '../events/types.js';
 import type { MessageRecord } from '../store/message-records.js';

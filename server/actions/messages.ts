@@ -2,7 +2,7 @@
  * Sending messages (Zulip's do_send_messages): one record with a row per
  * recipient (flags from mentions and `read_by_sender`), attachments claimed,
  * the channel's first message and activity updated, a `message` event to the
- * recipients (shaped per queue by server/state/messages.ts).
+ * recipients (shaped per queue by server/register/messages.ts).
  */
 import type { App } from '../context.js';
 import { claimAttachments } from './attachment-links.js';

@@ -53,7 +53,7 @@ export class EventQueue implements Wakeable {
   /** Event tickets whose changes were already in this queue's register snapshot. */
   readonly skipTickets: Set<number>;
   /**
-   * The queue's `narrow` as the message filter compiled it (server/state/messages.ts), kept
+   * The queue's `narrow` as the message filter compiled it (server/register/messages.ts), kept
    * for the queue's life; null when it no longer resolves (nothing matches); undefined until the
    * first message event, and always for a narrow that reads the user's mutes or follows.
    */

@@ -1,6 +1,6 @@
 /**
  * The JSON of a woken poll's events. One message event reaches every recipient's queue, and
- * its `message` dictionary is one shared object per variant (server/state/messages.ts,
+ * its `message` dictionary is one shared object per variant (server/register/messages.ts,
  * never changed once made): its text is made once and reused for every queue, instead of once
  * per poll. The rest of each event (type, flags, its queue's id) is small and written per queue.
  */

@@ -3,7 +3,7 @@
  * manner of VS Code's layer check. Every import counts, type-only ones included.
  *
  * The intended architecture: a request goes routes -> views -> (http) -> actions, which change
- * the store in a commit and emit events; state/ answers `POST /register`; lib/ holds the domain
+ * the store in a commit and emit events; register/ answers `POST /register`; lib/ holds the domain
  * rules every one of them reads, and never reaches up to actions, http, views, state, routes or
  * the app. Below lib: markdown, params, auth, events, store, and the one-file leaves (clock,
  * errors, log, version, config). context.ts holds types only (the App and what a view gets), so
@@ -31,7 +31,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   cli: ['app', 'start', 'demo', 'export', 'actions', 'lib', 'auth', 'store', 'config', 'log', 'clock', 'errors', 'version', 'context'],
   start: ['app', 'tls', 'lib', 'store', 'config', 'log', 'clock', 'errors', 'context'],
   demo: ['app', 'start', 'actions', 'lib', 'store', 'config', 'log', 'clock', 'errors', 'context'],
-  app: ['routes', 'http', 'views', 'state', 'export', 'actions', 'events', 'lib', 'auth', 'store', 'config', 'log', 'clock', 'errors', 'context'],
+  app: ['routes', 'http', 'views', 'register', 'export', 'actions', 'events', 'lib', 'auth', 'store', 'config', 'log', 'clock', 'errors', 'context'],
   // Requests.
   routes: ['views', 'http', 'context'],
   views: ['http', 'actions', 'export', 'events', 'lib', 'markdown', 'auth', 'params', 'store', 'tls', 'log', 'clock', 'errors', 'version', 'context'],
@@ -41,7 +41,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   'export/command': ['app', 'actions', 'lib', 'store', 'log', 'clock', 'errors', 'version', 'context'],
   // Changes, and the register snapshot.
   actions: ['events', 'lib', 'markdown', 'auth', 'store', 'log', 'clock', 'errors', 'context'],
-  state: ['events', 'lib', 'auth', 'store', 'clock', 'errors', 'version', 'context'],
+  register: ['events', 'lib', 'auth', 'store', 'clock', 'errors', 'version', 'context'],
   // The domain.
   lib: ['events', 'markdown', 'auth', 'params', 'store', 'log', 'clock', 'errors', 'version', 'context'],
   // Below lib.

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildStateRegistry } from '../../server/state/index.js';
+import { buildStateRegistry } from '../../server/register/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ZULIP_COMPOUND_SECTIONS, ZULIP_REGISTER_SECTIONS } from '../helpers/zulip-register-sections.js';
 

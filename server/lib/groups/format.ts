@@ -1,7 +1,7 @@
 /**
  * User groups as clients see them (the OpenAPI UserGroup object), the
  * `realm_user_groups` list, and who hears about group changes (the per-queue
- * shaping of `user_group` events: server/state/user-groups.ts).
+ * shaping of `user_group` events: server/register/user-groups.ts).
  */
 import type { App } from '../../context.js';
 import type { UserGroupRecord } from '../../store/channel-records.js';

@@ -1,6 +1,6 @@
 /**
  * `message` events. The send action emits one internal event, built here, carrying the
- * message and per-event caches; the queue filter (server/state/messages.ts) turns it into
+ * message and per-event caches; the queue filter (server/register/messages.ts) turns it into
  * each queue's client event.
  */
 import { MESSAGE_PAYLOAD, type MessageEvent, type MessageEventPayload } from '../../events/types.js';

@@ -5,7 +5,7 @@
  * and on a graceful stop (server/lib/runtime/presence-persistence.ts), read back at start.
  * Users with `presence_enabled` off are
  * never shown. Restricted guests see only the users they may access. The register
- * sections and the queue filter: server/state/presence.ts.
+ * sections and the queue filter: server/register/presence.ts.
  */
 import type { App } from '../../context.js';
 import type { UserRecord } from '../../store/records.js';

@@ -1,3 +1,3 @@
-/** User status (Zulip's UserStatus): text and emoji (register `user_status`: server/state/people.ts). */
+/** User status (Zulip's UserStatus): text and emoji (register `user_status`: server/register/people.ts). */
 
 export const MAX_STATUS_TEXT = 60;

@@ -2,7 +2,7 @@
  * Typing notifications (Zulip's typing.py): nothing stored; `typing` events to
  * the conversation. Channel typing reaches only clients that declared the
  * `stream_typing_notifications` capability (the queue filter and the register
- * section with Zulip's timings: server/state/typing.ts). `typing_edit_message`
+ * section with Zulip's timings: server/register/typing.ts). `typing_edit_message`
  * events (someone editing a message) go to whoever the edit would reach.
  */
 import type { App } from '../../context.js';

@@ -2,7 +2,7 @@
  * Event kinds of the channels area (Zulip's EventStreamCreate, EventStreamDelete, EventStreamUpdate,
  * EventSubscriptionAdd/Remove/Update/PeerAdd/PeerRemove, EventDefaultStreams, EventChannelFolder*,
  * EventUserTopic, EventMutedTopics). Fields marked internal steer the server's queue filters
- * (server/state/channels.ts) and are removed there: clients never see them.
+ * (server/register/channels.ts) and are removed there: clients never see them.
  */
 import type { Dicts, WireDicts } from './dicts.js';
 

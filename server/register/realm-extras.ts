@@ -2,8 +2,8 @@
  * Register keys Zulip clients read that describe features Hearth keeps simple:
  * no waiting period for new members, the default external
  * account types for profile fields, the wildcard-mention policy derived from
- * `can_mention_many_users_group` (linkifiers: server/state/linkifiers.ts; code playgrounds:
- * server/state/playgrounds.ts; custom emoji: server/state/realm-emoji.ts). `server_emoji_data_url`
+ * `can_mention_many_users_group` (linkifiers: server/register/linkifiers.ts; code playgrounds:
+ * server/register/playgrounds.ts; custom emoji: server/register/realm-emoji.ts). `server_emoji_data_url`
  * points at Hearth's own emoji data (server/views/emoji-data.ts), so clients never fetch
  * it from the internet.
  */
