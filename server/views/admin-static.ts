@@ -95,15 +95,10 @@ async function loadAsset(app: App, key: string): Promise<Asset | null> {
   return asset;
 }
 
-/** The headers every page and file of the web pages (admin and chat) carry. */
-export function setSecurityHeaders(req: ApiRequest): void {
-  setPageHeaders(req.koa);
-}
-
 async function serve(req: ApiRequest, key: string): Promise<void> {
   const asset = await loadAsset(req.app, key);
   if (!asset) throw errors.notFound('Not Found');
-  setSecurityHeaders(req);
+  setPageHeaders(req.koa);
   req.koa.set('Cache-Control', 'no-cache');
   req.koa.type = asset.type;
   req.koa.body = asset.body;

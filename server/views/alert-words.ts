@@ -4,7 +4,7 @@ import { doSetAlertWords } from '../actions/alert-words.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 const MAX_LENGTH = 100;
 

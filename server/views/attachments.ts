@@ -3,7 +3,7 @@ import { doDeleteAttachment } from '../actions/attachments.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { formatAttachment } from '../lib/uploads/attachments.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 /** The caller's own uploads, and the organization's total upload size in bytes. */
 export function listAttachments(req: ApiRequest): ViewResult {

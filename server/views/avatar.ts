@@ -18,7 +18,7 @@ import { AVATAR_MEDIUM_SIZE, AVATAR_SIZE, defaultAvatarPng, MAX_AVATAR_BYTES } f
 import { avatarUrl, canAccessAllUsers, canAccessUser } from '../lib/people/people.js';
 import { singleImage } from './image-upload.js';
 import { placeFile } from '../actions/files.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { accessUserByEmail } from '../lib/people/access.js';
 import type { UserRecord } from '../store/records.js';
 import { systemBot, userOrSystemBot } from '../lib/people/system-bots.js';

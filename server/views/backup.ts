@@ -2,7 +2,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { destinationProblem } from '../lib/runtime/backup.js';
-import { requireAdmin, requireOwner } from './common.js';
+import { requireOwner } from '../lib/people/require.js';
+import { requireAdmin } from '../lib/people/require.js';
 
 /**
  * POST /hearth/backup (owners: a backup holds every account's password hash and API key, and all

@@ -30,7 +30,8 @@ import { avatarUrl, isAdmin, isOwner, ROLES } from '../lib/people/people.js';
 import { checkFullName } from '../lib/people/display-name.js';
 import { newApiKey } from '../auth/secrets.js';
 import type { BotSettings, Role, UserRecord } from '../store/records.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { requestFiles } from '../http/body.js';
 
 /** A URL parameter: JSON-encoded as Zulip's check_url expects, or (leniently) the bare URL. */

@@ -23,8 +23,8 @@ import {
 import { isAdmin, isGuest, isOwner } from '../lib/people/people.js';
 import type { TopicsPolicy } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
-import { requireUser } from './common.js';
-import { resolvePrincipals } from './principals.js';
+import { requireUser } from '../lib/people/require.js';
+import { resolvePrincipals } from '../lib/people/principals.js';
 
 const anyJson = t.json((x: unknown) => x);
 

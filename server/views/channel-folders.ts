@@ -7,7 +7,9 @@ import { foldersInOrder, formatFolder } from '../lib/channels/format.js';
 import { unprintablePosition } from '../lib/channels/validate.js';
 import type { ChannelFolderRecord } from '../store/channel-records.js';
 import { LIMITS } from '../version.js';
-import { pathInt, requireAdmin, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
+import { requireUser } from '../lib/people/require.js';
 
 const limited = (max: number): ParamType<string> => ({
   read(raw, name) {

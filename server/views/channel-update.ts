@@ -26,7 +26,8 @@ import { isAdmin, isOwner } from '../lib/people/people.js';
 import type { ChannelRecord, GroupSettingValue } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { LIMITS } from '../version.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 const anyJson = t.json((x: unknown) => x);
 

@@ -18,7 +18,9 @@ import { isGuest } from '../lib/people/people.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { channelToAdminister } from './channel-update.js';
-import { pathInt, requireAdmin, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
+import { requireUser } from '../lib/people/require.js';
 
 /**
  * A channel the user may know (metadata access) or, with `content`, read;

@@ -8,7 +8,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import { t } from '../params/params.js';
 import type { PushTokenRecord } from '../store/records.js';
-import { requireHuman, requireUser } from './common.js';
+import { requireHuman } from '../lib/people/require.js';
+import { requireUser } from '../lib/people/require.js';
 
 /** Zulip bounds push tokens at 4096 characters. */
 export const MAX_PUSH_TOKEN_LENGTH = 4096;

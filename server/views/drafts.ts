@@ -6,8 +6,9 @@ import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import { userSetting } from '../lib/people/settings.js';
 import type { UserRecord } from '../store/records.js';
-import { pathInt, requireUser } from './common.js';
-import { normaliseContent } from './messages-send.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
+import { normaliseContent } from '../lib/messages/content.js';
 
 /** Zulip's draft_endpoint: every drafts endpoint needs the user's enable_drafts_synchronization. */
 function syncingUser(req: ApiRequest): UserRecord {

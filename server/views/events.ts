@@ -6,7 +6,7 @@ import { errors } from '../errors.js';
 import { t, type Params } from '../params/params.js';
 import type { EventQueue, WakeReason } from '../events/queue.js';
 import type { UserRecord } from '../store/records.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 function ownQueue(app: App, user: UserRecord, params: Params): EventQueue {
   const queueId = params.require('queue_id', t.string);

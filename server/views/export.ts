@@ -21,7 +21,8 @@ import {
   startRealmExport,
 } from '../export/realm-exports.js';
 import { ROLE } from '../store/records.js';
-import { baseUrl, requireAdmin } from './common.js';
+import { baseUrl } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
 
 /** GET /export/realm */
 export async function listExports(req: ApiRequest): Promise<ViewResult> {

@@ -17,9 +17,10 @@ import { DEFAULT_INVITE_MINUTES, canCreateInviteLinks, formatInvite, inviteByKey
 import { isAdmin, isGuest, isOwner } from '../lib/people/people.js';
 import { sessionCookie, sessionIdForToken, sessionTokenFrom } from '../auth/sessions.js';
 import { ROLE, type InviteRecord, type Role, type UserRecord } from '../store/records.js';
-import { baseUrl, pathInt, requireUser } from './common.js';
-import { serverLanUrls } from './status.js';
-import { validateNewAccount } from './users.js';
+import { baseUrl, pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
+import { serverLanUrls } from '../lib/network/server-urls.js';
+import { validateNewAccount } from '../lib/people/new-account.js';
 
 /**
  * The address links for other people use: the request's, unless that is the server computer's

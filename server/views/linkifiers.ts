@@ -15,7 +15,9 @@ import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import { checkLinkifier, linkifiersForApi } from '../lib/realm/linkifiers.js';
 import type { LinkifierRecord } from '../store/records.js';
-import { pathInt, requireAdmin, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
+import { requireUser } from '../lib/people/require.js';
 
 export function listLinkifiers(req: ApiRequest): ViewResult {
   requireUser(req);

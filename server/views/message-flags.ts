@@ -19,7 +19,7 @@ import { channelById, hasContentAccess, isSubscribed } from '../lib/channels/acc
 import { topicKey } from '../store/messages.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { anchorParam, checkAnchorExclusion, narrowParam, nonNegative } from './messages.js';
 
 /** Flags that exist but only the server sets. */

@@ -6,7 +6,7 @@ import { t } from '../params/params.js';
 import { settingChannel } from '../lib/realm/settings.js';
 import { effectiveTopicsPolicy } from '../lib/messages/addressee.js';
 import { MAX_REPORT_DESCRIPTION, REPORT_REASONS, reportContent } from '../lib/messages/reports.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { accessMessage } from './messages.js';
 
 export async function reportMessage(req: ApiRequest): Promise<ViewResult> {

@@ -4,7 +4,7 @@ import { doDeleteMessages } from '../actions/message-delete.js';
 import { errors } from '../errors.js';
 import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
 import { checkCanDelete } from '../lib/messages/edit-permissions.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { accessMessage } from './messages.js';
 
 export async function deleteMessage(req: ApiRequest): Promise<ViewResult> {

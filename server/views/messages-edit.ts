@@ -21,9 +21,10 @@ import { renderForStorage } from '../lib/messages/render.js';
 import { channelById } from '../lib/channels/access.js';
 import { topicKey } from '../store/messages.js';
 import type { MessageRecord } from '../store/message-records.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { accessMessage } from './messages.js';
-import { normaliseContent, topicParam } from './messages-send.js';
+import { topicParam } from './messages-send.js';
+import { normaliseContent } from '../lib/messages/content.js';
 
 const propagateParam: ParamType<PropagateMode> = {
   read(raw) {

@@ -2,7 +2,6 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { doWelcomeBotReply, isToWelcomeBot } from '../actions/welcome-bot-replies.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
-import { LIMITS } from '../version.js';
 import { doSendMessage } from '../actions/messages.js';
 import {
   checkChannelSend,
@@ -15,21 +14,11 @@ import {
 } from '../lib/messages/addressee.js';
 import { parseWidgetContent } from '../lib/messages/widgets.js';
 import { checkDirectMessagePermission } from '../lib/messages/direct-permissions.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { own } from '../lib/own.js';
+import { normaliseContent } from '../lib/messages/content.js';
 
 const TYPES: Record<string, 'stream' | 'direct'> = { stream: 'stream', channel: 'stream', private: 'direct', direct: 'direct' };
-const TRUNCATED = '\n[message truncated]';
-
-/** Zulip's normalize_body: trailing whitespace off, empty refused, over 10,000 characters truncated. */
-export function normaliseContent(raw: string): string {
-  if (raw.includes('\u0000')) throw errors.badRequest('Message must not contain null bytes');
-  const body = raw.trimEnd();
-  if (body.trim() === '') throw errors.badRequest('Message must not be empty');
-  const chars = [...body];
-  if (chars.length <= LIMITS.max_message_length) return body;
-  return chars.slice(0, LIMITS.max_message_length - TRUNCATED.length).join('') + TRUNCATED;
-}
 
 /** The topic from `topic` or its legacy name `subject` (not both). */
 export function topicParam(req: ApiRequest): string | undefined {

@@ -5,7 +5,8 @@ import { canReadChannelHistory } from '../lib/messages/access.js';
 import { displayTopic } from '../lib/messages/format.js';
 import { channelById, hasContentAccess } from '../lib/channels/access.js';
 import { topicKey } from '../store/messages.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 /**
  * GET /users/me/{stream_id}/topics (Zulip's get_topic_history_for_stream):

@@ -20,7 +20,8 @@ import { parseNarrow, type NarrowTerm } from '../lib/messages/narrow-terms.js';
 import { webPublicChannelsEnabled } from '../lib/channels/settings.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 export const narrowParam: ParamType<NarrowTerm[]> = { read: (raw, name) => parseNarrow(raw, name) };
 

@@ -3,7 +3,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { doSetMuted } from '../actions/muted-users.js';
 import { errors } from '../errors.js';
 import { canAccessUser } from '../lib/people/people.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 function target(req: ApiRequest) {
   const user = requireUser(req);

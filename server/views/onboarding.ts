@@ -5,7 +5,7 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 export function markOnboardingStep(req: ApiRequest): ViewResult {
   requireUser(req);

@@ -5,7 +5,8 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { isOwner } from '../lib/people/people.js';
 import { requestSession } from '../auth/sessions.js';
-import { pathInt, requireAdmin } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
 
 /** Longest password accepted (scrypt hashes anything, but megabyte passwords only cost CPU). */
 const MAX_PASSWORD_LENGTH = 1024;

@@ -4,7 +4,8 @@ import { doAddPlayground, doRemovePlayground } from '../actions/playgrounds.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { checkPlayground } from '../lib/realm/playgrounds.js';
-import { pathInt, requireAdmin } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
 
 export async function addPlayground(req: ApiRequest): Promise<ViewResult> {
   requireAdmin(req);

@@ -6,7 +6,7 @@ import { t } from '../params/params.js';
 import { userByKeyFor } from '../lib/people/lookup.js';
 import { legacyEntry, legacyPresences, modernPresences } from '../lib/people/presence.js';
 import { userSetting } from '../lib/people/settings.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 export async function updatePresence(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;

@@ -25,7 +25,10 @@ import {
   validateDefinition,
   type FieldData,
 } from '../lib/people/profile-fields.js';
-import { pathInt, requireAdmin, requireHuman, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
+import { requireHuman } from '../lib/people/require.js';
+import { requireUser } from '../lib/people/require.js';
 import { own } from '../lib/own.js';
 
 /** `field_data`: a dict whose values are strings or dicts of strings (Zulip's check_profile_field_data). */

@@ -7,7 +7,7 @@ import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
 import { checkEmojiRequest, emojiData, requestedEmoji, type ReactionType } from '../lib/emoji/reaction.js';
 import type { MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { accessMessage } from './messages.js';
 
 /** access_message(..., is_modifying_message=True): archived channels' messages stay as they are. */

@@ -4,7 +4,7 @@ import { errors } from '../errors.js';
 import { userSetting } from '../lib/people/settings.js';
 import { FLAG } from '../store/message-records.js';
 import { accessMessage } from './messages.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 /**
  * Who has read a message the requester can read, as Zulip's read_receipts view

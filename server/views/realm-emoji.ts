@@ -17,7 +17,7 @@ import {
   normaliseEmojiName,
   realmEmojiDict,
 } from '../lib/emoji/custom.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { singleImage } from './image-upload.js';
 import { placeFile } from '../actions/files.js';
 

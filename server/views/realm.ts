@@ -8,7 +8,7 @@ import { MAX_ICON_BYTES, realmIconFields } from '../lib/realm/icon.js';
 import { singleImage } from './image-upload.js';
 import { placeFile } from '../actions/files.js';
 import { currentSetting, settingForApi, settingsOf } from '../lib/realm/settings.js';
-import { requireAdmin } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
 
 /** Reads, validates and permission-checks every setting of one endpoint that the request sends. */
 async function updateSettings(req: ApiRequest, endpoint: 'realm' | 'user_settings_defaults'): Promise<ViewResult> {

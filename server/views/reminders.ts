@@ -5,7 +5,8 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { MAX_REMINDER_NOTE_LENGTH, accessReminder, formatReminder, remindersOf } from '../lib/messages/scheduled.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 export function listReminders(req: ApiRequest): ViewResult {
   const user = requireUser(req);

@@ -9,7 +9,7 @@ import { t } from '../params/params.js';
 import { renderContextFor } from '../lib/messages/render-context.js';
 import { renderMessage } from '../markdown/index.js';
 import { LIMITS } from '../version.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 export function renderMessageView(req: ApiRequest): ViewResult {
   const user = requireUser(req);

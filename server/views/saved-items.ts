@@ -10,7 +10,8 @@ import {
 } from '../actions/saved-items.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 const MAX_TITLE = 60;
 /** Zulip's built-in views, which may be pinned without a name. */

@@ -14,8 +14,10 @@ import { normaliseTopic } from '../lib/messages/addressee.js';
 import { checkContentWidget } from '../lib/messages/widgets.js';
 import { accessScheduled, formatScheduled, parseScheduledTo, scheduledAddressee, scheduledOf } from '../lib/messages/scheduled.js';
 import type { ScheduledMessageRecord, UserRecord } from '../store/records.js';
-import { pathInt, requireUser } from './common.js';
-import { normaliseContent, topicParam } from './messages-send.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
+import { topicParam } from './messages-send.js';
+import { normaliseContent } from '../lib/messages/content.js';
 import { own } from '../lib/own.js';
 
 const TYPES: Record<string, 'stream' | 'private'> = { stream: 'stream', channel: 'stream', private: 'private', direct: 'private' };

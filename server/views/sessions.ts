@@ -9,7 +9,7 @@ import { clearedSessionCookie, requestSession, sessionCookie, sessionIdForToken,
 import type { UserRecord } from '../store/records.js';
 import type { SessionRecord } from '../store/sessions.js';
 import { passwordLogin } from './auth.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 const sessionAnswer = (req: ApiRequest, user: UserRecord, session: SessionRecord): ViewResult => {
   // The CSRF token is for this page only: no cache keeps it.

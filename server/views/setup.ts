@@ -9,7 +9,7 @@ import { isValidEmail } from '../lib/people/people.js';
 import { cleanDisplayName } from '../lib/people/display-name.js';
 import { isReservedName, reservedEmailReason } from '../lib/people/reserved.js';
 import { setupTokenMatches } from '../lib/runtime/setup-token.js';
-import { serverLanUrls } from './status.js';
+import { serverLanUrls } from '../lib/network/server-urls.js';
 import { crossSite } from '../http/cross-site.js';
 
 /** Zulip's Realm.MAX_REALM_NAME_LENGTH and UserProfile.MAX_NAME_LENGTH. */

@@ -1,17 +1,10 @@
 import type { ApiRequest, ViewResult } from '../context.js';
 import { fingerprintOf, scopeOf } from '../tls/certificates.js';
-import { lanUrls } from '../lib/network/lan-urls.js';
+import { serverLanUrls } from '../lib/network/server-urls.js';
 import { directorySize } from '../lib/runtime/backup.js';
 import { guestUploadMibPerDay, uploadQuotaMib } from '../lib/uploads/limits.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../version.js';
-import { requireAdmin } from './common.js';
-
-/** LAN URLs of this server: from the address it listens on, else the port the request reached. */
-export function serverLanUrls(req: ApiRequest): string[] {
-  const listen = req.app.config.listenAddress;
-  if (listen) return lanUrls(listen.host, listen.port);
-  return lanUrls('0.0.0.0', req.koa.req.socket.localPort ?? 0);
-}
+import { requireAdmin } from '../lib/people/require.js';
 
 /**
  * GET /hearth/status (administrators): what the desktop status page and tray show.

@@ -12,7 +12,7 @@ import { isInArchivedChannel } from '../lib/messages/action-recipients.js';
 import { canReadMessage } from '../lib/messages/access.js';
 import { checkWidgetEvent } from '../lib/messages/widget-state.js';
 import { fmt, WIDGET_LIMITS } from '../lib/messages/widgets.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 export async function addSubmessage(req: ApiRequest): Promise<ViewResult> {
   const { app, params } = req;

@@ -5,8 +5,8 @@ import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import { NOTIFICATION_SETTINGS } from '../lib/channels/format.js';
 import { channelById, hasContentAccess, subscriptionOf } from '../lib/channels/access.js';
-import { checkColor } from './subscriptions.js';
-import { requireUser } from './common.js';
+import { checkColor } from '../lib/channels/validate.js';
+import { requireUser } from '../lib/people/require.js';
 
 const BOOLEAN_PROPERTIES: ReadonlySet<string> = new Set(['in_home_view', 'is_muted', 'pin_to_top']);
 const NULLABLE_PROPERTIES: ReadonlySet<string> = new Set<string>(NOTIFICATION_SETTINGS);

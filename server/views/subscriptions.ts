@@ -6,13 +6,13 @@ import { v, type Validator } from '../params/validate.js';
 import { subscriptionLists, type IncludeSubscribers } from '../lib/channels/queries.js';
 import { hasRealmPermission } from '../lib/channels/settings.js';
 import { canAddSubscribers, canRemoveSubscribers, channelByName, hasContentAccess, hasMetadataAccess } from '../lib/channels/access.js';
-import { checkChannelDescription, checkChannelName } from '../lib/channels/validate.js';
+import { checkChannelDescription, checkChannelName, checkColor } from '../lib/channels/validate.js';
 import { isGuest } from '../lib/people/people.js';
 import type { ChannelRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
 import { newChannelSpecs } from './channel-create.js';
-import { requireUser } from './common.js';
-import { resolvePrincipals } from './principals.js';
+import { requireUser } from '../lib/people/require.js';
+import { resolvePrincipals } from '../lib/people/principals.js';
 import { doAnnounceNewChannels, doSendSubscriptionNotices } from '../actions/subscription-notices.js';
 
 /** Principals: all user IDs or all API emails. */
@@ -21,14 +21,6 @@ const principalsValidator: Validator<(number | string)[]> = (x, p) => {
   if (x.every((e) => typeof e === 'string')) return x as string[];
   return v.list(v.int)(x, p);
 };
-
-/** `#rgb` or `#rrggbb`, stored as lowercase `#rrggbb`. */
-export function checkColor(raw: string, name: string): string {
-  const m = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.exec(raw);
-  if (!m) throw errors.badRequest(`${name} is not a valid hex color code`);
-  const hex = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!;
-  return `#${hex.toLowerCase()}`;
-}
 
 const subscriptionItem = v.dict({ name: v.str }, { color: v.str, description: v.str }, { allowExtra: true });
 

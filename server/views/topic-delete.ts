@@ -5,7 +5,8 @@ import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { channelById, hasContentAccess } from '../lib/channels/access.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/messages/format.js';
-import { pathInt, requireAdmin } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
 
 export async function deleteTopic(req: ApiRequest): Promise<ViewResult> {
   const { app } = req;

@@ -12,8 +12,8 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { escapeHtml } from '../protocol/html.js';
 import { derOfCertificate, fingerprintOf, scopeOf } from '../tls/certificates.js';
-import { setSecurityHeaders } from './admin-static.js';
-import { requireOwner } from './common.js';
+import { setPageHeaders } from '../http/page-headers.js';
+import { requireOwner } from '../lib/people/require.js';
 
 function authority(req: ApiRequest): string {
   const ca = req.app.config.caCertificate;
@@ -151,7 +151,7 @@ ${previous ? `<section class="card" aria-labelledby="previous-title"><h2 id="pre
 ${STEPS.map(([system, steps]) => `<section class="card"><h2>${escapeHtml(system)}</h2><ol>${steps.map((s) => `<li>${s}</li>`).join('')}</ol></section>`).join('\n')}
 ${secure ? `<p>Then open Hearth at <a href="${escapeHtml(secure)}">${escapeHtml(secure)}</a>.</p>` : ''}`
     : '<p>HTTPS is off on this server, so there is nothing to install. Ask whoever runs it to start it with HTTPS.</p>';
-  setSecurityHeaders(req);
+  setPageHeaders(req.koa);
   req.koa.set('Cache-Control', 'no-cache');
   req.koa.type = 'text/html; charset=utf-8';
   req.koa.body = `<!doctype html>

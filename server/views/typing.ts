@@ -12,7 +12,7 @@ import { checkCanEditMessage } from '../lib/messages/edit-permissions.js';
 import { channelTypingAudience } from '../lib/people/typing.js';
 import { userSetting } from '../lib/people/settings.js';
 import { normaliseTopic } from '../lib/messages/addressee.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { accessMessage } from './messages.js';
 import { own } from '../lib/own.js';
 

@@ -22,7 +22,7 @@ import type { AttachmentRecord, StoredThumbnail } from '../store/attachment-reco
 import { queueThumbnails } from '../actions/thumbnails.js';
 import { filesDir } from '../lib/uploads/storage.js';
 import { formatsFor, parseFormatName, thumbnailPath } from '../lib/uploads/thumbnails.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { requestFiles } from '../http/body.js';
 
 /** POST /user_uploads: exactly one file, under any field name. */

@@ -6,7 +6,8 @@ import { directMemberIds, groupMemberIds, isUserInGroup, recursiveSubgroupIds } 
 import { accessGroup, accessGroupForSelf, accessGroupForUpdate, requireMemberOrAdmin } from '../lib/groups/access.js';
 import type { UserGroupRecord } from '../store/channel-records.js';
 import type { UserRecord } from '../store/records.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { checkActiveUsers, checkSubgroups, intList } from './user-groups.js';
 
 interface Plan {

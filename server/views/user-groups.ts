@@ -18,7 +18,8 @@ import {
 import { realmUserGroups } from '../lib/groups/format.js';
 import type { GroupSettingValue } from '../store/channel-records.js';
 import type { App } from '../context.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 /** A JSON parameter passed on undecoded-but-parsed, for the group-setting parsers. */
 export const anyJson = t.json((x: unknown) => x);

@@ -7,7 +7,7 @@ import { t } from '../params/params.js';
 import { checkFullName } from '../lib/people/display-name.js';
 import { USER_SETTINGS, parseSetting, userSettingsObject } from '../lib/people/settings.js';
 import { requestSession } from '../auth/sessions.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 import { loginLimitKey, startPasswordCheck } from './auth.js';
 
 /**

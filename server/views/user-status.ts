@@ -8,7 +8,8 @@ import { canAccessUser, isAdmin } from '../lib/people/people.js';
 import type { UserRecord } from '../store/records.js';
 import { resolveReactionEmoji } from '../lib/emoji/reaction.js';
 import { MAX_STATUS_TEXT } from '../lib/people/status.js';
-import { pathInt, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 /**
  * The status change a request asks for (Zulip's update_user_status): text, emoji, or both;

@@ -7,7 +7,7 @@ import { channelById, channelByName, hasContentAccess } from '../lib/channels/ac
 import { normaliseTopic } from '../lib/messages/addressee.js';
 import { topicPolicy, VISIBILITY } from '../lib/topics/visibility.js';
 import type { UserRecord } from '../store/records.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 function readableChannel(req: ApiRequest, user: UserRecord, channel: ReturnType<typeof channelById>) {
   if (!channel || !hasContentAccess(req.app, user, channel)) throw errors.badRequest('Invalid channel ID');

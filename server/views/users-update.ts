@@ -14,7 +14,9 @@ import { checkFullName } from '../lib/people/display-name.js';
 import { checkEmailNotReserved } from '../lib/people/reserved.js';
 import { resolveProfileChanges } from '../lib/people/profile-field-values.js';
 import { ROLE, type Role, type UserRecord } from '../store/records.js';
-import { pathInt, requireAdmin, requireUser } from './common.js';
+import { pathInt } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
+import { requireUser } from '../lib/people/require.js';
 
 const profileDataItem = v.dict({
   id: v.int,

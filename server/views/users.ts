@@ -1,17 +1,16 @@
 import { doAddSubscriptions } from '../actions/subscriptions.js';
 import { doCreateUser, doRegenerateApiKey } from '../actions/users.js';
-import { MIN_PASSWORD_LENGTH } from '../auth/secrets.js';
 import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import { webPublicChannels } from '../lib/channels/queries.js';
-import { accessFilter, formatUser, isValidEmail } from '../lib/people/people.js';
+import { accessFilter, formatUser, } from '../lib/people/people.js';
 import { accessUserByPath } from '../lib/people/access.js';
-import { checkFullName } from '../lib/people/display-name.js';
-import { checkEmailNotReserved } from '../lib/people/reserved.js';
+import { validateNewAccount } from '../lib/people/new-account.js';
 import type { UserRecord } from '../store/records.js';
-import { requireAdmin, requireUser } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
+import { requireUser } from '../lib/people/require.js';
 import { systemBot } from '../lib/people/system-bots.js';
 import { doWelcomeNewUser } from '../actions/onboarding.js';
 
@@ -65,16 +64,6 @@ export function getUser(req: ApiRequest): ViewResult {
     forAdmin: false,
   });
   return { user: formatUser(req.app, user, target, opts) };
-}
-
-export function validateNewAccount(req: ApiRequest, email: string, password: string, fullName: string): string {
-  if (!isValidEmail(email)) throw errors.badRequest(`Invalid email '${email}'`);
-  checkEmailNotReserved(req.app, email);
-  if (req.app.store.users.byEmailAddress(email)) throw errors.badRequest(`Email '${email}' already in use`);
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw errors.badRequest(`The password is too short: use at least ${MIN_PASSWORD_LENGTH} characters.`);
-  }
-  return checkFullName(fullName);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { bbbConfig, bbbJoin, bbbJoinLink, bbbNotConfigured, jitsiLink, PROVIDER, readJoinLink } from '../lib/realm/video-calls.js';
-import { requireUser } from './common.js';
+import { requireUser } from '../lib/people/require.js';
 
 /** Zulip's default Realm.video_chat_provider: Jitsi Meet. */
 const providerOf = (req: ApiRequest) => req.app.store.realm.data.realm!.settings.video_chat_provider ?? PROVIDER.JITSI_MEET;

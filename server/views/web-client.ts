@@ -7,7 +7,7 @@
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
 import { webBundle } from '../lib/runtime/web-bundle.js';
-import { setSecurityHeaders } from './admin-static.js';
+import { setPageHeaders } from '../http/page-headers.js';
 
 /** The bundle's content-hashed files: script, stylesheet, KaTeX's fonts (esbuild's `[name]-[hash]`). */
 const HASHED = /^(?:chat-[0-9a-f]{12}\.(?:js|css)|KaTeX_[A-Za-z0-9]+-[A-Za-z0-9]+-[A-Z0-9]{8}\.woff2)$/;
@@ -38,7 +38,7 @@ export async function chatIndex(req: ApiRequest): Promise<void> {
     return;
   }
   const bundle = await webBundle(req.app);
-  setSecurityHeaders(req);
+  setPageHeaders(req.koa);
   req.koa.set('Cache-Control', 'no-cache');
   req.koa.type = 'text/html; charset=utf-8';
   req.koa.body = page(bundle.script, bundle.style);
@@ -50,7 +50,7 @@ export async function chatAsset(req: ApiRequest): Promise<void> {
   if (!HASHED.test(name)) throw errors.notFound('Not Found');
   const asset = (await webBundle(req.app)).assets.get(name);
   if (!asset) throw errors.notFound('Not Found');
-  setSecurityHeaders(req);
+  setPageHeaders(req.koa);
   req.koa.set('Cache-Control', 'public, max-age=31536000, immutable');
   req.koa.type = asset.type;
   req.koa.body = asset.body;

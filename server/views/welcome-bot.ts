@@ -8,7 +8,7 @@ import type { ApiRequest, ViewResult } from '../context.js';
 import { errors } from '../errors.js';
 import { t } from '../params/params.js';
 import { MAX_WELCOME_TEXT_LENGTH } from '../lib/realm/settings.js';
-import { requireAdmin } from './common.js';
+import { requireAdmin } from '../lib/people/require.js';
 
 export async function testWelcomeBotMessage(req: ApiRequest): Promise<ViewResult> {
   const admin = requireAdmin(req);

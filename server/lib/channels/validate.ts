@@ -145,3 +145,11 @@ export function checkProtectedHistoryTopics(
     throw errors.incompatibleParameters(['history_public_to_subscribers', 'can_create_topic_group']);
   }
 }
+
+/** `#rgb` or `#rrggbb`, stored as lowercase `#rrggbb`. */
+export function checkColor(raw: string, name: string): string {
+  const m = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.exec(raw);
+  if (!m) throw errors.badRequest(`${name} is not a valid hex color code`);
+  const hex = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!;
+  return `#${hex.toLowerCase()}`;
+}

@@ -1,8 +1,8 @@
-import type { ApiRequest } from '../context.js';
-import { errors } from '../errors.js';
-import { userByKeyFor } from '../lib/people/lookup.js';
-import { systemBot } from '../lib/people/system-bots.js';
-import type { UserRecord } from '../store/records.js';
+import type { ApiRequest } from '../../context.js';
+import { errors } from '../../errors.js';
+import { userByKeyFor } from './lookup.js';
+import { systemBot } from './system-bots.js';
+import type { UserRecord } from '../../store/records.js';
 
 /**
  * Zulip's bulk_principals_to_user_profiles: active users (bots included) of this organization,
