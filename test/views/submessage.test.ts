@@ -148,6 +148,25 @@ describe('widgets: polls and to-do lists (submessages)', () => {
     error(await submit(otto, todo, { type: 'new_task', key: 2, task: 'Dishes', desc: '', completed: false }), 'This task is already in the list.');
   });
 
+  it('bounds what one message carries: all its submessages together stay under 200,000 characters', async () => {
+    const poll = await sendStream(sam, 'porch', 'long', '/poll Q?\nA');
+    const question = 'Q'.repeat(950);
+    let accepted = 0;
+    for (let i = 0; i < 400; i++) {
+      const res = await submit(sam, poll, { type: 'question', question: `${i} ${question}` });
+      if (res.status !== 200) {
+        error(res, 'This widget has reached its limit of 200,000 characters of changes.');
+        break;
+      }
+      accepted++;
+    }
+    assert.ok(accepted > 150 && accepted < 400, `${accepted} edits accepted`);
+    const subs = await subsOf(sam, poll);
+    assert.ok(subs.reduce((n, s) => n + s.content.length, 0) <= 200_000);
+    // A vote still fits where a long edit does not.
+    assert.equal((await submit(mel, poll, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
+  });
+
   it("refuses a submessage on a message the sender cannot read, and on a message without a widget", async () => {
     const secret = await sendStream(sam, 'attic', 'hidden', '/poll Secret?\nYes');
     error(await submit(mel, secret, { type: 'vote', key: 'canned,0', vote: 1 }), 'Invalid message(s)');

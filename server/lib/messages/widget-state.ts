@@ -235,4 +235,9 @@ export function checkWidgetEvent(m: MessageRecord, data: unknown, senderId: numb
   if ((m.submessages?.length ?? 0) >= WIDGET_LIMITS.submessages) {
     throw errors.badRequest(`This widget has reached its limit of ${fmt(WIDGET_LIMITS.submessages)} changes.`);
   }
+  let total = JSON.stringify(data).length;
+  for (const s of m.submessages ?? []) total += s.content.length;
+  if (total > WIDGET_LIMITS.contentTotal) {
+    throw errors.badRequest(`This widget has reached its limit of ${fmt(WIDGET_LIMITS.contentTotal)} characters of changes.`);
+  }
 }

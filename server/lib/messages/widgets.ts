@@ -16,6 +16,8 @@ export const WIDGET_LIMITS = {
   content: 5000,
   /** Submessages on one message, the widget included. */
   submessages: 2000,
+  /** Characters of all of one message's submessages together (every fetch of the message carries them). */
+  contentTotal: 200_000,
   /** Characters of the `widget_content` send parameter. */
   widgetContent: 10000,
   /** Zulip's MAX_IDX: the largest `idx` of a new poll option and `key` of a new task. */
