@@ -33,7 +33,7 @@ export function emitChannelCreate(
   tx.emit({ type: 'stream', op: 'create', streams: [formatChannel(app, channel, 0)], ...flag }, to);
   const subs = subscriberIds(app, channel.id);
   if (subs.length > 0) {
-    // An archived channel's create reaches only archived_channels clients (channel-filters.ts); so must its peers.
+    // An archived channel's create reaches only archived_channels clients (server/register/channels.ts); so must its peers.
     const archived = channel.is_archived ? { for_archived_channel: true } : {};
     tx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [channel.id], user_ids: subs, ...flag, ...archived }, to);
   }

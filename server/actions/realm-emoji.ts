@@ -39,7 +39,7 @@ export async function doDeactivateRealmEmoji(app: App, emoji: RealmEmojiRecord):
     emoji.deactivated = true;
     tx.touch(app.store.emoji);
     const all = realmEmojiDict(app);
-    // Zulip's wire name, then the spec's name for the same change (see realm-emoji-events.ts).
+    // Zulip's wire name, then the spec's name for the same change (see server/register/realm-emoji.ts).
     for (const op of ['update_one', 'edit'] as const) {
       const event: RealmEmojiChangeEvent = { type: 'realm_emoji', op, emoji_id: String(emoji.id), data: { deactivated: true }, all };
       tx.emit(event, everyone(app));

@@ -1,7 +1,7 @@
 /**
  * PATCH /settings (Zulip's json_change_settings): each changed setting stored
- * and announced to the user's clients as `user_settings` update (older clients
- * get the legacy event through the queue filter in server/lib/user-settings-events.ts).
+ * and announced to the user's clients as a `user_settings` update (since Zulip 12 there is no
+ * legacy event for older clients: server/lib/people/settings.ts).
  */
 import type { App } from '../context.js';
 import type { UserSettingsUpdateEvent } from '../events/types.js';

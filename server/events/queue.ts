@@ -23,7 +23,7 @@ export interface QueueOptions {
   idleTimeoutSecs: number;
 }
 
-/** A queue as kept on disk between a graceful stop and the next start (server/events/persist.ts). */
+/** A queue as kept on disk between a graceful stop and the next start (server/lib/runtime/queue-persistence.ts). */
 export interface SavedQueue {
   id: string;
   opts: Omit<QueueOptions, 'eventTypes'> & { eventTypes: string[] | null };

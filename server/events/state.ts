@@ -7,7 +7,7 @@ export { wantFrom, type Want } from './want.js';
 
 /**
  * One part of the register response, named as Zulip names it: included when any of
- * `wants` (Zulip's `want("...")` names, server/register/zulip-sections.ts) is wanted and
+ * `wants` (Zulip's `want("...")` names, test/helpers/zulip-register-sections.ts) is wanted and
  * `alsoWhen`, if given, agrees (Zulip's compound conditions). `fetch` must be
  * synchronous: the snapshot is taken in one go right after the queue is allocated, so
  * no event can slip between them.

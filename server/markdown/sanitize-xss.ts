@@ -1,5 +1,5 @@
 /**
- * The same allow-list as sanitize.ts, enforced with js-xss (the `xss`
+ * The allow-list of sanitize-lists.ts, enforced with js-xss (the `xss`
  * package): a streaming filter that rewrites only tags and attributes, so it
  * keeps the renderer's HTML byte for byte when nothing is wrong.
  */

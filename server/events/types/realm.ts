@@ -1,7 +1,7 @@
 /**
  * The realm area's events as the server's actions emit them, where they differ from the wire
  * forms (server/protocol/events/realm.ts): a custom emoji change, with the whole map after it for
- * legacy queues (state/realm-emoji.ts).
+ * legacy queues (server/register/realm-emoji.ts).
  */
 import type { RealmEmoji } from '../../protocol/realm-emoji.js';
 
