@@ -38,7 +38,7 @@ export function encode(params: Params): URLSearchParams {
 }
 
 /** Methods that change something: the server wants the session's CSRF token with them. */
-const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+const UNSAFE: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /** Called when the session no longer works (401), or was replaced in another tab (CSRF refused): back to start. */
 export type OnUnauthorized = () => void;

@@ -31,7 +31,9 @@ function takeSetupToken(): string | null {
   if (token) history.replaceState(null, '', location.pathname);
   return token;
 }
-let setupToken = takeSetupToken();
+/** What the page keeps between starts: the one-time setup token, and which start is the latest. */
+const createPageState = () => ({ setupToken: takeSetupToken(), generation: 0 });
+const page = createPageState();
 
 function show(el: HTMLElement): void {
   root.replaceChildren(el);
@@ -99,8 +101,6 @@ function route(): string {
   return location.hash.replace(/^#/, '') || 'users';
 }
 
-let generation = 0;
-
 /**
  * What the page shows, from what the server says: setup, sign-in (no session, or one whose
  * person may not administer) or the pages. `probe`: ask `GET /json/session` when the page
@@ -108,8 +108,8 @@ let generation = 0;
  */
 async function start(probe = true): Promise<void> {
   // A later start (a session lost meanwhile) wins over this one.
-  const mine = ++generation;
-  const current = () => mine === generation;
+  const mine = ++page.generation;
+  const current = () => mine === page.generation;
   show(h('main', { id: 'main', class: 'narrow' }, loading('Hearth')));
   let setup: Json;
   let me: Json | null = null;
@@ -127,7 +127,7 @@ async function start(probe = true): Promise<void> {
   if (!current()) return;
   if (setup.needs_setup) {
     document.title = 'Set up Hearth';
-    show(setupPage(api, setupToken, Boolean(setup.setup_token_required), () => {
+    show(setupPage(api, page.setupToken, Boolean(setup.setup_token_required), () => {
       location.hash = 'users';
       void start();
     }));
@@ -146,7 +146,7 @@ async function start(probe = true): Promise<void> {
 
 window.addEventListener('hashchange', () => {
   if (location.hash.includes('setup_token=')) {
-    setupToken = takeSetupToken();
+    page.setupToken = takeSetupToken();
     void start();
     return;
   }

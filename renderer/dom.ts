@@ -22,8 +22,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
-let idCounter = 0;
-export const uid = (prefix: string) => `${prefix}-${++idCounter}`;
+/** A fresh element ID (random: a page holds a few hundred at most, so none repeats). */
+export const uid = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 12)}`;
 
 /** A labelled field: `<div class="field"><label for=id>…</label><input id=id …><small>hint</small></div>`. */
 export function field(label: string, control: HTMLElement, hint?: string): HTMLDivElement {

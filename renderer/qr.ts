@@ -5,12 +5,11 @@ import { h } from './dom.js';
 type Uqr = typeof import('uqr');
 
 const UQR_URL = './vendor/uqr.mjs';
-let uqr: Promise<Uqr> | null = null;
 
 /** A canvas with the QR code of `text` (module size 5 px, quiet zone of 4 modules). */
 export async function qrCanvas(text: string): Promise<HTMLCanvasElement> {
-  uqr ??= import(UQR_URL) as Promise<Uqr>;
-  const { encode } = await uqr;
+  // The module system loads it once; later calls get the same module.
+  const { encode } = await (import(UQR_URL) as Promise<Uqr>);
   const qr = encode(text, { ecc: 'M', border: 4 });
   const scale = 5;
   const canvas = h('canvas', { role: 'img', 'aria-label': `QR code for ${text}`, class: 'qr' });

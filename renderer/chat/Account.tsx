@@ -5,7 +5,7 @@
  */
 import { httpsSite, zuliprc } from '../zuliprc.js';
 import { useState } from 'preact/hooks';
-import { ApiError, csrf, del, patch, post } from './api.js';
+import { ApiError, del, patch, post, serverSettings, uploadAvatar } from './api.js';
 import { href } from './router.js';
 import { signOut } from './session.js';
 import { NotificationPermission } from './settings/NotificationPermission.js';
@@ -35,13 +35,6 @@ function Profile() {
   const me = store.users.value.get(store.selfId.value);
   const [name, setName] = useState(me?.full_name ?? '');
   const { run, view } = useStatus();
-  async function uploadAvatar(file: File) {
-    const form = new FormData();
-    form.append('file', file, file.name);
-    const res = await fetch('/json/users/me/avatar', { method: 'POST', body: form, headers: { 'x-csrftoken': csrf.token } });
-    const json = (await res.json()) as { result: string; msg: string; code?: string };
-    if (json.result !== 'success') throw new ApiError(res.status, json.code ?? 'BAD_REQUEST', json.msg);
-  }
   return (
     <section class="card" aria-labelledby="profile-title">
       <h2 id="profile-title">Profile</h2>
@@ -112,7 +105,7 @@ function ApiKey() {
   const email = me?.email ?? '';
   async function download() {
     // Over HTTPS when the server has it, naming its authority (downloaded beside the file).
-    const settings = (await fetch('/api/v1/server_settings').then((r) => r.json()).catch(() => ({}))) as { hearth_https_port?: number | null };
+    const settings = (await serverSettings()) as { hearth_https_port?: number | null };
     const port = typeof settings.hearth_https_port === 'number' ? settings.hearth_https_port : null;
     const save = (href: string, name: string) => {
       const a = document.createElement('a');

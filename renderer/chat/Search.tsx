@@ -7,24 +7,19 @@
  * the bar (`searchOpen`); Escape, its close button, a search, or focus going elsewhere close it.
  */
 import { Reactions } from './MessageItem.js';
-import { effect, signal } from '@preact/signals';
+import { signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { conversationKey } from '../../server/protocol/conversation-keys.js';
 import { CondensedContent } from './condense.js';
 import { sanitize } from './html.js';
-import { dmPeers, hashOf, type View } from './narrow.js';
-import { go, href, view, viewOfHash } from './router.js';
+import { dmPeers, hashOf } from './narrow.js';
+import { beforeSearch, go, href, view, viewOfHash } from './router.js';
 import { parseSearch, unparseSearch, type SearchTerm } from './search-terms.js';
 import { searchSuggestions } from './search-suggest.js';
 import { olderResults, openSearch, searchKey, type Result, type SearchView } from './search-feed.js';
 import { useSelection } from './selection.js';
 import { channelName, store, topicLabel, userName } from './state.js';
 import { dayOf, fullTimeOf, isoOf, timeOf } from './time.js';
-
-/** The last view that was not a search: where Escape and "Close search" return. */
-let before: View = { kind: 'inbox' };
-effect(() => {
-  if (view.value.kind !== 'search') before = view.value;
-});
 
 /** The search box open over the top bar (phones only: wider, it is always there). */
 export const searchOpen = signal(false);
@@ -71,7 +66,7 @@ export function SearchToggle() {
 }
 
 export function leaveSearch(): void {
-  go(before);
+  go(beforeSearch.peek());
   document.getElementById('main')?.focus({ preventScroll: true });
 }
 
@@ -155,7 +150,6 @@ function termLabel(t: SearchTerm): string {
   return `${t.negated ? 'not ' : ''}${op}: ${t.operand || '(none)'}`;
 }
 
-const convKey = (m: Result) => (m.type === 'stream' ? `${m.stream_id}:${m.subject.toLowerCase()}` : `dm:${JSON.stringify(m.display_recipient)}`);
 
 /** The message's conversation, opened at the message (`/near/ID`). */
 const inContext = (m: Result) =>
@@ -232,7 +226,7 @@ export function SearchResults({ v }: { v: SearchView }) {
   const items: preact.ComponentChildren[] = [];
   let prev: Result | undefined;
   for (const m of results) {
-    const newConv = !prev || convKey(prev) !== convKey(m);
+    const newConv = !prev || conversationKey(prev) !== conversationKey(m);
     if (newConv) items.push(<li key={`c${m.id}`} class="conv">{<Heading m={m} />}</li>);
     const first = newConv || prev!.sender_id !== m.sender_id;
     items.push(<ResultItem key={m.id} m={m} first={first} unread={store.unread.value.has(m.id)} />);

@@ -1,6 +1,6 @@
 /** The sign-in page: email and password, for a session cookie (no key kept by the page). */
 import { useEffect, useState } from 'preact/hooks';
-import type { ApiError } from './api.js';
+import { serverSettings, type ApiError } from './api.js';
 import { signIn } from './session.js';
 
 /** `hearth demo`'s accounts (server/demo/roster.ts): public, like the demo itself. */
@@ -15,13 +15,11 @@ export function SignIn() {
   const [demo, setDemo] = useState(false);
   const [httpsPort, setHttpsPort] = useState<number | null>(null);
   useEffect(() => {
-    fetch('/api/v1/server_settings')
-      .then((r) => r.json())
-      .then((j: { hearth_demo_organization?: boolean; hearth_https_port?: number | null }) => {
-        setDemo(j.hearth_demo_organization === true);
-        setHttpsPort(typeof j.hearth_https_port === 'number' ? j.hearth_https_port : null);
-      })
-      .catch(() => undefined);
+    void serverSettings().then((s) => {
+      const j = s as { hearth_demo_organization?: boolean; hearth_https_port?: number | null };
+      setDemo(j.hearth_demo_organization === true);
+      setHttpsPort(typeof j.hearth_https_port === 'number' ? j.hearth_https_port : null);
+    });
   }, []);
   const plain = location.protocol === 'http:';
   const secureUrl = httpsPort ? `https://${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${httpsPort}${location.pathname}` : null;

@@ -9,16 +9,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, post } from './api.js';
 import { store, userName, type Message } from './state.js';
+import { takeIdx } from './widget-sends.js';
 import * as w from './widgets.js';
 
-/** The next idx handed out per message: two adds before the first's event comes back never share a key. */
-const sentIdx = new Map<number, number>();
-
-function takeIdx(messageId: number, derived: number): number {
-  const idx = Math.max(derived, (sentIdx.get(messageId) ?? 0) + 1);
-  sentIdx.set(messageId, idx);
-  return idx;
-}
 
 const reason = (err: unknown) =>
   err instanceof ApiError ? (err.status === 0 ? err.message : `Hearth refused it: ${err.message}`) : 'That did not work; try again.';

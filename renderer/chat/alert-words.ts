@@ -3,14 +3,14 @@
  * only in messages the server flagged `has_alert_word`, case-insensitive, a word standing
  * alone between spaces or punctuation, never inside code or a link's address.
  */
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const SKIP = new Set(['CODE', 'PRE', 'A', 'MARK', 'SCRIPT', 'STYLE']);
+import { alertWordPattern } from '../../server/protocol/alert-words.js';
+
+const SKIP: ReadonlySet<string> = new Set(['CODE', 'PRE', 'A', 'MARK', 'SCRIPT', 'STYLE']);
 const done = new Map<string, string>();
 
 function patternOf(words: readonly string[]): RegExp | null {
-  const alts = words.filter((w) => w.trim()).map((w) => escape(w.toLowerCase()));
-  if (!alts.length) return null;
-  return new RegExp(`(^|[\\s'"(,:<])(${alts.sort((a, b) => b.length - a.length).join('|')})(?=$|[\\s'"),.:;?!>])`, 'giu');
+  const kept = words.filter((w) => w.trim());
+  return kept.length ? alertWordPattern(kept, 'giu') : null;
 }
 
 /** `html` (already sanitised) with each alert word wrapped in `<mark class="alert-word">`. */

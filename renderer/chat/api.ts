@@ -96,3 +96,21 @@ export function upload(file: File, onProgress: (fraction: number) => void): Prom
     xhr.send(form);
   });
 }
+
+/** A same-origin file (the emoji data) as the browser gets it, with the session cookie. */
+export const getStaticFile = (path: string): Promise<Response> => fetch(path, { credentials: 'same-origin' });
+
+/** `GET /api/v1/server_settings` (no sign-in needed): the server's public facts; `{}` when it cannot be read. */
+export const serverSettings = (): Promise<Record<string, unknown>> =>
+  fetch('/api/v1/server_settings')
+    .then((r) => r.json() as Promise<Record<string, unknown>>)
+    .catch(() => ({}));
+
+/** `POST /users/me/avatar`: the picture as a file upload (multipart), with the CSRF token. */
+export async function uploadAvatar(file: File): Promise<void> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const res = await fetch('/json/users/me/avatar', { method: 'POST', body: form, headers: { 'x-csrftoken': csrf.token } });
+  const json = (await res.json()) as { result: string; msg: string; code?: string };
+  if (json.result !== 'success') throw new ApiError(res.status, json.code ?? 'BAD_REQUEST', json.msg);
+}

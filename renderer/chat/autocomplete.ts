@@ -9,6 +9,7 @@ import { get } from './api.js';
 import { unicodeEmoji, unicodeOf } from './emoji-data.js';
 import { keyOf } from './narrow.js';
 import { store, topicLabel, topicsOf, type GroupSettingValue } from './state.js';
+import { once } from './once.js';
 
 export type TokenKind = 'mention' | 'channel' | 'topic' | 'emoji';
 
@@ -186,15 +187,12 @@ function topics(t: Token): Suggestion[] {
 
 /** Emoji names from the server's emoji data (emoji-data.ts fetches it once, on first use). */
 export const emojiNames = signal<{ name: string; code: string }[] | null>(null);
-let emojiAsked = false;
-
-function loadEmoji(): void {
-  if (emojiAsked) return;
-  emojiAsked = true;
-  unicodeEmoji()
-    .then((all) => (emojiNames.value = all.flatMap((e) => e.names.map((name) => ({ name, code: e.code })))))
-    .catch(() => (emojiAsked = false));
-}
+/** Asks for the emoji data once (again after a failure). */
+const loadEmoji = once(() =>
+  unicodeEmoji().then((all) => {
+    emojiNames.value = all.flatMap((e) => e.names.map((name) => ({ name, code: e.code })));
+  }),
+);
 
 function emoji(t: Token): Suggestion[] {
   loadEmoji();

@@ -12,6 +12,7 @@
 import { signal } from '@preact/signals';
 import type { KeyboardEventHandler, MouseEventHandler } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { once } from './once.js';
 
 /** The condensed height, in em of the content's font: keep in step with style.css's `.condense[data-tall]`. */
 export const CONDENSED_EM = 14;
@@ -34,16 +35,13 @@ function measure(box: HTMLElement): boolean {
 
 /** Bumped when the window has been resized (one listener for the page): every message measures again. */
 const resized = signal(0);
-let resizeWatched = false;
-function watchResize(): void {
-  if (resizeWatched) return;
-  resizeWatched = true;
+const watchResize = once((): void => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   window.addEventListener('resize', () => {
     clearTimeout(timer);
     timer = setTimeout(() => resized.value++, 150);
   });
-}
+});
 
 export function setExpanded(id: number, open: boolean): void {
   const next = new Set(expanded.value);

@@ -4,7 +4,9 @@
  * kept for the page's life; the organization's custom emoji (`realm_emoji`, images); and the
  * emoji this browser used last (localStorage: names only, no credential).
  */
+import { getStaticFile } from './api.js';
 import { store } from './state.js';
+import { once } from './once.js';
 
 export interface EmojiChoice {
   name: string;
@@ -41,8 +43,6 @@ const SPOKEN: Record<string, string> = { '+1': 'thumbs up', '-1': 'thumbs down',
 /** A name as people read it: "thumbs up", "red heart". */
 export const labelOf = (name: string) => SPOKEN[name] ?? name.replace(/_/g, ' ');
 
-let loading: Promise<EmojiChoice[]> | null = null;
-
 /** Smileys first, then the other pictographs, then older symbols; otherwise in code order. */
 function rank(code: string): number {
   const cp = parseInt(code, 16);
@@ -51,22 +51,16 @@ function rank(code: string): number {
 }
 
 /** The Unicode emoji (fetched once, same origin whatever host the server named). */
-export function unicodeEmoji(): Promise<EmojiChoice[]> {
-  if (!loading) {
-    const url = store.serverEmojiDataUrl.value;
-    loading = (async () => {
-      const res = await fetch(url ? new URL(url, location.href).pathname : '/static/generated/emoji/emoji_api.json', { credentials: 'same-origin' });
-      if (!res.ok) throw new Error(`Emoji could not be loaded (HTTP ${res.status}).`);
-      const data = (await res.json()) as { code_to_names: Record<string, string[]> };
-      return Object.entries(data.code_to_names)
-        .filter(([, names]) => names.length > 0)
-        .map(([code, names]): EmojiChoice => ({ name: names[0]!, code, type: 'unicode_emoji', names }))
-        .sort((a, b) => rank(a.code) - rank(b.code));
-    })();
-    loading.catch(() => (loading = null));
-  }
-  return loading;
-}
+export const unicodeEmoji = once(async (): Promise<EmojiChoice[]> => {
+  const url = store.serverEmojiDataUrl.value;
+  const res = await getStaticFile(url ? new URL(url, location.href).pathname : '/static/generated/emoji/emoji_api.json');
+  if (!res.ok) throw new Error(`Emoji could not be loaded (HTTP ${res.status}).`);
+  const data = (await res.json()) as { code_to_names: Record<string, string[]> };
+  return Object.entries(data.code_to_names)
+    .filter(([, names]) => names.length > 0)
+    .map(([code, names]): EmojiChoice => ({ name: names[0]!, code, type: 'unicode_emoji', names }))
+    .sort((a, b) => rank(a.code) - rank(b.code));
+});
 
 /** The organization's custom emoji that are in use, by name. */
 export function customEmoji(): EmojiChoice[] {

@@ -118,7 +118,8 @@ export async function loadMore(v: FeedView, direction: 'older' | 'newer'): Promi
 }
 
 const pendingRead = new Set<number>();
-let readTimer: ReturnType<typeof setTimeout> | undefined;
+/** The pending batch's timer. */
+const readBatch: { timer?: ReturnType<typeof setTimeout> } = {};
 
 /**
  * Whether seeing a message in this view marks it read: Zulip's personal setting "Automatically mark
@@ -135,9 +136,9 @@ export function markSeen(ids: number[], v: FeedView | null): void {
   if (store.readPaused.value) return;
   if (v && !marksReadWhenSeen(v)) return;
   for (const id of ids) if (store.unread.value.has(id)) pendingRead.add(id);
-  if (!pendingRead.size || readTimer) return;
-  readTimer = setTimeout(() => {
-    readTimer = undefined;
+  if (!pendingRead.size || readBatch.timer) return;
+  readBatch.timer = setTimeout(() => {
+    readBatch.timer = undefined;
     const batch = [...pendingRead].filter((id) => store.unread.value.has(id));
     pendingRead.clear();
     if (!batch.length) return;

@@ -10,58 +10,56 @@ import { signal } from '@preact/signals';
 export const dragging = signal(false);
 
 type Taker = (files: File[]) => void;
-let taker: Taker | null = null;
-let depth = 0;
+/** The compose box that takes dropped files, and how many elements the drag has entered. */
+const drag: { taker: Taker | null; depth: number } = { taker: null, depth: 0 };
 
 const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
 
 function stop(): void {
-  depth = 0;
+  drag.depth = 0;
   dragging.value = false;
 }
 
 function over(e: DragEvent): void {
   if (!hasFiles(e)) return;
   e.preventDefault();
-  if (e.dataTransfer) e.dataTransfer.dropEffect = taker ? 'copy' : 'none';
-  if (taker && !dragging.value) dragging.value = true;
+  if (e.dataTransfer) e.dataTransfer.dropEffect = drag.taker ? 'copy' : 'none';
+  if (drag.taker && !dragging.value) dragging.value = true;
 }
 
-let installed = false;
-function install(): void {
-  if (installed) return;
-  installed = true;
+/**
+ * Listens for files dragged over the page (main.tsx, from the start: files dropped before any compose
+ * box opened, on the Inbox, do not take the page away).
+ */
+export function installFileDrop(): void {
   document.addEventListener('dragenter', (e) => {
     if (!hasFiles(e)) return;
-    depth++;
+    drag.depth++;
     over(e);
   });
   document.addEventListener('dragover', over);
   document.addEventListener('dragleave', (e) => {
     if (!hasFiles(e)) return;
-    depth = Math.max(0, depth - 1);
+    drag.depth = Math.max(0, drag.depth - 1);
     // Out of the window (no element entered), or every element entered has been left.
-    if (!e.relatedTarget || depth === 0) stop();
+    if (!e.relatedTarget || drag.depth === 0) stop();
   });
   document.addEventListener('drop', (e) => {
     if (!hasFiles(e)) return;
     e.preventDefault();
     stop();
     const files = Array.from(e.dataTransfer?.files ?? []);
-    if (taker && files.length) taker(files);
+    if (drag.taker && files.length) drag.taker(files);
   });
   document.addEventListener('dragend', stop);
 }
 
-// From the start: files dropped before any compose box opened (on the Inbox) do not take the page away.
-if (typeof document !== 'undefined') install();
-
 /** Dropped files go to `take` until the returned function is called. */
 export function acceptDrops(take: Taker): () => void {
-  taker = take;
+  drag.taker = take;
   return () => {
-    if (taker !== take) return;
-    taker = null;
+    if (drag.taker !== take) return;
+    drag.taker = null;
     stop();
   };
 }

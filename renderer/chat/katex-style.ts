@@ -19,6 +19,7 @@
  * `annotation-xml`, which can hold HTML, stays out.
  */
 import type { DOMPurify } from 'dompurify';
+import { once } from './once.js';
 
 /** The HTML with its ` style="` attributes renamed `data-hearth-style` (see the top). */
 export const renameStyles = (html: string): string =>
@@ -95,17 +96,15 @@ export function katexAsTex(root: ParentNode): void {
   }
 }
 
-let observer: MutationObserver | null = null;
-
 /** From the first math on: styles set on math as it reaches the page (before it is painted). */
-function watchPage(): void {
-  if (observer || typeof MutationObserver === 'undefined' || typeof document === 'undefined') return;
-  observer = new MutationObserver((records) => {
+const watchPage = once((): void => {
+  if (typeof MutationObserver === 'undefined' || typeof document === 'undefined') return;
+  const observer = new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) applyUnder(n as Element);
   });
   observer.observe(document.documentElement, { childList: true, subtree: true });
   applyUnder(document.documentElement);
-}
+});
 
 /** DOMPurify hooks: KaTeX's checked styles kept aside as `data-katex-style` (see the top). */
 export function installKatexStyles(purify: DOMPurify): void {

@@ -1,8 +1,17 @@
 /** The chat web client's entry point (bundled by server/lib/runtime/web-bundle.ts). */
 import { render } from 'preact';
 import { App } from './App.js';
+import { installFileDrop } from './file-drop.js';
+import { watchViewChanges } from './message-actions.js';
+import { watchBeforeSearch } from './router.js';
+import { watchTheme } from './theme.js';
 // KaTeX's stylesheet for the math in messages (its fonts are bundled beside it: web-bundle.ts), then ours.
 import 'katex/dist/katex.min.css';
 import './style.css';
 
+// What watches the whole page, from the start (each returns its disposer; the page never stops them).
+watchTheme();
+installFileDrop();
+watchBeforeSearch();
+watchViewChanges();
 render(<App />, document.getElementById('app')!);

@@ -47,24 +47,31 @@ export function close(returnFocus = true): void {
   if (returnFocus && o) refocus(o.anchor);
 }
 
-let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+/** A notice under a message, gone after 3 s (8 s for an error) unless another replaced it. */
 export function say(id: number, text: string, error = false): void {
-  notice.value = { id, text, error };
-  clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => (notice.value = null), error ? 8000 : 3000);
+  const said = { id, text, error };
+  notice.value = said;
+  setTimeout(() => {
+    if (notice.peek() === said) notice.value = null;
+  }, error ? 8000 : 3000);
 }
 
-// Leaving the view ends "mark as unread from here"'s pause and closes whatever was open.
-let lastKey = '';
-effect(() => {
-  const v = view.value;
-  const key = isFeed(v) ? keyOf(v) : v.kind;
-  if (key === lastKey) return;
-  lastKey = key;
-  store.readPaused.value = false;
-  overlay.value = null;
-  editing.value = null;
-});
+/**
+ * Leaving the view ends "mark as unread from here"'s pause and closes whatever was open (main.tsx
+ * starts it; returns the disposer).
+ */
+export function watchViewChanges(): () => void {
+  let lastKey = '';
+  return effect(() => {
+    const v = view.value;
+    const key = isFeed(v) ? keyOf(v) : v.kind;
+    if (key === lastKey) return;
+    lastKey = key;
+    store.readPaused.value = false;
+    overlay.value = null;
+    editing.value = null;
+  });
+}
 
 // ---- Permissions (the server checks again; these only decide what is offered) ----
 

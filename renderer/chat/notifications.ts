@@ -17,6 +17,7 @@ import { dmPeers } from './narrow.js';
 import { isTopicFollowed } from './people-state.js';
 import { go } from './router.js';
 import { channelName, isTopicMuted, store, unreadCounts, userName, type Message } from './state.js';
+import { once } from './once.js';
 
 const ICON = '/static/hearth-icon.png';
 /** The icon is drawn this many pixels square (sharp at twice the usual 32). */
@@ -178,11 +179,7 @@ export function wants(m: Message, kind: 'desktop' | 'audible'): boolean {
 
 /** Notifications shown for messages, by message ID: closed once the message is read (here or elsewhere). */
 const shown = new Map<number, Notification>();
-let watchingReads = false;
-
-function closeWhenRead(): void {
-  if (watchingReads) return;
-  watchingReads = true;
+const closeWhenRead = once((): void => {
   effect(() => {
     const unread = store.unread.value;
     for (const [id, n] of shown) {
@@ -191,7 +188,7 @@ function closeWhenRead(): void {
       shown.delete(id);
     }
   });
-}
+});
 
 function show(title: string, body: string, tag: string, onOpen?: () => void): Notification | undefined {
   if (!notificationsPossible() || Notification.permission !== 'granted') return undefined;

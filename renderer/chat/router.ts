@@ -19,6 +19,15 @@ const parse = () => viewOfHash(location.hash);
 
 export const view = signal<View>(parse());
 
+/** The last view that was not a search: where Escape and "Close search" return. */
+export const beforeSearch = signal<View>({ kind: 'inbox' });
+
+/** Keeps `beforeSearch` (main.tsx starts it; returns the disposer). */
+export const watchBeforeSearch = (): (() => void) =>
+  effect(() => {
+    if (view.value.kind !== 'search') beforeSearch.value = view.value;
+  });
+
 /**
  * `…/with/ID` (Zulip's message links): the conversation the message is in now. When it was moved
  * since the link was made, the view goes there, in place of the link's (the address bar follows).

@@ -287,7 +287,7 @@ async function replyToSender(m: Message): Promise<void> {
 }
 
 /** The views whose compose box can be pointed anywhere (channel or people). */
-const FREE = new Set(['feed', 'mentions', 'starred', 'reactions']);
+const FREE: ReadonlySet<string> = new Set(['feed', 'mentions', 'starred', 'reactions']);
 
 /** C: a new topic in the channel of the selected message or of the open view, the Topic field focused. */
 async function newTopic(): Promise<void> {

@@ -11,10 +11,10 @@
  */
 import { computed, signal } from '@preact/signals';
 import { get } from './api.js';
-import { isTopicMuted, store, unreadCounts, type Subscription } from './state.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: server JSON (topics, message events) until the shared protocol types it (issue 33 item 2)
-type Json = Record<string, any>;
+import { topicKey } from '../../server/protocol/conversation-keys.js';
+import type { ClientEvent } from '../../server/protocol/events.js';
+import type { RegisterState } from '../../server/protocol/register.js';
+import { isTopicMuted, store, unreadCounts, type ChannelFolder, type Subscription } from './state.js';
 
 export interface TopicRow {
   name: string;
@@ -89,29 +89,22 @@ function refetch(ids: Iterable<number | undefined | null>): void {
   for (const id of new Set(ids)) if (typeof id === 'number' && topicHistory.value.has(id)) loadTopicHistory(id, true);
 }
 
-export interface ChannelFolder {
-  id: number;
-  name: string;
-  description: string;
-  order: number;
-  is_archived: boolean;
-}
-
 /** The organization's channel folders, in their display order. */
 export const channelFolders = signal<ChannelFolder[]>([]);
 
 const byOrder = (list: ChannelFolder[]) => [...list].sort((a, b) => a.order - b.order || a.id - b.id);
 
-let registeredAs: number | null = null;
+/** Whose register the sidebar state came from. */
+const registeredAs = signal<number | null>(null);
 
 /**
  * From each register: the folders, and every topic list known so far fetched again (events may
  * have been missed); someone else signed in on the page starts with none.
  */
-export function loadSidebarState(r: Json): void {
-  channelFolders.value = byOrder(((r.channel_folders as ChannelFolder[]) ?? []).map((f) => ({ ...f })));
-  if (registeredAs !== Number(r.user_id)) {
-    registeredAs = Number(r.user_id);
+export function loadSidebarState(r: RegisterState): void {
+  channelFolders.value = byOrder((r.channel_folders ?? []).map((f) => ({ ...f })));
+  if (registeredAs.peek() !== Number(r.user_id)) {
+    registeredAs.value = Number(r.user_id);
     fetchSeq.clear();
     noted.clear();
     topicHistory.value = new Map();
@@ -121,10 +114,10 @@ export function loadSidebarState(r: Json): void {
 }
 
 /** The events the sidebar follows (the store's own handling is in apply-event.ts). */
-export function applySidebarEvent(e: Json): void {
+export function applySidebarEvent(e: ClientEvent): void {
   switch (e.type) {
     case 'message':
-      if (e.message?.type === 'stream') noteMessage(e.message.stream_id, e.message.subject, e.message.id);
+      if (e.message?.type === 'stream') noteMessage(e.message.stream_id!, e.message.subject, e.message.id);
       return;
     case 'update_message':
       // A topic moved or renamed: the lists of both channels are fetched again.
@@ -135,14 +128,14 @@ export function applySidebarEvent(e: Json): void {
       return;
     case 'subscription':
       // Left and joined again: the history may differ (protected history), so it is asked for anew.
-      if (e.op === 'remove') for (const s of (e.subscriptions ?? []) as { stream_id: number }[]) setHistory(s.stream_id, null);
+      if (e.op === 'remove') for (const s of e.subscriptions ?? []) setHistory(s.stream_id, null);
       return;
     case 'channel_folder': {
       let list = channelFolders.value;
       if (e.op === 'add') list = [...list.filter((f) => f.id !== e.channel_folder.id), { ...e.channel_folder }];
       else if (e.op === 'update') list = list.map((f) => (f.id === e.channel_folder_id ? { ...f, ...e.data } : f));
       else if (e.op === 'reorder') {
-        const order = e.order as number[];
+        const order = e.order;
         list = list.map((f) => (order.includes(f.id) ? { ...f, order: order.indexOf(f.id) } : f));
       }
       channelFolders.value = byOrder(list);
@@ -188,7 +181,7 @@ export function allTopics(streamId: number): TopicRow[] {
 }
 
 const isUnmutedOrFollowed = (streamId: number, topic: string) => {
-  const p = store.userTopics.value.get(`${streamId}:${lower(topic)}`)?.visibility_policy;
+  const p = store.userTopics.value.get(topicKey(streamId, topic))?.visibility_policy;
   return p === 2 || p === 3;
 };
 

@@ -5,12 +5,16 @@
  *   and no module-level Map/Set/WeakMap/WeakSet but read-only tables (./module-state.ts);
  * - server/ keeps to its layers and has no import cycle (./layers.ts);
  * - views and actions throw only HearthError (through server/errors.ts);
- * - files stay small and named for the one thing they hold.
+ * - files stay small and named for the one thing they hold (server/ and renderer/);
+ * - renderer/ (the web app): no module-level mutable state, signals only in the store modules,
+ *   the network only from the API modules, the store below the UI (./renderer-rules.ts).
+ * Biome (biome.jsonc) runs first, in `npm run lint`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { lintLayers } from './layers.js';
 import { moduleStateProblems, staleMemoTables } from './module-state.js';
+import { rendererProblems, STORE_MODULES, staleStoreModules } from './renderer-rules.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const MAX_LINES = 400;
@@ -19,7 +23,7 @@ function* files(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) yield* files(p);
-    else if (/\.(ts|js)$/.test(name)) yield p;
+    else if (/\.(ts|tsx|js)$/.test(name)) yield p;
   }
 }
 
@@ -41,7 +45,16 @@ for (const file of files(join(root, 'server'))) {
   }
   if (lines.length > MAX_LINES) problems.push(`${rel}: ${lines.length} lines (keep files under ${MAX_LINES})`);
 }
-problems.push(...staleMemoTables(memoTablesUsed), ...lintLayers());
+const storesUsed = new Set<string>();
+for (const file of files(join(root, 'renderer'))) {
+  const rel = relative(root, file);
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n').length;
+  if (lines > MAX_LINES) problems.push(`${rel}: ${lines} lines (keep files under ${MAX_LINES})`);
+  if (!(rel in STORE_MODULES)) problems.push(...moduleStateProblems(rel, text, memoTablesUsed));
+  problems.push(...rendererProblems(rel, text, storesUsed));
+}
+problems.push(...staleMemoTables(memoTablesUsed), ...staleStoreModules(storesUsed), ...lintLayers());
 
 if (problems.length) {
   process.stderr.write(`lint: ${problems.length} problem(s)\n${problems.map((p) => `  ${p}`).join('\n')}\n`);

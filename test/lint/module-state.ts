@@ -1,11 +1,13 @@
 /**
- * No module-level mutable collections in server/ (run by test/lint/lint.ts): a `new Map`, `Set`,
+ * No module-level mutable collections in server/ and renderer/ (run by test/lint/lint.ts): a `new Map`, `Set`,
  * `WeakMap` or `WeakSet` made when the module loads (outside any function, method or instance
  * field) would be shared by every server in the process, tests' included. State belongs on the
  * App (fields set in createApp, server/app.ts). Allowed:
  * - a constant lookup table, declared as such: `const X: ReadonlySet<T> = new Set(...)` or
  *   `const X: ReadonlyMap<K, V> = new Map(...)`;
- * - the pure memo tables listed in MEMO_TABLES, each with why it is safe to share.
+ * - the pure memo tables listed in MEMO_TABLES, each with why it is safe to share;
+ * - in renderer/, the store modules (./renderer-rules.ts STORE_MODULES, not checked here) and a
+ *   collection that is a signal's value (`signal(new Set())`).
  */
 import ts from 'typescript';
 
@@ -26,6 +28,10 @@ export const MEMO_TABLES: Readonly<Record<string, string>> = {
     'whether a compiled linkifier pattern is too slow, by its source: measured once per process (a verdict near the time limit could differ between machines, not between servers); bounded (cleared past 1,000 entries)',
   'server/lib/people/alert-words.ts: cache':
     'alert-word RegExp by word (no g flag, so no lastIndex state); bounded (cleared past 10,000 entries)',
+  'renderer/chat/html.ts: clean':
+    'sanitised HTML by input HTML (DOMPurify with fixed settings and hooks); bounded (cleared past 5,000 entries)',
+  'renderer/chat/alert-words.ts: done':
+    "a message's HTML with its alert words marked, by words and HTML; bounded (cleared past 2,000 entries)",
 };
 
 const readonlyTable = (type: ts.TypeNode | undefined) =>
@@ -40,15 +46,25 @@ function atModuleLoad(node: ts.Node): boolean {
   return true;
 }
 
+/** A collection passed straight to `signal(...)` (renderer/): the signal's value, replaced and never changed in place; the signal rule (./renderer-rules.ts) covers it. */
+const signalValue = (node: ts.Node): boolean =>
+  ts.isCallExpression(node.parent) && ts.isIdentifier(node.parent.expression) && node.parent.expression.text === 'signal';
+
 /**
  * The module-level collections of one server/ file that are neither declared read-only nor a
  * listed memo table. `used` collects the MEMO_TABLES keys met (to report stale entries).
  */
 export function moduleStateProblems(rel: string, text: string, used: Set<string> = new Set()): string[] {
-  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, rel.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const problems: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && COLLECTIONS.has(node.expression.text) && atModuleLoad(node)) {
+    if (
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      COLLECTIONS.has(node.expression.text) &&
+      atModuleLoad(node) &&
+      !signalValue(node)
+    ) {
       const decl = ts.isVariableDeclaration(node.parent) && node.parent.initializer === node ? node.parent : undefined;
       const name = decl && ts.isIdentifier(decl.name) ? decl.name.text : undefined;
       const key = `${rel}: ${name}`;
@@ -56,7 +72,7 @@ export function moduleStateProblems(rel: string, text: string, used: Set<string>
       else if (!(decl && readonlyTable(decl.type) && ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const)) {
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
         problems.push(
-          `${rel}:${line}: module-level new ${node.expression.text} (state goes on the App; a constant table is ` +
+          `${rel}:${line}: module-level new ${node.expression.text} (state goes on the App, or in renderer/ in the store or a component; a constant table is ` +
             '`const X: ReadonlySet<T>` or `ReadonlyMap<K, V>`; pure memos: test/lint/module-state.ts)',
         );
       }
