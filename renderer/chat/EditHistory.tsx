@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Modal } from './Dialog.js';
 import { sanitize } from './html.js';
+import { toggleSpoiler } from './spoiler.js';
 import * as act from './message-actions.js';
 import { channelName, topicLabel, userName, type Message } from './state.js';
 import { fullTimeOf } from './time.js';
@@ -36,7 +37,15 @@ function Version({ e, first }: { e: act.HistoryEntry; first: boolean }) {
           Topic: {topicLabel(e.prev_topic)} → {topicLabel(e.topic)}
         </p>
       )}
-      {showBody && e.rendered_content !== undefined && <div class="content" dangerouslySetInnerHTML={{ __html: sanitize(e.rendered_content) }} />}
+      {showBody && e.rendered_content !== undefined && (
+        // Styled as the message is (code, math, quotes); a spoiler opens by its header here too.
+        <div
+          class="content rendered"
+          onClick={(ev) => toggleSpoiler(ev.target)}
+          onKeyDown={(ev) => (ev.key === 'Enter' || ev.key === ' ') && toggleSpoiler(ev.target) && ev.preventDefault()}
+          dangerouslySetInnerHTML={{ __html: sanitize(e.rendered_content) }}
+        />
+      )}
     </li>
   );
 }

@@ -13,6 +13,7 @@ import { CondensedContent } from './condense.js';
 import { labelOf } from './emoji-data.js';
 import { EmojiGlyph } from './EmojiPicker.js';
 import { meMessage, sanitize } from './html.js';
+import { toggleSpoiler } from './spoiler.js';
 import { imageLinkOf } from './Lightbox.js';
 import { MessageTools, openMenuOf } from './MessageActions.js';
 import { openProfileCard } from './ProfileCard.js';
@@ -187,17 +188,6 @@ function EditBox({ m }: { m: Message }) {
       </div>
     </form>
   );
-}
-
-/** Opens or closes the spoiler whose header `target` is in; false when it is in none. */
-function toggleSpoiler(target: EventTarget | null): boolean {
-  const header = (target as Element | null)?.closest?.('.spoiler-header');
-  if (!header) return false;
-  const block = header.parentElement!;
-  const open = block.classList.toggle('open');
-  header.setAttribute('aria-expanded', String(open));
-  block.querySelector('.spoiler-content')?.setAttribute('aria-hidden', String(!open));
-  return true;
 }
 
 function Body({ m }: { m: Message }) {

@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
 
 test.describe('rendered messages, in detail', () => {
   let generalId: number;
+  let spoilerId: number;
   const s = chatSuite(async (ts) => {
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id] });
     const form = new FormData();
@@ -19,7 +20,7 @@ test.describe('rendered messages, in detail', () => {
     const up = await fetch(`${ts.url}/api/v1/realm/emoji/logo`, { method: 'POST', headers: ts.ownerClient.authHeader, body: form });
     assert.equal(up.status, 200, await up.text());
     await sendStream(ts.ownerClient, 'general', 'details', 'Our :logo: is here');
-    await sendStream(ts.ownerClient, 'general', 'details', '```spoiler The ending\nIt was the butler.\n```');
+    spoilerId = await sendStream(ts.ownerClient, 'general', 'details', '```spoiler The ending\nIt was the butler.\n```');
     await sendStream(ts.ownerClient, 'general', 'details', '/me waves **hello**');
     await sendStream(ts.ownerClient, 'general', 'details', '```js\nconst first = 1;\nconst second = 2;\n```');
   });
@@ -75,6 +76,22 @@ test.describe('rendered messages, in detail', () => {
     assert.equal(xs.length, 2, JSON.stringify(xs));
     assert.ok(Math.abs(xs[0]! - xs[1]!) < 0.5, `first line at ${xs[0]}, second at ${xs[1]}`);
     await s.p.shot('chat-render-details');
+  });
+
+  test("the edit history shows versions styled as messages: a spoiler stays closed until its header is clicked", async () => {
+    const res = await s.ts.ownerClient.patch(`/messages/${spoilerId}`, { content: '```spoiler The ending\nIt was the gardener.\n```' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const page = s.p.page;
+    await page.locator(`li.message[data-id="${spoilerId}"]`).getByRole('button', { name: '(edited)' }).click();
+    const dialog = page.getByRole('dialog');
+    const original = dialog.locator('li.version').first();
+    await original.getByText('Original message').waitFor();
+    const secret = original.getByText('It was the butler.');
+    assert.equal(await secret.isVisible(), false, 'the old spoiler is closed');
+    await original.getByRole('button', { name: /The ending/ }).click();
+    await secret.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   test('"Jump to newest" leaves the last message it floats over visible', async () => {
