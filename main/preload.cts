@@ -4,22 +4,13 @@
  * (checked by test/main/desktop-main.test.ts); the main side checks each sender's origin.
  */
 import { contextBridge, ipcRenderer } from 'electron';
+import type { DesktopBridge, DesktopServerInfo } from '../server/protocol/desktop-bridge.js' with { 'resolution-mode': 'import' };
 
 const PREFIX = 'hearth:';
 
-interface ServerInfo {
-  url: string;
-  lanUrls: string[];
-  dataDir: string;
-  port: number;
-  requestedPort: number;
-  setupToken: string | null;
-  version: string;
-}
-
-const api = {
+const api: DesktopBridge = {
   /** Where the server runs (URLs, port, data folder) and the setup token while setup is pending. */
-  serverInfo: (): Promise<ServerInfo> => ipcRenderer.invoke(`${PREFIX}server-info`),
+  serverInfo: (): Promise<DesktopServerInfo> => ipcRenderer.invoke(`${PREFIX}server-info`),
   /** Opens the data folder in the file manager. */
   openDataFolder: (): Promise<void> => ipcRenderer.invoke(`${PREFIX}open-data-folder`),
   /** Opens an allow-listed https URL (or the server's own LAN address) in the system browser. */

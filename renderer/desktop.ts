@@ -1,12 +1,11 @@
 /**
- * What the Electron window's preload offers (`window.hearth`, see main/preload.cts); absent in a
- * browser, where every feature here falls back to plain web behaviour.
+ * What the Electron window's preload offers (`window.hearth`: server/protocol/desktop-bridge.ts,
+ * which main/preload.cts satisfies); absent in a browser, where every feature here falls back to
+ * plain web behaviour.
  */
-export interface DesktopBridge {
-  openDataFolder?: () => Promise<void>;
-  openExternal?: (url: string) => Promise<boolean>;
-  chooseFolder?: () => Promise<string | null>;
-}
+import type { DesktopBridge } from '../server/protocol/desktop-bridge.js';
+
+export type { DesktopBridge };
 
 export const desktop = (): DesktopBridge | null =>
   ((window as unknown as { hearth?: DesktopBridge }).hearth ?? null);

@@ -1,3 +1,4 @@
+import type { DesktopServerInfo } from '../../server/protocol/desktop-bridge.js';
 import { isServerUrl } from './url-policy.js';
 
 /** Every IPC channel starts with this prefix; the preload (main/preload.cts) uses the same names. */
@@ -12,18 +13,8 @@ export const IPC = {
 
 export type IpcChannel = (typeof IPC)[keyof typeof IPC];
 
-/** What the preload's `serverInfo()` returns to the page. */
-export interface ServerInfo {
-  url: string;
-  lanUrls: string[];
-  dataDir: string;
-  port: number;
-  /** Set when the configured port was taken and the server moved to the next free one. */
-  requestedPort: number;
-  /** The one-time setup token while there is no organization (the setup page sends it). */
-  setupToken: string | null;
-  version: string;
-}
+/** What the preload's `serverInfo()` returns to the page (server/protocol/desktop-bridge.ts). */
+export type ServerInfo = DesktopServerInfo;
 
 /**
  * Whether an IPC message may be answered: it comes from the main frame of our window

@@ -3,6 +3,7 @@
  * `secureWebPreferences`, so isolation cannot be forgotten on one of them. Plain data (no
  * Electron import) so it is tested under Node.
  */
+import { escapeHtml } from '../../server/protocol/html.js';
 
 export interface SecureWebPreferences {
   contextIsolation: true;
@@ -95,8 +96,6 @@ export function withPolicy(headers: Record<string, string[]>, policy: string): R
 /** Permissions the page may ask for (none: the admin UI needs no camera, notifications or location). */
 export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write'];
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A self-contained page explaining that the server could not start (shown in the window, never swallowed). */
 export function errorPageUrl(title: string, detail: string): string {

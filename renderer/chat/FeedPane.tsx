@@ -4,6 +4,7 @@
  * marked read; new messages from others are announced politely to screen readers.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { conversationKey, topicKey } from '../../server/protocol/conversation-keys.js';
 import { markChannelRead, markIdsRead, markSeen, marksReadWhenSeen, openFeed } from './feeds.js';
 import { useRenderWindow } from './render-window.js';
 import { MessageItem } from './MessageItem.js';
@@ -37,7 +38,6 @@ export function titleOf(v: FeedView): string {
   }
 }
 
-const convKey = (m: Message) => (m.type === 'stream' ? `${m.stream_id}:${m.subject.toLowerCase()}` : `dm:${JSON.stringify(m.display_recipient)}`);
 
 function ConversationHeading({ m }: { m: Message }) {
   if (m.type === 'stream') {
@@ -80,7 +80,7 @@ function Announcer({ messages }: { messages: Message[] }) {
 
 /** "Mel is typing…" for the open conversation. */
 function TypingNotice({ v }: { v: FeedView }) {
-  const key = v.kind === 'topic' ? `topic:${v.streamId}:${v.topic.toLowerCase()}` : v.kind === 'dm' ? `dm:${v.userIds.join(',')}` : null;
+  const key = v.kind === 'topic' ? `topic:${topicKey(v.streamId, v.topic)}` : v.kind === 'dm' ? `dm:${v.userIds.join(',')}` : null;
   const who = key ? (store.typing.value.get(key) ?? []) : [];
   return (
     <p class="typing" aria-live="polite">
@@ -124,7 +124,7 @@ export function FeedPane({ v }: { v: FeedView }) {
   let prev: Message | undefined;
   for (const m of shown) {
     const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
-    const newConv = !prev || convKey(prev) !== convKey(m);
+    const newConv = !prev || conversationKey(prev) !== conversationKey(m);
     if (newDay) {
       items.push(
         <li key={`d${m.id}`} class="day">

@@ -4,6 +4,7 @@
  * unread, participated and muted conversations, and a text filter.
  */
 import { useState } from 'preact/hooks';
+import { topicKey } from '../../server/protocol/conversation-keys.js';
 import { href } from './router.js';
 import { channelName, mutedInViews, store, topicLabel, unreadCounts, userName, type RecentConversation } from './state.js';
 import { dayOf, fullTimeOf, timeOf } from './time.js';
@@ -49,7 +50,7 @@ export function Recent() {
   const [on, setOn] = useState<Record<Filter, boolean>>({ unread: false, participated: false, muted: false });
   const [text, setText] = useState('');
   const unreadOf = (r: RecentConversation) =>
-    'peers' in r.place ? (counts.dms.get(r.place.peers) ?? 0) : (counts.topics.get(`${r.place.streamId}:${r.place.topic.toLowerCase()}`) ?? 0);
+    'peers' in r.place ? (counts.dms.get(r.place.peers) ?? 0) : (counts.topics.get(topicKey(r.place.streamId, r.place.topic)) ?? 0);
   const labelOf = (r: RecentConversation) => {
     if ('peers' in r.place) {
       const ids = r.place.peers ? r.place.peers.split(',').map(Number) : [];

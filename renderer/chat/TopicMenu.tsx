@@ -9,6 +9,7 @@
  */
 import { render } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { topicKey } from '../../server/protocol/conversation-keys.js';
 import { get, post } from './api.js';
 import { DotsIcon, onMenuKey, usePopover } from './Dialog.js';
 import { markChannelRead } from './feeds.js';
@@ -23,7 +24,7 @@ export const UNMUTED = 2;
 export const FOLLOWED = 3;
 
 /** The topic's visibility policy for me (0: the channel's default). */
-export const policyOf = (streamId: number, topic: string) => store.userTopics.value.get(`${streamId}:${topic.toLowerCase()}`)?.visibility_policy ?? 0;
+export const policyOf = (streamId: number, topic: string) => store.userTopics.value.get(topicKey(streamId, topic))?.visibility_policy ?? 0;
 
 const channelMuted = (streamId: number) => store.subscriptions.value.find((s) => s.stream_id === streamId)?.is_muted === true;
 
@@ -129,7 +130,7 @@ function menuItems(streamId: number, topic: string, anchor: HTMLElement): Item[]
     await setVisibility(streamId, topic, policy);
     announce(`${done} ${named}`);
   };
-  const unread = unreadCounts.value.topics.get(`${streamId}:${topic.toLowerCase()}`) ?? 0;
+  const unread = unreadCounts.value.topics.get(topicKey(streamId, topic)) ?? 0;
   const items: (Item | false)[] = [
     p === FOLLOWED ? { label: 'Unfollow topic', run: visibility(0, 'Unfollowed') } : { label: 'Follow topic', run: visibility(FOLLOWED, 'Following') },
     inMutedChannel

@@ -1,13 +1,16 @@
 /** Applies one server event to the store (the client half of Zulip's event system). */
+import { topicKey } from '../../server/protocol/conversation-keys.js';
+import type { ClientEvent, ClientEventOf } from '../../server/protocol/events.js';
 import { dmPeers, keyOf, matches, viewOf, isFeed, type MessageLike } from './narrow.js';
 import { notifyNewMessage } from './notifications.js';
 import { applyComposeEvent } from './compose-events.js';
 import { applyPeopleEvent } from './people-state.js';
 import { applySidebarEvent } from './sidebar-state.js';
 import { withSubmessage, type Submessage } from './widgets.js';
-import { MESSAGE_RULES, store, noteRecent, placeKey, type Message, type Subscription, type UnreadPlace, type User } from './state.js';
+import { MESSAGE_RULES, store, noteRecent, placeKey, type Message, type UnreadPlace } from './state.js';
 
-type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** The events of one type, as the server sends them (server/protocol/events.ts). */
+type Of<T extends ClientEvent['type']> = ClientEventOf<T>;
 
 const TYPING_EXPIRY_MS = 15_000;
 
@@ -18,7 +21,7 @@ export const placeOf = (m: Message, selfId: number): UnreadPlace =>
 export const mutedForFeed = (m: MessageLike) =>
   m.type === 'stream' &&
   (store.subscriptions.value.find((s) => s.stream_id === m.stream_id)?.is_muted === true ||
-    store.mutedTopics.value.has(`${m.stream_id}:${m.subject.toLowerCase()}`));
+    store.mutedTopics.value.has(topicKey(m.stream_id!, m.subject)));
 
 /** Rewrites every loaded copy of some messages (content edits, flags, reactions). */
 function mapMessages(ids: Set<number>, change: (m: Message) => Message): void {
@@ -44,9 +47,9 @@ const belongs = (key: string, m: Message) => {
   return !isFeed(v) || matches(v, m, store.selfId.value, () => false);
 };
 
-function onMessage(e: Event): void {
+function onMessage(e: Of<'message'>): void {
   const selfId = store.selfId.value;
-  const m: Message = { ...(e.message as Message), flags: (e.flags as string[]) ?? [], reactions: e.message.reactions ?? [] };
+  const m: Message = { ...e.message, flags: e.flags ?? [], reactions: e.message.reactions ?? [] };
   const next = new Map(store.feeds.value);
   for (const [key, f] of next) {
     const v = viewOf(key);
@@ -67,8 +70,8 @@ function onMessage(e: Event): void {
   notifyNewMessage(m);
 }
 
-function onFlags(e: Event): void {
-  const ids: number[] = e.messages ?? [];
+function onFlags(e: Of<'update_message_flags'>): void {
+  const ids = e.messages ?? [];
   const add = e.op === 'add';
   if (e.flag === 'read') {
     const unread = new Map(store.unread.value);
@@ -85,8 +88,8 @@ function onFlags(e: Event): void {
       for (const id of ids) {
         const d = e.message_details?.[String(id)];
         if (!d) continue;
-        const peers = (d.user_ids ?? []).filter((u: number) => u !== store.selfId.value).sort((a: number, b: number) => a - b).join(',');
-        unread.set(id, d.type === 'stream' ? { streamId: d.stream_id, topic: d.topic } : { peers });
+        const others = d.type === 'private' ? (d.user_ids ?? []).filter((u) => u !== store.selfId.value) : [];
+        unread.set(id, d.type === 'stream' ? { streamId: d.stream_id, topic: d.topic } : { peers: others.sort((x, y) => x - y).join(',') });
         if (d.mentioned) mentions.add(id);
       }
     }
@@ -98,16 +101,17 @@ function onFlags(e: Event): void {
   if (e.flag === 'starred' && !add) refilter((key, m) => !(key === '#narrow/is/starred' && set.has(m.id)));
 }
 
-function onUpdateMessage(e: Event): void {
+function onUpdateMessage(e: Of<'update_message'>): void {
   const ids = new Set<number>(e.message_ids ?? [e.message_id]);
-  if (e.rendered_content !== undefined) {
+  const html = e.rendered_content;
+  if (html !== undefined) {
     // A rendering_only update (the server made an image's thumbnail) is no edit: no "(edited)" mark.
     mapMessages(new Set([e.message_id]), (m) =>
-      e.rendering_only ? { ...m, content: e.rendered_content } : { ...m, content: e.rendered_content, last_edit_timestamp: e.edit_timestamp },
+      e.rendering_only ? { ...m, content: html } : { ...m, content: html, last_edit_timestamp: e.edit_timestamp },
     );
   }
-  const newStream: number | undefined = e.new_stream_id;
-  const newTopic: string | undefined = e.subject;
+  const newStream = e.new_stream_id;
+  const newTopic = e.subject;
   if (newStream === undefined && newTopic === undefined) return;
   mapMessages(ids, (m) => ({ ...m, stream_id: newStream ?? m.stream_id, subject: newTopic ?? m.subject }));
   refilter(belongs);
@@ -124,7 +128,7 @@ function onUpdateMessage(e: Event): void {
  * A whole topic moved (renamed, resolved, to another channel): Recent conversations follow it,
  * merged with a conversation already there, as Zulip's recent view does.
  */
-function moveRecent(e: Event, ids: Set<number>, newStream: number | undefined, newTopic: string | undefined): void {
+function moveRecent(e: Of<'update_message'>, ids: Set<number>, newStream: number | undefined, newTopic: string | undefined): void {
   if (e.propagate_mode !== 'change_all' || typeof e.stream_id !== 'number') return;
   const recent = store.recent.value;
   // Its key: by the old topic's name, or (a channel move keeps the name) by its newest message, one of those moved.
@@ -150,8 +154,8 @@ function moveRecent(e: Event, ids: Set<number>, newStream: number | undefined, n
   store.recent.value = next;
 }
 
-function onDelete(e: Event): void {
-  const ids = new Set<number>(e.message_ids ?? [e.message_id]);
+function onDelete(e: Of<'delete_message'>): void {
+  const ids = new Set<number>('message_ids' in e ? e.message_ids : [e.message_id]);
   refilter((_k, m) => !ids.has(m.id));
   const unread = new Map(store.unread.value);
   for (const id of ids) unread.delete(id);
@@ -159,7 +163,7 @@ function onDelete(e: Event): void {
   store.mentions.value = new Set([...store.mentions.value].filter((id) => !ids.has(id)));
 }
 
-function onReaction(e: Event): void {
+function onReaction(e: Of<'reaction'>): void {
   const r = { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: e.user_id };
   mapMessages(new Set([e.message_id]), (m) => ({
     ...m,
@@ -195,7 +199,7 @@ function onReaction(e: Event): void {
 }
 
 /** A poll vote, option, task, tick or title (`submessage`): added to every loaded copy of its message, once. */
-function onSubmessage(e: Event): void {
+function onSubmessage(e: Of<'submessage'>): void {
   const s: Submessage = { id: e.submessage_id, message_id: e.message_id, sender_id: e.sender_id, msg_type: e.msg_type, content: e.content };
   if (typeof s.id !== 'number' || typeof s.content !== 'string') return;
   const has = (m: Message) => m.submessages?.some((x) => x.id === s.id) === true;
@@ -209,23 +213,23 @@ function onSubmessage(e: Event): void {
   if (changed) store.feeds.value = next;
 }
 
-function onSubscription(e: Event): void {
+function onSubscription(e: Of<'subscription'>): void {
   if (e.op === 'add') {
-    const added = e.subscriptions as Subscription[];
+    const added = e.subscriptions;
     const ids = new Set(added.map((s) => s.stream_id));
     store.subscriptions.value = [...store.subscriptions.value.filter((s) => !ids.has(s.stream_id)), ...added];
     const channels = new Map(store.channels.value);
     for (const s of added) channels.set(s.stream_id, s);
     store.channels.value = channels;
   } else if (e.op === 'remove') {
-    const ids = new Set((e.subscriptions as { stream_id: number }[]).map((s) => s.stream_id));
+    const ids = new Set(e.subscriptions.map((s) => s.stream_id));
     store.subscriptions.value = store.subscriptions.value.filter((s) => !ids.has(s.stream_id));
   } else if (e.op === 'update') {
     store.subscriptions.value = store.subscriptions.value.map((s) => (s.stream_id === e.stream_id ? { ...s, [e.property]: e.value } : s));
   }
 }
 
-function onStream(e: Event): void {
+function onStream(e: Of<'stream'>): void {
   const channels = new Map(store.channels.value);
   if (e.op === 'create') for (const c of e.streams) channels.set(c.stream_id, c);
   else if (e.op === 'delete') for (const c of e.streams) channels.delete(c.stream_id);
@@ -237,21 +241,20 @@ function onStream(e: Event): void {
   store.channels.value = channels;
 }
 
-function onUser(e: Event): void {
+function onUser(e: Of<'realm_user'>): void {
   const users = new Map(store.users.value);
-  const p = e.person as Partial<User> & { user_id: number };
-  if (e.op === 'add') users.set(p.user_id, p as User);
+  if (e.op === 'add') users.set(e.person.user_id, e.person);
   else if (e.op === 'update') {
-    const u = users.get(p.user_id);
-    if (u) users.set(p.user_id, { ...u, ...p });
-  } else if (e.op === 'remove') users.delete(p.user_id);
+    const u = users.get(e.person.user_id);
+    if (u) users.set(e.person.user_id, { ...u, ...e.person });
+  } else if (e.op === 'remove') users.delete(e.person.user_id);
   store.users.value = users;
 }
 
 /** The conversation a typing event is about, as feeds key it. */
-function typingKey(e: Event): string {
-  if (e.message_type === 'stream') return `topic:${e.stream_id}:${String(e.topic).toLowerCase()}`;
-  const ids = (e.recipients as { user_id: number }[]).map((r) => r.user_id).filter((id) => id !== store.selfId.value);
+function typingKey(e: Of<'typing'>): string {
+  if (e.message_type === 'stream') return `topic:${topicKey(e.stream_id, e.topic)}`;
+  const ids = e.recipients.map((r) => r.user_id).filter((id) => id !== store.selfId.value);
   return `dm:${ids.sort((a, b) => a - b).join(',')}`;
 }
 
@@ -269,13 +272,13 @@ function setTyping(key: string, userId: number, on: boolean): void {
   if (on) typingTimers.set(timer, setTimeout(() => setTyping(key, userId, false), TYPING_EXPIRY_MS));
 }
 
-function onTyping(e: Event): void {
-  const sender = e.sender?.user_id as number;
+function onTyping(e: Of<'typing'>): void {
+  const sender = e.sender?.user_id;
   if (sender === store.selfId.value) return;
   setTyping(typingKey(e), sender, e.op === 'start');
 }
 
-export function applyEvent(e: Event): void {
+export function applyEvent(e: ClientEvent): void {
   applyPeopleEvent(e);
   applySidebarEvent(e);
   if (applyComposeEvent(e)) return;
@@ -302,20 +305,20 @@ export function applyEvent(e: Event): void {
       return onTyping(e);
     case 'presence': {
       const next = new Map(store.presence.value);
-      for (const [id, p] of Object.entries((e.presences ?? {}) as Record<string, { active_timestamp: number }>)) next.set(Number(id), p.active_timestamp);
+      for (const [id, p] of Object.entries('presences' in e ? e.presences : {})) next.set(Number(id), p.active_timestamp);
       store.presence.value = next;
       return;
     }
     case 'user_topic': {
       const next = new Set(store.mutedTopics.value);
-      const key = `${e.stream_id}:${String(e.topic_name).toLowerCase()}`;
+      const key = topicKey(e.stream_id, e.topic_name);
       if (e.visibility_policy === 1) next.add(key);
       else next.delete(key);
       store.mutedTopics.value = next;
       return;
     }
     case 'realm': {
-      if (e.op === 'update' && e.property === 'name') store.realmName.value = e.value;
+      if (e.op === 'update' && e.property === 'name') store.realmName.value = String(e.value);
       // The rules message actions follow (editing, deleting, moving, reporting).
       const data: Record<string, unknown> = e.op === 'update' ? { [e.property]: e.value } : e.op === 'update_dict' ? (e.data ?? {}) : {};
       if (typeof data.max_file_upload_size_mib === 'number') store.maxFileUploadMib.value = data.max_file_upload_size_mib;

@@ -3,39 +3,38 @@
  * messages, reminders, user groups, custom emoji, and the organization's call provider and
  * who may use wildcard mentions.
  */
-import { store, type Draft, type Reminder, type ScheduledMessage, type UserGroup } from './state.js';
-
-type Event = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import type { ClientEvent, ClientEventOf as Of } from '../../server/protocol/events.js';
+import { store } from './state.js';
 
 const soonest = <T extends { scheduled_delivery_timestamp: number }>(list: T[]) =>
   [...list].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp);
 
-function onDrafts(e: Event): void {
+function onDrafts(e: Of<'drafts'>): void {
   const next = new Map(store.drafts.value);
-  if (e.op === 'add') for (const d of e.drafts as Draft[]) next.set(d.id, d);
-  else if (e.op === 'update') next.set(e.draft.id, e.draft as Draft);
+  if (e.op === 'add') for (const d of e.drafts) next.set(d.id, d);
+  else if (e.op === 'update') next.set(e.draft.id, e.draft);
   else if (e.op === 'remove') next.delete(e.draft_id);
   store.drafts.value = next;
 }
 
-function onScheduled(e: Event): void {
+function onScheduled(e: Of<'scheduled_messages'>): void {
   const list = store.scheduled.value;
   if (e.op === 'add') {
-    const added = e.scheduled_messages as ScheduledMessage[];
+    const added = e.scheduled_messages;
     const ids = new Set(added.map((m) => m.scheduled_message_id));
     store.scheduled.value = soonest([...list.filter((m) => !ids.has(m.scheduled_message_id)), ...added]);
   } else if (e.op === 'update') {
-    const m = e.scheduled_message as ScheduledMessage;
+    const m = e.scheduled_message;
     store.scheduled.value = soonest(list.map((x) => (x.scheduled_message_id === m.scheduled_message_id ? { ...x, ...m } : x)));
   } else if (e.op === 'remove') {
     store.scheduled.value = list.filter((m) => m.scheduled_message_id !== e.scheduled_message_id);
   }
 }
 
-function onReminders(e: Event): void {
+function onReminders(e: Of<'reminders'>): void {
   const list = store.reminders.value;
   if (e.op === 'add') {
-    const added = e.reminders as Reminder[];
+    const added = e.reminders;
     const ids = new Set(added.map((r) => r.reminder_id));
     store.reminders.value = soonest([...list.filter((r) => !ids.has(r.reminder_id)), ...added]);
   } else if (e.op === 'remove') {
@@ -43,14 +42,14 @@ function onReminders(e: Event): void {
   }
 }
 
-function onUserGroup(e: Event): void {
+function onUserGroup(e: Of<'user_group'>): void {
   const next = new Map(store.userGroups.value);
-  const g = next.get(e.group_id);
+  const g = 'group_id' in e ? next.get(e.group_id) : undefined;
   const union = (a: number[], b: number[]) => [...new Set([...a, ...b])];
   const minus = (a: number[], b: number[]) => a.filter((x) => !b.includes(x));
   switch (e.op) {
     case 'add':
-      next.set(e.group.id, e.group as UserGroup);
+      next.set(e.group.id, e.group);
       break;
     case 'remove':
       next.delete(e.group_id);
@@ -75,14 +74,14 @@ function onUserGroup(e: Event): void {
 }
 
 /** The realm settings the compose box cares about (`update` and `update_dict`). */
-function onRealm(e: Event): void {
+function onRealm(e: Of<'realm'>): void {
   const data: Record<string, unknown> = e.op === 'update' ? { [e.property]: e.value } : e.op === 'update_dict' ? (e.data ?? {}) : {};
   if ('video_chat_provider' in data) store.videoChatProvider.value = Number(data.video_chat_provider);
   if ('can_mention_many_users_group' in data) store.canMentionManyUsersGroup.value = data.can_mention_many_users_group as number;
 }
 
 /** Applies one event if it is a compose feature's; says whether it was. */
-export function applyComposeEvent(e: Event): boolean {
+export function applyComposeEvent(e: ClientEvent): boolean {
   switch (e.type) {
     case 'drafts':
       onDrafts(e);
@@ -97,7 +96,7 @@ export function applyComposeEvent(e: Event): boolean {
       onUserGroup(e);
       return true;
     case 'realm_emoji':
-      if (e.realm_emoji) store.realmEmoji.value = e.realm_emoji;
+      if ('realm_emoji' in e) store.realmEmoji.value = e.realm_emoji;
       return true;
     case 'realm':
       onRealm(e);

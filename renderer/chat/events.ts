@@ -8,6 +8,8 @@
  * back within 2 s of the server. Nothing is lost or shown twice: after a re-register every feed
  * is fetched afresh.
  */
+import type { ClientEvent } from '../../server/protocol/events.js';
+import type { RegisterState } from '../../server/protocol/register.js';
 import { ApiError, call, get } from './api.js';
 import { applyEvent } from './apply-event.js';
 import { loadRecentConversations } from './feeds.js';
@@ -42,7 +44,7 @@ const REGISTER_TIMEOUT_MS = 20_000;
 async function register(): Promise<void> {
   const gaveUp = new AbortController();
   const timer = setTimeout(() => gaveUp.abort(), REGISTER_TIMEOUT_MS);
-  const res = await call<Record<string, unknown>>('POST', '/register', {
+  const res = await call<RegisterState>('POST', '/register', {
     apply_markdown: true,
     client_gravatar: false,
     include_subscribers: false,
@@ -140,9 +142,9 @@ export async function start(): Promise<void> {
       const poll = new AbortController();
       // A retry does not wait for events (dont_block): its answer is due at once.
       const unwatch = failures > 0 ? giveUpAfter(poll, CHECK_TIMEOUT_MS) : watchPoll(poll);
-      let res: { events: Record<string, unknown>[] };
+      let res: { events: (ClientEvent & { id: number })[] };
       try {
-        res = await get<{ events: Record<string, unknown>[] }>(
+        res = await get<{ events: (ClientEvent & { id: number })[] }>(
           '/events',
           { queue_id: q.id, last_event_id: q.lastEventId, dont_block: failures > 0 },
           { signal: poll.signal },

@@ -4,6 +4,7 @@
  * opener, links into the chat in this one, and nothing scriptable survives.
  */
 import DOMPurify from 'dompurify';
+import { escapeHtml } from '../../server/protocol/html.js';
 import { installKatexStyles, KATEX_TAGS, renameStyles } from './katex-style.js';
 
 /**
@@ -117,8 +118,6 @@ export function sanitize(html: string): string {
   return out;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /**
  * Zulip's `/me` messages ("/me waves" shows as "Mel waves", as its web app shows them): the sender's

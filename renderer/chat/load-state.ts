@@ -1,18 +1,11 @@
 /** Fills the store from a `POST /register` answer (the snapshot events then keep current). */
-import { MESSAGE_RULES, store, type Channel, type Draft, type GroupSettingValue, type RealmEmoji, type Reminder, type ScheduledMessage, type RecentConversation, type Subscription, type UnreadPlace, type User, type UserGroup } from './state.js';
+import type { RegisterState } from '../../server/protocol/register.js';
+import { topicKey } from '../../server/protocol/conversation-keys.js';
+import { MESSAGE_RULES, store, type Channel, type RecentConversation, type UnreadPlace, type User } from './state.js';
 import { loadPeopleState } from './people-state.js';
 import { loadSidebarState } from './sidebar-state.js';
 
-type Json = Record<string, unknown>;
-
-interface UnreadMsgs {
-  pms: { other_user_id: number; unread_message_ids: number[] }[];
-  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
-  huddles: { user_ids_string: string; unread_message_ids: number[] }[];
-  mentions: number[];
-}
-
-export function loadState(r: Json): void {
+export function loadState(r: RegisterState): void {
   const selfId = Number(r.user_id);
   store.selfId.value = selfId;
   store.isAdmin.value = r.is_admin === true;
@@ -23,24 +16,24 @@ export function loadState(r: Json): void {
   store.maxFileUploadMib.value = Number(r.max_file_upload_size_mib ?? 25);
   store.maxTopicLength.value = Number(r.max_topic_length ?? 60);
   store.serverEmojiDataUrl.value = String(r.server_emoji_data_url ?? '');
-  store.userSettings.value = (r.user_settings as Json) ?? {};
+  store.userSettings.value = r.user_settings ?? {};
 
   const users = new Map<number, User>();
-  for (const u of [...((r.realm_users as User[]) ?? []), ...((r.realm_non_active_users as User[]) ?? []), ...((r.cross_realm_bots as User[]) ?? [])]) {
+  for (const u of [...(r.realm_users ?? []), ...(r.realm_non_active_users ?? []), ...(r.cross_realm_bots ?? [])]) {
     users.set(u.user_id, u);
   }
   store.users.value = users;
 
-  const subs = ((r.subscriptions as Subscription[]) ?? []).map((s) => ({ ...s }));
+  const subs = (r.subscriptions ?? []).map((s) => ({ ...s }));
   store.subscriptions.value = subs;
   const channels = new Map<number, Channel>();
-  for (const c of [...((r.streams as Channel[]) ?? []), ...((r.never_subscribed as Channel[]) ?? []), ...((r.unsubscribed as Channel[]) ?? []), ...subs]) {
+  for (const c of [...(r.streams ?? []), ...(r.never_subscribed ?? []), ...(r.unsubscribed ?? []), ...subs]) {
     channels.set(c.stream_id, c);
   }
   store.channels.value = channels;
 
   const unread = new Map<number, UnreadPlace>();
-  const u = r.unread_msgs as UnreadMsgs | undefined;
+  const u = r.unread_msgs;
   for (const s of u?.streams ?? []) for (const id of s.unread_message_ids) unread.set(id, { streamId: s.stream_id, topic: s.topic });
   for (const p of u?.pms ?? []) {
     const peers = p.other_user_id === selfId ? '' : String(p.other_user_id);
@@ -54,25 +47,25 @@ export function loadState(r: Json): void {
   store.mentions.value = new Set(u?.mentions ?? []);
 
   const muted = new Set<string>();
-  for (const t of (r.user_topics as { stream_id: number; topic_name: string; visibility_policy: number }[]) ?? []) {
-    if (t.visibility_policy === 1) muted.add(`${t.stream_id}:${t.topic_name.toLowerCase()}`);
+  for (const t of r.user_topics ?? []) {
+    if (t.visibility_policy === 1) muted.add(topicKey(t.stream_id, t.topic_name));
   }
   store.mutedTopics.value = muted;
 
   const presence = new Map<number, number>();
-  for (const [id, p] of Object.entries((r.presences as Record<string, { active_timestamp: number }>) ?? {})) {
+  for (const [id, p] of Object.entries(r.presences ?? {})) {
     presence.set(Number(id), p.active_timestamp);
   }
   store.presence.value = presence;
 
   const recent = new Map<string, RecentConversation>();
-  for (const c of (r.recent_private_conversations as { max_message_id: number; user_ids: number[] }[]) ?? []) {
+  for (const c of r.recent_private_conversations ?? []) {
     const peers = [...c.user_ids].sort((a, b) => a - b).join(',');
     recent.set(`dm:${peers}`, { place: { peers }, maxId: c.max_message_id, timestamp: 0, senders: [] });
   }
   for (const [id, place] of unread) {
     if ('peers' in place) continue;
-    const key = `topic:${place.streamId}:${place.topic.toLowerCase()}`;
+    const key = `topic:${topicKey(place.streamId, place.topic)}`;
     if ((recent.get(key)?.maxId ?? 0) < id) recent.set(key, { place, maxId: id, timestamp: 0, senders: [] });
   }
   store.recent.value = recent;
@@ -82,13 +75,13 @@ export function loadState(r: Json): void {
   loadSidebarState(r);
 
   // Compose features: drafts, scheduled messages, reminders, groups (mentions), custom emoji, calls.
-  store.drafts.value = new Map(((r.drafts as Draft[]) ?? []).map((d) => [d.id, d]));
-  store.scheduled.value = (r.scheduled_messages as ScheduledMessage[]) ?? [];
-  store.reminders.value = (r.reminders as Reminder[]) ?? [];
-  store.userGroups.value = new Map(((r.realm_user_groups as UserGroup[]) ?? []).map((g) => [g.id, g]));
-  store.realmEmoji.value = (r.realm_emoji as Record<string, RealmEmoji>) ?? {};
+  store.drafts.value = new Map((r.drafts ?? []).map((d) => [d.id, d]));
+  store.scheduled.value = r.scheduled_messages ?? [];
+  store.reminders.value = r.reminders ?? [];
+  store.userGroups.value = new Map((r.realm_user_groups ?? []).map((g) => [g.id, g]));
+  store.realmEmoji.value = r.realm_emoji ?? {};
   store.videoChatProvider.value = Number(r.realm_video_chat_provider ?? 0);
-  store.canMentionManyUsersGroup.value = (r.realm_can_mention_many_users_group as GroupSettingValue) ?? 0;
+  store.canMentionManyUsersGroup.value = r.realm_can_mention_many_users_group ?? 0;
 
   // Message actions: what the organization allows (edit, delete, move, resolve, report, read receipts).
   store.messageRules.value = Object.fromEntries(MESSAGE_RULES.filter((k) => `realm_${k}` in r).map((k) => [k, r[`realm_${k}`]]));

@@ -4,14 +4,13 @@
  * `loadPeopleState` reads them from a register answer, `applyPeopleEvent` keeps them current;
  * helpers answer "is this person active?", "what is their role called?".
  */
-import { store, type PresenceRow, type ProfileField, type User, type UserStatus, type UserTopic } from './state.js';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { topicKey } from '../../server/protocol/conversation-keys.js';
+import type { ClientEvent, ClientEventOf as Of, RealmUserUpdateEvent } from '../../server/protocol/events.js';
+import type { RegisterState } from '../../server/protocol/register.js';
+import { store, type PresenceRow, type User, type UserStatus, type UserTopic } from './state.js';
 
 /** Seconds on the server's clock (the browser's clock corrected by the last server_timestamp). */
 export const serverNow = () => Date.now() / 1000 + store.clockSkew.value;
-
-const topicKey = (streamId: number, topic: string) => `${streamId}:${topic.toLowerCase()}`;
 
 export function notePresences(presences: Record<string, PresenceRow> | undefined, serverTimestamp?: number): void {
   if (typeof serverTimestamp === 'number') store.clockSkew.value = serverTimestamp - Date.now() / 1000;
@@ -24,36 +23,34 @@ export function notePresences(presences: Record<string, PresenceRow> | undefined
   store.presenceRows.value = next;
 }
 
-export function loadPeopleState(r: Json): void {
+export function loadPeopleState(r: RegisterState): void {
   store.presenceRows.value = new Map();
   notePresences(r.presences, r.server_timestamp);
   if (typeof r.server_presence_offline_threshold_seconds === 'number') store.presenceThreshold.value = r.server_presence_offline_threshold_seconds;
   if (typeof r.server_presence_ping_interval_seconds === 'number') store.presencePingInterval.value = r.server_presence_ping_interval_seconds;
   const statuses = new Map<number, UserStatus>();
-  for (const [id, s] of Object.entries((r.user_status ?? {}) as Record<string, UserStatus>)) statuses.set(Number(id), { ...s });
+  for (const [id, s] of Object.entries(r.user_status ?? {})) statuses.set(Number(id), { ...s });
   store.userStatus.value = statuses;
-  store.profileFields.value = (r.custom_profile_fields as ProfileField[]) ?? [];
-  store.mutedUsers.value = new Map(((r.muted_users ?? []) as { id: number; timestamp: number }[]).map((m) => [m.id, m.timestamp]));
-  store.alertWords.value = (r.alert_words as string[]) ?? [];
+  store.profileFields.value = r.custom_profile_fields ?? [];
+  store.mutedUsers.value = new Map((r.muted_users ?? []).map((m) => [m.id, m.timestamp]));
+  store.alertWords.value = r.alert_words ?? [];
   const topics = new Map<string, UserTopic>();
-  for (const t of (r.user_topics ?? []) as UserTopic[]) if (t.visibility_policy) topics.set(topicKey(t.stream_id, t.topic_name), t);
+  for (const t of r.user_topics ?? []) if (t.visibility_policy) topics.set(topicKey(t.stream_id, t.topic_name), t);
   store.userTopics.value = topics;
 }
 
 /** A user_status event: only the fields it names change; an empty string clears one. */
-function onStatus(e: Json): void {
+function onStatus(e: Of<'user_status'>): void {
   const next = new Map(store.userStatus.value);
   const s: UserStatus = { ...(next.get(e.user_id) ?? {}) };
   if (e.status_text !== undefined) s.status_text = e.status_text;
   if (e.emoji_name !== undefined) Object.assign(s, { emoji_name: e.emoji_name, emoji_code: e.emoji_code ?? '', reaction_type: e.reaction_type ?? '' });
-  if (e.away !== undefined) s.away = e.away;
   next.set(e.user_id, s);
   store.userStatus.value = next;
 }
 
 /** A realm_user update carrying one custom profile field's new value (null: removed). */
-function onProfileValue(e: Json): void {
-  const p = e.person as { user_id: number; custom_profile_field?: { id: number; value: string | null; rendered_value?: string } };
+function onProfileValue(p: RealmUserUpdateEvent['person']): void {
   const f = p.custom_profile_field;
   const u = store.users.value.get(p.user_id);
   if (!f || !u) return;
@@ -66,14 +63,15 @@ function onProfileValue(e: Json): void {
 }
 
 /** Applies the events this half of the store cares about (called for every event). */
-export function applyPeopleEvent(e: Json): void {
+export function applyPeopleEvent(e: ClientEvent): void {
   switch (e.type) {
     case 'presence':
-      return notePresences(e.presences, e.server_timestamp);
+      // Clients with `simplified_presence_events` (this one) get `presences` only.
+      return notePresences('presences' in e ? e.presences : undefined, 'server_timestamp' in e ? e.server_timestamp : undefined);
     case 'user_status':
       return onStatus(e);
     case 'muted_users':
-      store.mutedUsers.value = new Map(((e.muted_users ?? []) as { id: number; timestamp: number }[]).map((m) => [m.id, m.timestamp]));
+      store.mutedUsers.value = new Map((e.muted_users ?? []).map((m) => [m.id, m.timestamp]));
       return;
     case 'alert_words':
       store.alertWords.value = e.alert_words ?? [];
@@ -82,11 +80,11 @@ export function applyPeopleEvent(e: Json): void {
       store.profileFields.value = e.fields ?? [];
       return;
     case 'realm_user':
-      if (e.op === 'update' && e.person?.custom_profile_field) onProfileValue(e);
+      if (e.op === 'update' && e.person?.custom_profile_field) onProfileValue(e.person);
       return;
     case 'user_topic': {
       const next = new Map(store.userTopics.value);
-      const key = topicKey(e.stream_id, String(e.topic_name));
+      const key = topicKey(e.stream_id, e.topic_name);
       if (e.visibility_policy) next.set(key, { stream_id: e.stream_id, topic_name: e.topic_name, visibility_policy: e.visibility_policy, last_updated: e.last_updated });
       else next.delete(key);
       store.userTopics.value = next;

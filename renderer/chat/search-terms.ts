@@ -5,6 +5,7 @@
  * phrases" for the `search` operator. Terms travel in the hash as Zulip's do:
  * `#narrow/channel/general/-sender/me/search/lunch`.
  */
+import { canonicalIn, SEARCH_OPERATOR_ALIASES } from '../../server/protocol/narrow-operators.js';
 
 export interface SearchTerm {
   operator: string;
@@ -12,13 +13,10 @@ export interface SearchTerm {
   negated: boolean;
 }
 
-/** Spellings Zulip still takes, and the name each stands for. */
-const ALIASES: Record<string, string> = { stream: 'channel', streams: 'channels', subject: 'topic', 'pm-with': 'dm', from: 'sender' };
+/** An operator's name as Zulip spells it now (`stream` → `channel`, the server's aliases and the search box's `from`); others as given. */
+export const canonicalOperator = (name: string): string => canonicalIn(SEARCH_OPERATOR_ALIASES, name);
 
-/** An operator's name as Zulip spells it now (`stream` → `channel`); others as given. */
-export const canonicalOperator = (name: string): string => (Object.hasOwn(ALIASES, name) ? ALIASES[name]! : name);
-
-const OPERATORS = new Set(['channel', 'channels', 'topic', 'sender', 'dm', 'dm-including', 'has', 'is', 'in', 'mentions', 'near', 'id', 'with', 'search']);
+const OPERATORS: ReadonlySet<string> = new Set(['channel', 'channels', 'topic', 'sender', 'dm', 'dm-including', 'has', 'is', 'in', 'mentions', 'near', 'id', 'with', 'search']);
 
 /** The filters the search box understands, for the help list. */
 export const SEARCH_HELP: [string, string][] = [
@@ -107,7 +105,7 @@ export const termsToPath = (terms: SearchTerm[]) =>
   terms.map((t) => `${t.negated ? '-' : ''}${encodeHashComponent(t.operator)}/${encodeHashComponent(t.operand)}`).join('/');
 
 /** Operators whose operand names people: in links, `6-Lucas-Moreau`, `6,7-group`, or (older) addresses. */
-const PEOPLE_OPERATORS = new Set(['dm', 'dm-including', 'sender', 'mentions']);
+const PEOPLE_OPERATORS: ReadonlySet<string> = new Set(['dm', 'dm-including', 'sender', 'mentions']);
 /** Zulip's older `group-pm-with` (the others: `canonicalOperator`). */
 const LINK_ALIASES: Record<string, string> = { 'group-pm-with': 'dm-including' };
 

@@ -5,98 +5,26 @@
  * (unread counts come from `unread_msgs` and flag events).
  */
 import { computed, signal } from '@preact/signals';
-import type { MessageLike } from './narrow.js';
-import type { Submessage } from './widgets.js';
+import type { Channel, Subscription, UserTopic } from '../../server/protocol/channel.js';
+import { topicKey } from '../../server/protocol/conversation-keys.js';
+import type { Draft } from '../../server/protocol/draft.js';
+import type { Message as WireMessage } from '../../server/protocol/message.js';
+import type { RealmEmoji } from '../../server/protocol/realm-emoji.js';
+import type { Reminder, ScheduledMessage } from '../../server/protocol/scheduled-message.js';
+import type { PresenceTimes as PresenceRow, ProfileField, User, UserStatus } from '../../server/protocol/user.js';
+import type { GroupSettingValue, UserGroup } from '../../server/protocol/user-group.js';
 
-export interface User {
-  user_id: number;
-  full_name: string;
-  email: string;
-  avatar_url: string | null;
-  is_active: boolean;
-  is_bot: boolean;
-  role: number;
-  is_admin?: boolean;
-  /** People and profile cards: IANA time zone ('' unknown), email where visible, custom field values. */
-  timezone?: string;
-  delivery_email?: string | null;
-  date_joined?: string;
-  profile_data?: Record<string, { value: string; rendered_value?: string }>;
-}
+/** The server's data as the client keeps it: the wire shapes of server/protocol/. */
+export type { Channel, Draft, GroupSettingValue, PresenceRow, ProfileField, RealmEmoji, Reminder, ScheduledMessage, Subscription, User, UserGroup, UserStatus, UserTopic };
+export type { ChannelFolder } from '../../server/protocol/channel.js';
+export type { Reaction, Submessage } from '../../server/protocol/message.js';
 
-/** Presence in Zulip's slim form (seconds). */
-export interface PresenceRow {
-  active_timestamp: number;
-  idle_timestamp: number;
-}
-
-/** A user's status (`user_status`): text and emoji, empty strings when cleared. */
-export interface UserStatus {
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-  away?: boolean;
-}
-
-/** A custom profile field of the organization (`custom_profile_fields`). */
-export interface ProfileField {
-  id: number;
-  name: string;
-  type: number;
-  hint: string;
-  field_data: string;
-  order: number;
-  display_in_profile_summary?: boolean;
-}
-
-/** A topic's visibility for one: 1 muted, 2 unmuted, 3 followed (`user_topics`). */
-export interface UserTopic {
-  stream_id: number;
-  topic_name: string;
-  visibility_policy: number;
-  last_updated?: number;
-}
-
-export interface Channel {
-  stream_id: number;
-  name: string;
-  description: string;
-  rendered_description?: string;
-  invite_only: boolean;
-  is_archived?: boolean;
-}
-
-export interface Subscription extends Channel {
-  color: string;
-  pin_to_top: boolean;
-  is_muted: boolean;
-  /** The channel folder it is in (register's channel_folders), null: none. */
-  folder_id?: number | null;
-  /** Per-channel notification choices; null: the personal default. */
-  desktop_notifications?: boolean | null;
-  audible_notifications?: boolean | null;
-  push_notifications?: boolean | null;
-  email_notifications?: boolean | null;
-  wildcard_mentions_notify?: boolean | null;
-}
-
-export interface Reaction {
-  emoji_name: string;
-  emoji_code: string;
-  reaction_type: string;
-  user_id: number;
-}
-
-export interface Message extends MessageLike {
-  content: string;
-  timestamp: number;
-  sender_full_name: string;
-  avatar_url: string | null;
-  reactions: Reaction[];
-  /** Zulip's submessages: a poll or to-do list and its events (widgets.ts), kept through edits and moves. */
-  submessages?: Submessage[];
-  last_edit_timestamp?: number;
+/**
+ * A message as the store keeps it: the wire message (server/protocol/), and a local echo's state
+ * (an echo knows its direct recipients by ID only).
+ */
+export interface Message extends Omit<WireMessage, 'display_recipient'> {
+  display_recipient: WireMessage['display_recipient'] | { id: number }[];
   /** Set while a sent message waits for its event (local echo). */
   pending?: boolean;
   /** A local echo whose send got no answer: shown as not sent, with Retry and Cancel (unsent.ts). */
@@ -112,60 +40,6 @@ export interface Feed {
   foundNewest: boolean;
   loading: boolean;
   error: string | null;
-}
-
-/** A draft as the server keeps it (`/drafts`): a channel topic, a direct conversation, or unaddressed. */
-export interface Draft {
-  id: number;
-  type: 'stream' | 'private' | '';
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp: number;
-}
-
-/** A message scheduled to be sent later (`/scheduled_messages`). */
-export interface ScheduledMessage {
-  scheduled_message_id: number;
-  type: 'stream' | 'private';
-  /** The channel ID, or the recipients' user IDs. */
-  to: number | number[];
-  topic?: string;
-  content: string;
-  rendered_content: string;
-  scheduled_delivery_timestamp: number;
-  failed: boolean;
-}
-
-/** A reminder about a message (`/reminders`): a direct message from the Notification Bot, later. */
-export interface Reminder {
-  reminder_id: number;
-  content: string;
-  rendered_content: string;
-  scheduled_delivery_timestamp: number;
-  failed: boolean;
-  reminder_target_message_id: number;
-}
-
-/** Zulip's group-setting value: a group ID, or an anonymous group. */
-export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
-
-export interface UserGroup {
-  id: number;
-  name: string;
-  description: string;
-  members: number[];
-  direct_subgroup_ids: number[];
-  is_system_group: boolean;
-  can_mention_group: GroupSettingValue;
-  deactivated?: boolean;
-}
-
-export interface RealmEmoji {
-  id: string;
-  name: string;
-  source_url: string;
-  deactivated: boolean;
 }
 
 export const emptyFeed = (): Feed => ({ messages: [], foundOldest: false, foundNewest: false, loading: false, error: null });
@@ -236,7 +110,7 @@ export const MESSAGE_RULES = [
   'can_resolve_topics_group', 'moderation_request_channel_id', 'enable_read_receipts', 'allow_edit_history',
 ];
 
-export const placeKey = (p: UnreadPlace) => ('peers' in p ? `dm:${p.peers}` : `topic:${p.streamId}:${p.topic.toLowerCase()}`);
+export const placeKey = (p: UnreadPlace) => ('peers' in p ? `dm:${p.peers}` : `topic:${topicKey(p.streamId, p.topic)}`);
 
 export const userName = (id: number) => store.users.value.get(id)?.full_name ?? 'Unknown user';
 
@@ -245,7 +119,7 @@ export const channelName = (id: number) => store.channels.value.get(id)?.name ??
 /** How a topic is shown: the empty topic as Zulip's web app names it. */
 export const topicLabel = (topic: string | undefined) => topic || 'general chat';
 
-export const isTopicMuted = (streamId: number, topic: string) => store.mutedTopics.value.has(`${streamId}:${topic.toLowerCase()}`);
+export const isTopicMuted = (streamId: number, topic: string) => store.mutedTopics.value.has(topicKey(streamId, topic));
 
 const subscriptionOf = (id: number) => store.subscriptions.value.find((s) => s.stream_id === id);
 
@@ -256,7 +130,7 @@ const subscriptionOf = (id: number) => store.subscriptions.value.find((s) => s.s
 export function mutedInViews(streamId: number, topic: string): boolean {
   if (isTopicMuted(streamId, topic)) return true;
   if (subscriptionOf(streamId)?.is_muted !== true) return false;
-  const p = store.userTopics.value.get(`${streamId}:${topic.toLowerCase()}`)?.visibility_policy;
+  const p = store.userTopics.value.get(topicKey(streamId, topic))?.visibility_policy;
   return p !== 2 && p !== 3;
 }
 
@@ -273,7 +147,7 @@ export const unreadCounts = computed(() => {
       continue;
     }
     const muted = mutedInViews(place.streamId, place.topic);
-    const key = `${place.streamId}:${place.topic.toLowerCase()}`;
+    const key = topicKey(place.streamId, place.topic);
     topics.set(key, (topics.get(key) ?? 0) + 1);
     if (!muted) {
       channels.set(place.streamId, (channels.get(place.streamId) ?? 0) + 1);

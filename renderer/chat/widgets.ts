@@ -12,14 +12,9 @@
  * `new_task_list_title` (the author only). Anything else, or malformed, is skipped; the same
  * submessage twice counts once.
  */
+import type { Submessage } from '../../server/protocol/message.js';
 
-export interface Submessage {
-  id: number;
-  message_id: number;
-  sender_id: number;
-  msg_type: string;
-  content: string;
-}
+export type { Submessage };
 
 export interface PollOption {
   key: string;

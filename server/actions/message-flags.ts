@@ -6,7 +6,7 @@
  * rebuild their unread counts.
  */
 import type { App } from '../context.js';
-import type { ApiDict, UpdateMessageFlagsEvent } from '../events/types.js';
+import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../events/types.js';
 import { isMutedFor } from '../lib/topics/visibility.js';
 import { FLAG, WILDCARD_MENTION_BITS, type MessageRecord } from '../store/message-records.js';
 import type { UserRecord } from '../store/records.js';
@@ -28,9 +28,9 @@ export function countsAsUnmuted(app: App, userId: number, m: MessageRecord): boo
 }
 
 /** What a client needs to show a message as unread again. */
-function messageDetails(app: App, user: UserRecord, m: MessageRecord, flags: number): Record<string, unknown> {
+function messageDetails(app: App, user: UserRecord, m: MessageRecord, flags: number): UnreadMessageDetails {
   const mentioned = (flags & (FLAG.mentioned | WILDCARD_MENTION_BITS)) !== 0;
-  const out: Record<string, unknown> =
+  const out: UnreadMessageDetails =
     m.stream_id === null
       ? { type: 'private', user_ids: (m.dm ?? []).filter((id) => id !== user.id) }
       : { type: 'stream', stream_id: m.stream_id, topic: m.topic, unmuted_stream_msg: countsAsUnmuted(app, user.id, m) };
@@ -61,7 +61,7 @@ export async function doUpdateMessageFlags(
   const store = app.store.messages;
   return commit(app, (tx) => {
     const changed: MessageRecord[] = [];
-    const details: Record<string, ApiDict> = {};
+    const details: Record<string, UnreadMessageDetails> = {};
     for (const m of messages) {
       const old = store.rowFlags(m, user.id);
       if (old === null) {

@@ -36,12 +36,13 @@ export interface Subscription extends Channel {
 export interface ChannelFolder {
   id: number;
   name: string;
-  description?: string;
-  rendered_description?: string;
-  order?: number;
-  is_archived?: boolean;
-  date_created?: number | null;
-  creator_id?: number | null;
+  description: string;
+  rendered_description: string;
+  /** Display order: lower first, then by ID. */
+  order: number;
+  date_created: number | null;
+  creator_id: number | null;
+  is_archived: boolean;
 }
 
 /** A topic's visibility for one person: 0 inherit, 1 muted, 2 unmuted, 3 followed (`user_topics`). */

@@ -9,7 +9,9 @@ export interface DesktopServerInfo {
   lanUrls: string[];
   dataDir: string;
   port: number;
+  /** Set when the configured port was taken and the server moved to the next free one. */
   requestedPort: number;
+  /** The one-time setup token while there is no organization (the setup page sends it). */
   setupToken: string | null;
   version: string;
 }

@@ -55,7 +55,6 @@ export interface UserStatus {
   emoji_name?: string;
   emoji_code?: string;
   reaction_type?: string;
-  away?: boolean;
 }
 
 /** Presence in Zulip's slim form (seconds). */

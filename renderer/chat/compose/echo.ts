@@ -3,11 +3,11 @@
  * local echo (a fractional ID above every real one, matched by `local_message_id` when the event
  * comes), the parameters of `POST /messages`, and how the box names where it sends.
  */
+import { escapeHtml } from '../../../server/protocol/html.js';
 import { channelName, store, topicLabel, userName, type Message } from '../state.js';
 import type { TypingTarget } from '../typing.js';
 import type { SendParams } from '../unsent.js';
 
-const escapeHtml = (s: string) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /** The message shown in the feed until the server's copy replaces it. */
 export function localEcho(t: TypingTarget, content: string): { echo: Message; localId: string } {

@@ -3,6 +3,7 @@
  * stream_to_dict, build_stream_dict_for_sub and get_channel_folder_dict).
  */
 import type { App } from '../../context.js';
+import type { ChannelFolder } from '../../protocol/channel.js';
 import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord } from '../../store/channel-records.js';
 import { CHANNEL_SETTING_NAMES } from './settings.js';
 import { subscriberIds } from './access.js';
@@ -121,7 +122,7 @@ export function withLegacyNotificationSettings(
   return out;
 }
 
-export const formatFolder = (f: ChannelFolderRecord) => ({
+export const formatFolder = (f: ChannelFolderRecord): ChannelFolder => ({
   id: f.id,
   name: f.name,
   description: f.description,

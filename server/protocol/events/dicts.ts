@@ -16,7 +16,7 @@ import type { UserGroup } from '../user-group.js';
 /** Where a message marked unread again is (`update_message_flags` remove of `read`). */
 export type UnreadMessageDetails =
   | { type: 'stream'; stream_id: number; topic: string; mentioned?: boolean; unmuted_stream_msg?: boolean }
-  | { type: 'private'; user_ids?: number[]; mentioned?: boolean };
+  | { type: 'private'; user_ids: number[]; mentioned?: boolean };
 
 export interface WireDicts {
   /** A `message` event's message (its flags travel beside it). */
@@ -37,8 +37,16 @@ export interface WireDicts {
   unreadDetails: UnreadMessageDetails;
 }
 
-/** The same dictionaries as the server's formatters build them. */
-export type BuiltDicts = { [K in keyof WireDicts]: K extends 'userChange' ? { user_id: number } & ApiDict : ApiDict };
+/**
+ * The same dictionaries as the server's formatters build them: typed where the formatter is
+ * (unread details, channel folders), else plain dictionaries.
+ */
+export type BuiltDicts = {
+  [K in keyof WireDicts]: K extends 'userChange' ? { user_id: number } & ApiDict : K extends TypedOnServer ? WireDicts[K] : ApiDict;
+};
+
+/** The dictionaries whose server formatters return the wire shape. */
+type TypedOnServer = 'unreadDetails' | 'channelFolder';
 
 /** What an event's dictionaries may be. */
 export type Dicts = { [K in keyof WireDicts]: object };
