@@ -61,7 +61,7 @@ test('a file in no layer, and an import leaving server/, are reported', () => {
 
 test('protocol/ imports only its own files, and every layer may import it', () => {
   const files = clean();
-  files.set('protocol/keys.ts', "export const key = (id: number) => `${id}`;\n");
+  files.set('protocol/keys.ts', 'export const key = (id: number) => String(id);\n');
   files.set('protocol/events.ts', "import type { Book } from '../lib/book.js';\nimport { join } from 'node:path';\nimport { key } from './keys.js';\nexport type E = Book;\n");
   files.set('lib/keyed.ts', "import { key } from '../protocol/keys.js';\nexport const k = key(1);\n");
   assert.deepEqual(checkLayers(files, { ...TABLE, protocol: [] }), [
