@@ -16,7 +16,7 @@ import { errorPageUrl } from './lib/window-options.js';
 import type { TrayAction, TrayStatus } from './lib/tray-model.js';
 import { registerIpc } from './ipc-handlers.js';
 import { HearthTray } from './tray.js';
-import { createAdminWindow, installGuards } from './window.js';
+import { createHearthWindow, installGuards } from './window.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const PRELOAD = join(here, 'preload.cjs');
@@ -48,7 +48,7 @@ function showError(title: string, err: unknown): void {
 
 function ensureWindow(): BrowserWindow {
   if (state.window && !state.window.isDestroyed()) return state.window;
-  const win = createAdminWindow(PRELOAD, ICON);
+  const win = createHearthWindow(PRELOAD, ICON);
   // Closing the window keeps the server running (it serves the LAN); Quit is in the tray.
   win.on('close', (event) => {
     if (!state.quitting) {
@@ -61,7 +61,7 @@ function ensureWindow(): BrowserWindow {
   return win;
 }
 
-function openAdmin(): void {
+function openWindow(): void {
   const win = ensureWindow();
   if (state.server && state.status === 'running') {
     const url = win.webContents.getURL();
@@ -84,7 +84,7 @@ function updateTray(): void {
 }
 
 function onTrayAction(action: TrayAction): void {
-  if (action === 'open-admin') openAdmin();
+  if (action === 'open-window') openWindow();
   else if (action === 'open-data-folder') void shell.openPath(dataDir);
   else if (action === 'toggle-open-at-login') {
     try {
@@ -143,7 +143,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   // Chromium's own files go to the cache folder, so the data dir holds only Hearth's data.
   app.setPath('sessionData', sessionDataDir());
-  app.on('second-instance', () => openAdmin());
+  app.on('second-instance', () => openWindow());
   app.on('window-all-closed', () => {
     /* keep serving from the tray */
   });

@@ -4,13 +4,13 @@ import type { EmbeddedServer } from './lib/embedded-server.js';
 import { IPC, isTrustedSender, type ServerInfo } from './lib/ipc.js';
 import { isAllowedExternalUrl, originOf } from './lib/url-policy.js';
 
-/** Registers the IPC handlers; each refuses senders that are not our admin page. */
+/** Registers the IPC handlers; each refuses senders that are not the main frame of a page of this server. */
 export function registerIpc(getServer: () => EmbeddedServer | null, dataDir: string): void {
   const guard = (event: IpcMainInvokeEvent): EmbeddedServer => {
     const server = getServer();
     const frame = event.senderFrame;
     if (!server || !frame || !isTrustedSender(frame.url, frame.parent === null, originOf(server.url))) {
-      throw new Error('refused: not the Hearth admin page');
+      throw new Error('refused: not a Hearth page');
     }
     return server;
   };

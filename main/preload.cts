@@ -1,5 +1,5 @@
 /**
- * The admin window's preload (sandboxed, so CommonJS and only `electron`): exposes
+ * The Hearth window's preload (sandboxed, so CommonJS and only `electron`): exposes
  * `window.hearth` with four calls and nothing else. Channel names match main/lib/ipc.ts
  * (checked by test/main/desktop-main.test.ts); the main side checks each sender's origin.
  */

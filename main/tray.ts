@@ -11,7 +11,7 @@ export class HearthTray {
 
   constructor(iconPath: string, private readonly handlers: TrayHandlers) {
     this.tray = new Tray(nativeImage.createFromPath(iconPath).resize({ width: 16, height: 16 }));
-    this.tray.on('click', () => handlers.onAction('open-admin'));
+    this.tray.on('click', () => handlers.onAction('open-window'));
   }
 
   update(status: TrayStatus): void {

@@ -1,5 +1,5 @@
 import { BrowserWindow, app, session, shell, type WebContents } from 'electron';
-import { ALLOWED_PERMISSIONS, CONTENT_SECURITY_POLICY, adminWindowOptions, withPolicy } from './lib/window-options.js';
+import { ALLOWED_PERMISSIONS, CONTENT_SECURITY_POLICY, hearthWindowOptions, withPolicy } from './lib/window-options.js';
 import { isAllowedExternalUrl, isServerUrl } from './lib/url-policy.js';
 
 /**
@@ -39,9 +39,9 @@ export function guardContents(wc: WebContents, getOrigin: () => string | null, g
   });
 }
 
-/** The admin window (its contents are guarded by installGuards' web-contents-created hook). */
-export function createAdminWindow(preloadPath: string, iconPath: string | undefined): BrowserWindow {
-  const win = new BrowserWindow(adminWindowOptions(preloadPath, iconPath));
+/** The Hearth window: the chat, or the first-run setup (its contents are guarded by installGuards' web-contents-created hook). */
+export function createHearthWindow(preloadPath: string, iconPath: string | undefined): BrowserWindow {
+  const win = new BrowserWindow(hearthWindowOptions(preloadPath, iconPath));
   win.once('ready-to-show', () => win.show());
   return win;
 }

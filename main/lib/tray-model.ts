@@ -7,7 +7,7 @@ export interface TrayStatus {
   error?: string;
 }
 
-export type TrayAction = 'open-admin' | 'open-data-folder' | 'toggle-open-at-login' | 'copy-url' | 'quit';
+export type TrayAction = 'open-window' | 'open-data-folder' | 'toggle-open-at-login' | 'copy-url' | 'quit';
 
 export interface TrayItem {
   label: string;
@@ -38,7 +38,7 @@ export function trayMenuModel(s: TrayStatus): TrayItem[] {
   }
   items.push(
     { label: '', enabled: false, separator: true },
-    { label: 'Open Hearth', enabled: s.state !== 'stopping', action: 'open-admin' },
+    { label: 'Open Hearth', enabled: s.state !== 'stopping', action: 'open-window' },
     { label: 'Open data folder', enabled: true, action: 'open-data-folder' },
     { label: 'Start Hearth at login', enabled: true, action: 'toggle-open-at-login', checkbox: true, checked: s.openAtLogin },
     { label: '', enabled: false, separator: true },

@@ -1,5 +1,5 @@
 /**
- * Which URLs the admin window may show and which it may hand to the system browser. Every
+ * Which URLs the Hearth window may show and which it may hand to the system browser. Every
  * check parses the URL (WHATWG URL) and compares parts; none looks at substrings, so
  * `http://127.0.0.1:9991.evil.example/` or `http://127.0.0.1:9991@evil.example/` are not the server.
  */
@@ -28,7 +28,7 @@ export function isServerUrl(raw: string, serverOrigin: string): boolean {
   return u.origin === serverOrigin;
 }
 
-/** Sites the admin UI links to (help, the Zulip apps for phones and desktops): https only. */
+/** Sites the pages link to (help, the Zulip apps for phones and desktops): https only. */
 export const EXTERNAL_HOSTS: readonly string[] = [
   'zulip.com',
   'www.zulip.com',

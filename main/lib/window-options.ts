@@ -1,5 +1,5 @@
 /**
- * The admin window's options, in one place: every window Hearth opens is built from
+ * The Hearth window's options, in one place: every window Hearth opens is built from
  * `secureWebPreferences`, so isolation cannot be forgotten on one of them. Plain data (no
  * Electron import) so it is tested under Node.
  */
@@ -37,7 +37,7 @@ export function secureWebPreferences(preloadPath: string): SecureWebPreferences 
   };
 }
 
-export interface AdminWindowOptions {
+export interface HearthWindowOptions {
   width: number;
   height: number;
   minWidth: number;
@@ -50,8 +50,8 @@ export interface AdminWindowOptions {
   webPreferences: SecureWebPreferences;
 }
 
-/** The admin window: 1024×768 at least (what the admin UI is built for). */
-export function adminWindowOptions(preloadPath: string, iconPath?: string): AdminWindowOptions {
+/** The Hearth window: 1024×768 at least (what the admin pages are built for; the chat fits any size). */
+export function hearthWindowOptions(preloadPath: string, iconPath?: string): HearthWindowOptions {
   return {
     width: 1200,
     height: 820,
@@ -93,7 +93,7 @@ export function withPolicy(headers: Record<string, string[]>, policy: string): R
   return { ...headers, [key]: [...(headers[key] ?? []), policy] };
 }
 
-/** Permissions the page may ask for (none: the admin UI needs no camera, notifications or location). */
+/** Permissions the pages may ask for (none: they need no camera, notifications or location). */
 export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write'];
 
 

@@ -19,7 +19,7 @@ import { listenWithFallback, parsePort } from '../../main/lib/ports.js';
 import { autostartProgram, execArgument, linuxAutostartEntry, linuxAutostartFile, linuxLoginItem } from '../../main/lib/login-item.js';
 import { trayMenuModel, trayTooltip } from '../../main/lib/tray-model.js';
 import { adminUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf, startUrl } from '../../main/lib/url-policy.js';
-import { CONTENT_SECURITY_POLICY, adminWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../../main/lib/window-options.js';
+import { CONTENT_SECURITY_POLICY, hearthWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../../main/lib/window-options.js';
 import { silentLogger } from '../../server/log.js';
 
 const MAIN_DIR = fileURLToPath(new URL('../../main/', import.meta.url));
@@ -245,7 +245,7 @@ describe('window options, IPC channels, tray', () => {
     assert.equal(prefs.nodeIntegrationInSubFrames, false);
     assert.equal(prefs.webSecurity, true);
     assert.equal(prefs.webviewTag, false);
-    const win = adminWindowOptions('/p.cjs');
+    const win = hearthWindowOptions('/p.cjs');
     assert.deepEqual(win.webPreferences, secureWebPreferences('/p.cjs'));
     assert.ok(win.minWidth >= 1024 && win.minHeight >= 768);
   });

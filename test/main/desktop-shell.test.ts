@@ -1,7 +1,7 @@
 /**
  * main/index.ts (the Electron shell) run under plain Node against a stand-in `electron`
- * module (test/helpers/fake-electron): it starts the embedded server, loads the admin UI with
- * the setup token, answers IPC only from the admin page, moves to the next port when needed,
+ * module (test/helpers/fake-electron): it starts the embedded server, loads first-run setup with
+ * the setup token, answers IPC only from a page of the server, moves to the next port when needed,
  * shows start failures in the window, and on Quit stops the server and releases the data dir.
  */
 import assert from 'node:assert/strict';
@@ -95,7 +95,7 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     return d;
   };
 
-  it('starts the server, opens the admin UI with the setup token, guards IPC, and quits cleanly', async () => {
+  it('starts the server, opens first-run setup with the setup token, guards IPC, and quits cleanly', async () => {
     const dataDir = await tempDir();
     const port = await freePort();
     const shell = startShell({ HEARTH_DATA_DIR: dataDir, HEARTH_HOST: '127.0.0.1', HEARTH_PORT: String(port) });

@@ -89,7 +89,7 @@ export class BrowserWindow extends EventEmitter {
   focus() {}
 }
 
-/** Calls every IPC handler as the admin page would, then as a foreign page and a subframe. */
+/** Calls every IPC handler as a page of the server would, then as a foreign page and a subframe. */
 async function invokeIpc(pageUrl: string) {
   const asFrame = (url: string, isMain: boolean) => ({ senderFrame: { url, parent: isMain ? null : {} }, sender: {} });
   const call = async (channel: string, event: unknown, ...args: unknown[]) => {
