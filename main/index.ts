@@ -71,6 +71,14 @@ function openWindow(): void {
   win.focus();
 }
 
+/** The help center (/help/) in the window. */
+function openHelp(): void {
+  const win = ensureWindow();
+  if (state.server && state.status === 'running') void win.loadURL(new URL('/help/', originOf(state.server.url)).toString());
+  win.show();
+  win.focus();
+}
+
 function updateTray(): void {
   if (!state.tray) return;
   const live = state.server?.status();
@@ -85,6 +93,7 @@ function updateTray(): void {
 
 function onTrayAction(action: TrayAction): void {
   if (action === 'open-window') openWindow();
+  else if (action === 'open-help') openHelp();
   else if (action === 'open-data-folder') void shell.openPath(dataDir);
   else if (action === 'toggle-open-at-login') {
     try {

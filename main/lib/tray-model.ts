@@ -7,7 +7,7 @@ export interface TrayStatus {
   error?: string;
 }
 
-export type TrayAction = 'open-window' | 'open-data-folder' | 'toggle-open-at-login' | 'copy-url' | 'quit';
+export type TrayAction = 'open-window' | 'open-help' | 'open-data-folder' | 'toggle-open-at-login' | 'copy-url' | 'quit';
 
 export interface TrayItem {
   label: string;
@@ -39,6 +39,8 @@ export function trayMenuModel(s: TrayStatus): TrayItem[] {
   items.push(
     { label: '', enabled: false, separator: true },
     { label: 'Open Hearth', enabled: s.state !== 'stopping', action: 'open-window' },
+    // The help center (/help/, renderer/help/), in the window.
+    { label: 'Help', enabled: s.state === 'running', action: 'open-help' },
     { label: 'Open data folder', enabled: true, action: 'open-data-folder' },
     { label: 'Start Hearth at login', enabled: true, action: 'toggle-open-at-login', checkbox: true, checked: s.openAtLogin },
     { label: '', enabled: false, separator: true },

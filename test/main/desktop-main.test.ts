@@ -295,6 +295,7 @@ describe('window options, IPC channels, tray', () => {
       'Address: http://192.168.1.20:9991 (click to copy)',
       '3 clients connected',
       'Open Hearth',
+      'Help',
       'Open data folder',
       'Start Hearth at login',
       'Quit Hearth',
