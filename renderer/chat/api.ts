@@ -3,11 +3,18 @@
  * so no script ever holds a credential) and the session's CSRF token on every change.
  * Parameters are encoded as Zulip clients do: strings raw, everything else JSON.
  */
+import type { ErrorCode } from '../../server/protocol/error-codes.js';
+
+/** The server's error codes, and this client's own: no answer at all, or none in time. */
+export type ApiErrorCode = ErrorCode | 'NETWORK' | 'NOT_ANSWERING';
+
+/** An error answer's code, as the server sent it. */
+const codeOf = (code: unknown): ErrorCode => String(code ?? 'BAD_REQUEST') as ErrorCode;
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly body: Record<string, unknown> = {},
   ) {
@@ -62,7 +69,7 @@ export async function call<T = Record<string, unknown>>(
     /* not JSON: a proxy or a crash page */
   }
   if (!res.ok || json.result !== 'success') {
-    throw new ApiError(res.status, String(json.code ?? 'BAD_REQUEST'), String(json.msg ?? `HTTP ${res.status}`), json);
+    throw new ApiError(res.status, codeOf(json.code), String(json.msg ?? `HTTP ${res.status}`), json);
   }
   return json as T;
 }
@@ -89,7 +96,7 @@ export function upload(file: File, onProgress: (fraction: number) => void): Prom
         /* not JSON */
       }
       if (xhr.status === 200 && json.result === 'success') resolve({ url: String(json.url), filename: String(json.filename) });
-      else reject(new ApiError(xhr.status, String(json.code ?? 'BAD_REQUEST'), String(json.msg ?? `Upload failed (HTTP ${xhr.status})`)));
+      else reject(new ApiError(xhr.status, codeOf(json.code), String(json.msg ?? `Upload failed (HTTP ${xhr.status})`)));
     };
     const form = new FormData();
     form.append('file', file, file.name);
@@ -112,5 +119,5 @@ export async function uploadAvatar(file: File): Promise<void> {
   form.append('file', file, file.name);
   const res = await fetch('/json/users/me/avatar', { method: 'POST', body: form, headers: { 'x-csrftoken': csrf.token } });
   const json = (await res.json()) as { result: string; msg: string; code?: string };
-  if (json.result !== 'success') throw new ApiError(res.status, json.code ?? 'BAD_REQUEST', json.msg);
+  if (json.result !== 'success') throw new ApiError(res.status, codeOf(json.code), json.msg);
 }

@@ -1,9 +1,10 @@
 import type Koa from 'koa';
 import { HearthError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { ErrorCode } from '../protocol/error-codes.js';
 import { renderErrorPage, wantsPage } from './error-page.js';
 
-const errorBody = (msg: string, code: string, extra: Record<string, unknown> = {}) => ({
+const errorBody = (msg: string, code: ErrorCode, extra: Record<string, unknown> = {}) => ({
   result: 'error',
   msg,
   code,
