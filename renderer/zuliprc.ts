@@ -1,6 +1,6 @@
 /**
  * Zulip's zuliprc file (what the Zulip web app's "download zuliprc" gives), shared by the
- * admin window's bots and the chat's own API key: the `site` people can reach, over HTTPS
+ * admin pages' bots and the chat's own API key: the `site` people can reach, over HTTPS
  * when the server has it, naming this server's authority for the Python library
  * (`cert_bundle`, the file downloaded beside it).
  */
