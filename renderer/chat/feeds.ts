@@ -4,6 +4,7 @@
  * did not start at the newest. Marking read: the message IDs seen are sent in batches
  * (`POST /messages/flags`); the store changes when the server's event comes back.
  */
+import type { MessagesAnswer } from '../../server/protocol/messages-answer.js';
 import { get, post } from './api.js';
 import { apiNarrow, keyOf, type FeedView } from './narrow.js';
 import { store, updateFeed, noteRecent, type Message } from './state.js';
@@ -11,14 +12,8 @@ import { placeOf } from './apply-event.js';
 
 const BATCH = 100;
 
-interface MessagesAnswer {
-  messages: Message[];
-  found_oldest: boolean;
-  found_newest: boolean;
-}
-
 function fetchPage(v: FeedView, anchor: string | number, before: number, after: number): Promise<MessagesAnswer> {
-  return get<MessagesAnswer & Record<string, unknown>>('/messages', {
+  return get<MessagesAnswer>('/messages', {
     anchor: String(anchor),
     num_before: before,
     num_after: after,

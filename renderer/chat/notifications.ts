@@ -148,8 +148,8 @@ export async function askForNotifications(): Promise<NotificationPermission | 'u
 const setting = (name: string, fallback: boolean) => (store.userSettings.value[name] as boolean | undefined) ?? fallback;
 
 /** A channel's own choice (desktop_notifications, ...), else off when muted, else the default. */
-function channelWants(streamId: number, property: string, global: string): boolean {
-  const sub = store.subscriptions.value.find((s) => s.stream_id === streamId) as unknown as Record<string, unknown> | undefined;
+function channelWants(streamId: number, property: 'desktop_notifications' | 'audible_notifications', global: string): boolean {
+  const sub = store.subscriptions.value.find((s) => s.stream_id === streamId);
   if (!sub) return false;
   const own = sub[property];
   if (typeof own === 'boolean') return own;
@@ -162,7 +162,9 @@ export function wants(m: Message, kind: 'desktop' | 'audible'): boolean {
   const desktop = kind === 'desktop';
   if (m.type === 'stream' && m.stream_id !== undefined) {
     const topicMuted = isTopicMuted(m.stream_id, m.subject);
-    const [prop, global] = desktop ? ['desktop_notifications', 'enable_stream_desktop_notifications'] : ['audible_notifications', 'enable_stream_audible_notifications'];
+    const [prop, global] = desktop
+      ? (['desktop_notifications', 'enable_stream_desktop_notifications'] as const)
+      : (['audible_notifications', 'enable_stream_audible_notifications'] as const);
     if (!topicMuted && channelWants(m.stream_id, prop, global)) return true;
     if (isTopicFollowed(m.stream_id, m.subject) && setting(desktop ? 'enable_followed_topic_desktop_notifications' : 'enable_followed_topic_audible_notifications', true)) {
       return true;
@@ -171,7 +173,7 @@ export function wants(m: Message, kind: 'desktop' | 'audible'): boolean {
   if (!setting(desktop ? 'enable_desktop_notifications' : 'enable_sounds', true)) return false;
   if (m.type === 'private' || m.flags.includes('mentioned') || m.flags.includes('has_alert_word')) return true;
   if (m.flags.some((f) => f.endsWith('wildcard_mentioned')) && m.stream_id !== undefined) {
-    const own = (store.subscriptions.value.find((s) => s.stream_id === m.stream_id) as unknown as Record<string, unknown> | undefined)?.wildcard_mentions_notify;
+    const own = store.subscriptions.value.find((s) => s.stream_id === m.stream_id)?.wildcard_mentions_notify;
     return typeof own === 'boolean' ? own : setting('wildcard_mentions_notify', true);
   }
   return false;

@@ -5,6 +5,7 @@
  * topic. Results sit in the store's feeds like any feed, so flag, reaction and edit events
  * reach them; new messages are not added (as in Zulip, a search is a snapshot).
  */
+import type { MessagesAnswer } from '../../server/protocol/messages-answer.js';
 import { ApiError, get } from './api.js';
 import { hashOf, type View } from './narrow.js';
 import { hasWords, searchNarrow } from './search-terms.js';
@@ -21,14 +22,8 @@ const PAGE = 50;
 
 export const searchKey = (v: SearchView) => hashOf(v);
 
-interface Answer {
-  messages: (Message & { match_content?: string; match_subject?: string })[];
-  found_oldest: boolean;
-  found_newest: boolean;
-}
-
-function fetchResults(v: SearchView, anchor: string, before: number): Promise<Answer> {
-  return get<Answer & Record<string, unknown>>('/messages', {
+function fetchResults(v: SearchView, anchor: string, before: number): Promise<MessagesAnswer> {
+  return get<MessagesAnswer>('/messages', {
     anchor,
     num_before: before,
     num_after: 0,
@@ -39,7 +34,7 @@ function fetchResults(v: SearchView, anchor: string, before: number): Promise<An
   });
 }
 
-const asResults = (res: Answer, words: boolean): Result[] =>
+const asResults = (res: MessagesAnswer, words: boolean): Result[] =>
   res.messages.map(({ match_content, match_subject, ...m }) => ({
     ...m,
     reactions: m.reactions ?? [],
