@@ -15,6 +15,9 @@ export interface ScheduledMessage {
 /** A reminder about a message: a direct message from the Notification Bot, later. */
 export interface Reminder {
   reminder_id: number;
+  /** Always a direct message to oneself. */
+  type: 'private';
+  to: number[];
   content: string;
   rendered_content: string;
   scheduled_delivery_timestamp: number;

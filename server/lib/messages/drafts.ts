@@ -1,4 +1,5 @@
 import type { App } from '../../context.js';
+import type { Draft } from '../../protocol/draft.js';
 import { errors } from '../../errors.js';
 import { canAccessUser } from '../people/people.js';
 import { v, type Validator } from '../../params/validate.js';
@@ -13,7 +14,7 @@ export interface DraftInput {
   timestamp: number;
 }
 
-export const formatDraft = (d: DraftRecord) => ({
+export const formatDraft = (d: DraftRecord): Draft => ({
   id: d.id,
   type: d.type,
   to: d.to,

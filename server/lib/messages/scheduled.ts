@@ -4,6 +4,7 @@
  * soonest first.
  */
 import type { App } from '../../context.js';
+import type { Reminder, ScheduledMessage } from '../../protocol/scheduled-message.js';
 import { errors } from '../../errors.js';
 import { topicNarrow } from '../../markdown/urls.js';
 import type { MessageRecord } from '../../store/message-records.js';
@@ -15,8 +16,8 @@ import { userOrSystemBot } from '../people/system-bots.js';
 import { checkChannelSend, findChannel, resolveDirectRecipients, type Addressee } from './addressee.js';
 import { checkDirectMessagePermission } from './direct-permissions.js';
 
-export function formatScheduled(m: ScheduledMessageRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function formatScheduled(m: ScheduledMessageRecord): ScheduledMessage {
+  const out: ScheduledMessage = {
     scheduled_message_id: m.id,
     type: m.type,
     to: m.to,
@@ -54,7 +55,7 @@ export function accessReminder(app: App, userId: number, id: number): ScheduledM
   return m;
 }
 
-export function formatReminder(m: ScheduledMessageRecord): Record<string, unknown> {
+export function formatReminder(m: ScheduledMessageRecord): Reminder {
   return {
     reminder_id: m.id,
     type: 'private',
