@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { EventQueue } from '../../server/events/queue.js';
 import { FLAG } from '../../server/store/message-records.js';
 import { createChannel } from '../helpers/channels.js';
+import { eventually } from '../helpers/eventually.js';
 import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 const require = createRequire(import.meta.url);
@@ -45,13 +46,6 @@ async function drain(q: Queue): Promise<Json[]> {
   return res.events.filter((e: Json) => e.type !== 'heartbeat');
 }
 
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * zulip-js's callOnEachEvent is an endless `while (true)` loop (register, long-poll, sleep 1 s,
@@ -192,22 +186,26 @@ describe('zulip-js', () => {
       let loopQueue: EventQueue | undefined;
       await Promise.race([
         failure,
-        waitFor('the callOnEachEvent long-poll', () => {
-          loopQueue = queuesOf(bob.id).find((q) => !earlier.has(q.id));
-          return loopQueue?.isParked === true;
-        }),
+        eventually(
+          () => {
+            loopQueue = queuesOf(bob.id).find((q) => !earlier.has(q.id));
+            return loopQueue?.isParked === true;
+          },
+          'the callOnEachEvent long-poll',
+          5_000,
+        ),
       ]);
       assert.equal(loopQueue!.opts.eventTypes, null);
 
       const messages = () => received.filter((e) => e.type === 'message');
       const c = await olive.messages.send({ type: 'stream', to: 'Denmark', topic: 'Loop', content: 'Are you polling?' });
       assert.equal(c.result, 'success', JSON.stringify(c));
-      await Promise.race([failure, waitFor('the channel message event', () => messages().length >= 1)]);
+      await Promise.race([failure, eventually(() => messages().length >= 1, 'the channel message event', 5_000)]);
       // The next long-poll acknowledges the first with last_event_id: the channel message must not come again.
       // (The older send form: type "private", `to` an email.)
       const d = await olive.messages.send({ type: 'private', to: bob.email, content: 'Psst' });
       assert.equal(d.result, 'success', JSON.stringify(d));
-      await Promise.race([failure, waitFor('the direct message event', () => messages().some((e) => e.message.id === d.id))]);
+      await Promise.race([failure, eventually(() => messages().some((e) => e.message.id === d.id), 'the direct message event', 5_000)]);
       assert.deepEqual(
         messages().map((e) => [e.message.id, e.message.type, e.message.sender_id, e.message.content]),
         [
@@ -224,9 +222,9 @@ describe('zulip-js', () => {
 
       // After its 1 s pause the loop polls again; stopping the worker then drops that parked long-poll,
       // which the server must release at once (not at the next heartbeat, a minute later).
-      await waitFor('the next long-poll', () => loopQueue!.isParked);
+      await eventually(() => loopQueue!.isParked, 'the next long-poll', 5_000);
       await worker.terminate();
-      await waitFor('the long-poll to be released', () => !loopQueue!.isParked, 2000);
+      await eventually(() => !loopQueue!.isParked, 'the long-poll to be released', 2_000);
       // The queue outlives its loop; it is deregistered through zulip-js.
       const gone = await bobZ.queues.deregister({ queue_id: loopQueue!.id });
       assert.equal(gone.result, 'success', JSON.stringify(gone));

@@ -12,16 +12,16 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { ARTIFACTS, browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe } from '../helpers/chat-page.js';
+import { ARTIFACTS, type TestPage } from '../helpers/browser.js';
+import { isSessionProbe } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { Client, startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 // Skipped where Chromium is missing, except in CI (.ci/run installs it), where that is a failure.
-const skip = process.env.CI ? false : (browserMissing() ?? false);
 const WELCOME_BOT = 'welcome-bot@zulip.com';
 
 interface Stream {
@@ -50,8 +50,7 @@ function expectNetworkErrors(t: TestPage, status: number, path: string): void {
 
 test.describe('admin Channels page and Welcome note in Chromium', () => {
   // One page walks through the steps; they depend on each other.
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let t: TestPage;
@@ -73,25 +72,19 @@ test.describe('admin Channels page and Welcome note in Chromium', () => {
   const members = async (streamId: number) => ((await owner.get(`/streams/${streamId}/members`)).body.subscribers as number[]).sort((a, b) => a - b);
 
   test.beforeAll(async () => {
-    [browser, ts] = await Promise.all([launchBrowser(), startTestServer()]);
+    ({ browser, ts } = s);
     owner = ts.ownerClient;
     mel = await ts.addUser('Mel');
     // The test organization starts without channels: two to list, one with a description.
     await createChannel(ts, owner, 'general', { principals: [ts.owner.id, mel.id] });
     await createChannel(ts, owner, 'design', { subscriptions: [{ name: 'design', description: 'Mockups and **reviews**' }] });
-    t = await openPage(browser, ts.url);
+    t = await s.open(null);
     const { page } = t;
     await page.goto(`${ts.url}/admin/`);
     await page.getByLabel('Email').fill(ts.owner.email);
     await page.getByLabel('Password').fill(ts.owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
-  });
-
-  test.afterAll(async () => {
-    await t?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('lists every channel with who can join it and whether new people join it', async () => {

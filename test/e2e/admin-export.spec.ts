@@ -21,17 +21,16 @@ import assert from 'node:assert/strict';
 import { writeFile, rm, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe } from '../helpers/chat-page.js';
+import { openPage, type TestPage } from '../helpers/browser.js';
+import { isSessionProbe } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import type { Account, Client, TestServer } from '../helpers/server.js';
 
 // Skipped where Chromium is missing, except in CI (.ci/run installs it), where that is a failure.
-const skip = process.env.CI ? false : (browserMissing() ?? false);
-
 interface RealmExport {
   id: number;
   export_time: number;
@@ -66,8 +65,7 @@ async function assertInside(el: Locator, width: number): Promise<void> {
 
 test.describe('admin Status page: Export for Zulip in Chromium', () => {
   // One page walks through the steps; they depend on each other.
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let t: TestPage;
@@ -82,7 +80,7 @@ test.describe('admin Status page: Export for Zulip in Chromium', () => {
   };
 
   test.beforeAll(async () => {
-    [browser, ts] = await Promise.all([launchBrowser(), startTestServer()]);
+    ({ browser, ts } = s);
     owner = ts.ownerClient;
     const [mel, sam] = await ts.people('Mel', 'Sam');
     ada = await ts.addUser('Ada', 200);
@@ -98,14 +96,8 @@ test.describe('admin Status page: Export for Zulip in Chromium', () => {
     const consent = await mel.client.patch('/settings', { allow_private_data_export: true });
     assert.equal(consent.status, 200, JSON.stringify(consent.body));
 
-    t = await openPage(browser, ts.url);
+    t = await s.open(null);
     await signInToStatus(t.page, ts.url, ts.owner);
-  });
-
-  test.afterAll(async () => {
-    await t?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('the card says what it does and who allows exporting their private data', async () => {

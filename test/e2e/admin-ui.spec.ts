@@ -12,17 +12,17 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test } from '@playwright/test';
+import { serialSuite, skipReason, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
 import { encode } from 'uqr';
 import { silentLogger } from '../../server/log.js';
 import { startServer } from '../../server/start.js';
 import type { Store } from '../../server/store/store.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { Client, startTestServer, type TestServer } from '../helpers/server.js';
+import { openPage, type TestPage } from '../helpers/browser.js';
+import { Client, type TestServer } from '../helpers/server.js';
 
 // Skipped where Chromium is missing, except in CI (.ci/run installs it), where that is a failure.
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+const skip = skipReason();
 const OWNER = { realm: 'Acme Office', name: 'Ada Admin', email: 'ada@example.com', password: 'a good password' };
 
 /** The stored organization's name (null: none yet). */
@@ -76,8 +76,7 @@ async function readQr(page: Page, label: string, size: number): Promise<boolean[
 
 test.describe('admin UI in Chromium', () => {
   // One page walks through the whole UI: the steps depend on each other.
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite({ withRealm: false });
   let browser: Browser;
   let ts: TestServer;
   let t: TestPage;
@@ -85,14 +84,11 @@ test.describe('admin UI in Chromium', () => {
   let backupDir: string;
 
   test.beforeAll(async () => {
-    [browser, ts] = await Promise.all([launchBrowser(), startTestServer({ withRealm: false })]);
-    t = await openPage(browser, ts.url);
+    ({ browser, ts } = s);
+    t = await s.open(null);
     backupDir = await mkdtemp(join(tmpdir(), 'hearth-ui-backup-'));
   });
   test.afterAll(async () => {
-    await t?.close();
-    await browser?.close();
-    await ts?.stop();
     if (backupDir) await rm(backupDir, { recursive: true, force: true });
   });
 
@@ -664,12 +660,11 @@ test.describe('admin UI setup from another computer', () => {
   test.describe.configure({ timeout: 60_000 });
   const why = skip || (lanAddress ? false : 'no non-loopback interface');
   test.skip(why !== false, String(why));
-  test('needs the setup token: refused without it, accepted with the token the window passes', async () => {
+  test('needs the setup token: refused without it, accepted with the token the window passes', async ({ chromium: browser }) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ui-lan-'));
     // This machine plays another one: the server counts only loopback as its own addresses.
     const config = { networkInterfaces: () => ({ lo: networkInterfaces().lo }) };
     const server = await startServer({ dataDir, host: lanAddress!, port: 0, log: silentLogger, setupToken: true, config });
-    const browser = await launchBrowser();
     const t = await openPage(browser, server.url);
     try {
       const { page } = t;
@@ -726,7 +721,6 @@ test.describe('admin UI setup from another computer', () => {
       assert.deepEqual(t.errors, []);
     } finally {
       await t.close();
-      await browser.close();
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -737,12 +731,11 @@ test.describe('admin UI on the server computer of a LAN-wide server (where the d
   test.describe.configure({ timeout: 60_000 });
   const why = skip || (lanAddress ? false : 'no non-loopback interface');
   test.skip(why !== false, String(why));
-  test('a bot\'s zuliprc names the server\'s LAN address, not the loopback one the page uses', async () => {
+  test('a bot\'s zuliprc names the server\'s LAN address, not the loopback one the page uses', async ({ chromium: browser }) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'hearth-ui-wildcard-'));
     // Bound to every interface, as the desktop app by default; the page is opened on loopback, as the window does.
     const server = await startServer({ dataDir, host: '0.0.0.0', port: 0, log: silentLogger });
     const origin = `http://127.0.0.1:${server.port}`;
-    const browser = await launchBrowser();
     const t = await openPage(browser, origin);
     try {
       const made = await new Client(origin, null).post('/hearth/setup', { realm_name: 'Wide Office', email: 'wes@example.com', password: 'wes password', full_name: 'Wes' });
@@ -776,7 +769,6 @@ test.describe('admin UI on the server computer of a LAN-wide server (where the d
       assert.deepEqual(t.errors, []);
     } finally {
       await t.close();
-      await browser.close();
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     }

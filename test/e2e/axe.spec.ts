@@ -4,25 +4,17 @@
  * and its welcome card.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { TestServer } from '../helpers/server.js';
 
 test.describe('accessibility of the admin and join pages', () => {
-  test.describe.configure({ timeout: 60_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite({ serial: false, timeout: 60_000 });
   let browser: Browser;
   let ts: TestServer;
   test.beforeAll(async () => {
-    [browser, ts] = await Promise.all([launchBrowser(), startTestServer()]);
-  });
-  test.afterAll(async () => {
-    await browser?.close();
-    await ts?.stop();
+    ({ browser, ts } = s);
   });
 
   test('admin: sign-in, users, settings, status', async () => {

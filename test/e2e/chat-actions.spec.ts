@@ -8,18 +8,17 @@
  */
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { type TestPage } from '../helpers/browser.js';
 import { createChannel } from '../helpers/channels.js';
+import { eventually } from '../helpers/eventually.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
+import type { Account, Client, TestServer } from '../helpers/server.js';
 import { uploadOne } from '../helpers/uploads.js';
 
 const LINE5 = /^history line 5$/;
-const skip = process.env.CI ? false : (browserMissing() ?? false);
-
 /** A 640×400 PNG (a colour gradient), so the lightbox has something to show. */
 function gradientPng(width = 640, height = 400): Buffer {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
@@ -84,15 +83,6 @@ async function unreadCount(client: Client): Promise<number> {
   return reg.body.unread_msgs.count as number;
 }
 
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail('condition not met in time');
-}
-
 const inWindow = async (page: Page, locator: Locator) => {
   const box = (await locator.boundingBox())!;
   const { width, height } = page.viewportSize()!;
@@ -100,8 +90,7 @@ const inWindow = async (page: Page, locator: Locator) => {
 };
 
 test.describe('chat message actions in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
@@ -111,27 +100,18 @@ test.describe('chat message actions in Chromium', () => {
   const topicUrl = (topic: string) => `${ts.url}/#narrow/channel/${generalId}-general/topic/${encodeURIComponent(topic)}`;
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     for (let i = 1; i <= 120; i++) await sendStream(ts.ownerClient, 'general', 'history', `history line ${i}`);
     await ts.ownerClient.post('/mark_all_as_read');
     await ts.client(mel).post('/mark_all_as_read');
-    a = await openPage(browser, ts.url);
-    b = await openPage(browser, ts.url);
+    a = await s.open(null);
+    b = await s.open(null);
     await signIn(a.page, ts.url, ts.owner);
     await signIn(b.page, ts.url, mel);
     // Before signing in, the page asks whether it has a session: Chromium logs the 401.
     for (const t of [a, b]) t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !(e.includes('status of 401') && e.includes('/json/session'))));
-  });
-
-  test.afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await browser?.close();
-    await ts?.server.close();
-    await ts?.app.store.close();
   });
 
   test('A reacts through the picker (search "thumbs"); B sees it live and adds the same by clicking it', async () => {

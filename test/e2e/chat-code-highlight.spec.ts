@@ -4,7 +4,7 @@
  * chat-code-highlight-{light,dark}-{1280,390}.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';

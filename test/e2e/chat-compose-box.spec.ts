@@ -9,21 +9,20 @@
  * dark: test-results/admin-ui/compose-box-*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page, Request } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { fetchMessages, sendStream } from '../helpers/messages.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 
-const skip = process.env.CI ? false : (browserMissing() ?? false);
 const MAX = 10_000; // the server's max_message_length (server/version.ts)
 
 test.describe('chat compose box in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
@@ -76,20 +75,13 @@ test.describe('chat compose box in Chromium', () => {
   }
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     const mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     await sendStream(ts.ownerClient, 'general', 'growing', 'A first message');
     await ts.ownerClient.post('/mark_all_as_read');
-    a = await openPage(browser, ts.url);
+    a = await s.open(null);
     a.page.on('request', (r) => requests.push(r));
-  });
-
-  test.afterAll(async () => {
-    await a?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('signs in', async () => {

@@ -8,26 +8,15 @@
  * phone; axe-core on the new views. Screenshots: test-results/admin-ui/compose-*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { type TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
+import { eventually } from '../helpers/eventually.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
-
-async function eventually<T>(check: () => Promise<T | false | undefined | null>, what: string, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`not in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import type { Account, TestServer } from '../helpers/server.js';
 
 /** `YYYY-MM-DDTHH:MM` for a datetime-local input, `days` ahead at `hour`:00 local time. */
 function localAt(days: number, hour: number): { input: string; ts: number } {
@@ -38,8 +27,7 @@ function localAt(days: number, hour: number): { input: string; ts: number } {
 }
 
 test.describe('chat compose features in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
@@ -60,8 +48,7 @@ test.describe('chat compose features in Chromium', () => {
     (await ts.ownerClient.get('/scheduled_messages')).body.scheduled_messages as { scheduled_message_id: number; content: string; scheduled_delivery_timestamp: number }[];
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     const sam1 = await ts.addUser('Sam');
     const sam2 = await ts.addUser('Sam');
@@ -72,15 +59,8 @@ test.describe('chat compose features in Chromium', () => {
     assert.equal(group.status, 200, JSON.stringify(group.body));
     await ts.ownerClient.post('/mark_all_as_read');
     await ts.client(mel).post('/mark_all_as_read');
-    a = await openPage(browser, ts.url);
-    b = await openPage(browser, ts.url);
-  });
-
-  test.afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await browser?.close();
-    await ts?.stop();
+    a = await s.open(null);
+    b = await s.open(null);
   });
 
   test('both sign in', async () => {

@@ -6,16 +6,15 @@
  * Screenshots: test-results/admin-ui/chat-condensed*.png (1280 px and 390 px, light and dark).
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Locator } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, Client, TestServer } from '../helpers/server.js';
 
 /** About 10,000 characters in 40 paragraphs. */
 const LONG = Array.from(
@@ -26,8 +25,7 @@ const LONG = Array.from(
   .padEnd(9_800, '.');
 
 test.describe('long messages condensed in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
@@ -41,8 +39,7 @@ test.describe('long messages condensed in Chromium', () => {
   const heightOf = async (l: Locator) => (await l.boundingBox())!.height;
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
@@ -51,7 +48,7 @@ test.describe('long messages condensed in Chromium', () => {
     await melApi.post('/mark_all_as_read');
     // Unread after the long message: the topic opens at the first of these.
     for (let i = 1; i <= 30; i++) await sendStream(ts.ownerClient, 'general', 'report', `reply ${i}`);
-    p = await openPage(browser, ts.url);
+    p = await s.open(null);
     // As in Safari, which keeps no scroll anchor (CSS overflow-anchor): Chromium's own would hide a jump.
     await p.page.addInitScript(() => {
       const sheet = new CSSStyleSheet();
@@ -60,12 +57,6 @@ test.describe('long messages condensed in Chromium', () => {
     });
     await p.page.setViewportSize({ width: 1280, height: 800 });
     await signIn(p.page, ts.url, mel);
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('a message taller than about a screen opens condensed, short ones do not, and the first unread is in view', async () => {

@@ -4,7 +4,7 @@
  * message from there (it left for the Combined feed). Screenshot: chat-x-in-place.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';

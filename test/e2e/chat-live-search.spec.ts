@@ -4,7 +4,7 @@
  * Screenshot: test-results/admin-ui/chat-live-search.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import type { Page } from 'playwright-core';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';

@@ -5,8 +5,8 @@
  * messages unread, the view offers "Mark as read". Screenshot: test-results/admin-ui/chat-mark-read.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
-import { eventually } from '../helpers/chat-page.js';
+import { test } from '../helpers/fixtures.js';
+import { eventually } from '../helpers/eventually.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';

@@ -5,9 +5,10 @@
  * test-results/admin-ui/chat-math-*.png; axe-core on the feed.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import { axeViolations } from '../helpers/axe.js';
-import { eventually, isSessionProbe } from '../helpers/chat-page.js';
+import { isSessionProbe } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';

@@ -6,19 +6,16 @@
  * the link names oneself. Screenshots: test-results/admin-ui/chat-links*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { type TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, TestServer } from '../helpers/server.js';
 
 test.describe("Zulip's narrow links in Chromium", () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
@@ -32,8 +29,7 @@ test.describe("Zulip's narrow links in Chromium", () => {
   const links = () => p.page.getByRole('listitem').filter({ hasText: 'Links from Zulip' });
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     lucas = await ts.addUser('Lucas');
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, lucas.id, mel.id] });
@@ -62,15 +58,9 @@ test.describe("Zulip's narrow links in Chromium", () => {
         `* ${ts.url}/#narrow/dm/${ts.owner.id},${lucas.id}-dm`,
       ].join('\n'),
     );
-    p = await openPage(browser, ts.url);
+    p = await s.open(null);
     await p.page.setViewportSize({ width: 1280, height: 800 });
     await signIn(p.page, ts.url, ts.owner);
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   const openLinks = async () => {

@@ -7,19 +7,17 @@
  * A send with no answer in 10 s stays in the feed as not sent, with Retry and Cancel.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Route } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, TestServer } from '../helpers/server.js';
 
 test.describe('a server that does not answer', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite({ config: { heartbeatMs: 60_000 } });
   let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
@@ -29,12 +27,11 @@ test.describe('a server that does not answer', () => {
   let frozen = false;
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer({ config: { heartbeatMs: 60_000 } });
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     await sendStream(ts.ownerClient, 'general', 'plans', 'before the freeze');
-    p = await openPage(browser, ts.url);
+    p = await s.open(null);
     await signIn(p.page, ts.url, mel);
     await p.page.route('**/json/**', async (route) => {
       if (frozen) held.push(route);
@@ -42,12 +39,6 @@ test.describe('a server that does not answer', () => {
     });
     await p.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/plans`);
     await p.page.getByText('before the freeze', { exact: true }).waitFor();
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('is noticed within about 15 s: "Hearth is not answering", a countdown and Try now', async () => {

@@ -10,15 +10,14 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { ARTIFACTS, type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, Client, TestServer } from '../helpers/server.js';
 
 interface Note {
   title: string;
@@ -32,8 +31,7 @@ const isDotRed = ([r, g, b]: Rgba) => r > 190 && g < 70 && b < 70;
 const isBadge = ([r, g, b]: Rgba) => r < 48 && g < 48 && b < 48;
 
 test.describe('notifications and the favicon in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
@@ -60,14 +58,13 @@ test.describe('notifications and the favicon in Chromium', () => {
   const title = () => p.page.locator('#feed-title');
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     await sendStream(ts.ownerClient, 'general', 'old', 'read long ago');
     await melApi.post('/mark_all_as_read');
-    p = await openPage(browser, ts.url);
+    p = await s.open(null);
     await p.page.setViewportSize({ width: 1280, height: 800 });
     // The stand-in: records notifications; the page is "away" (not focused) when the test says so.
     await p.page.addInitScript(() => {
@@ -98,12 +95,6 @@ test.describe('notifications and the favicon in Chromium', () => {
       Document.prototype.hasFocus = () => !w.__away;
     });
     await signIn(p.page, ts.url, mel);
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('the favicon carries the unread count, a dot for direct messages and mentions, and is plain when all is read', async () => {

@@ -8,24 +8,22 @@
  * and dark at 1280 and 390 px: test-results/admin-ui/people-*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { openPage, type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, TestServer } from '../helpers/server.js';
 
 const peopleList = (page: Page) => page.getByRole('main').getByRole('list', { name: 'People' });
 const personButton = (page: Page, name: string) => peopleList(page).getByRole('button', { name: new RegExp(`^${name}`) });
 const card = (page: Page) => page.getByRole('dialog');
 
 test.describe('people, profile cards and settings in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
@@ -35,8 +33,7 @@ test.describe('people, profile cards and settings in Chromium', () => {
   let teamField: number;
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel', 300);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     await sendStream(ts.client(mel), 'general', 'lunch', 'Pizza at noon?');
@@ -47,15 +44,8 @@ test.describe('people, profile cards and settings in Chromium', () => {
     teamField = field.body.id;
     const set = await ts.client(mel).patch('/users/me/profile_data', { data: [{ id: teamField, value: 'Platform' }] });
     assert.equal(set.status, 200, JSON.stringify(set.body));
-    a = await openPage(browser, ts.url);
-    b = await openPage(browser, ts.url);
-  });
-
-  test.afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await browser?.close();
-    await ts?.stop();
+    a = await s.open(null);
+    b = await s.open(null);
   });
 
   test('A sees B active once B has the chat open, in words as well as colour', async () => {

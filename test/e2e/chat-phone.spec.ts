@@ -10,16 +10,16 @@
  * before. Screenshots: test-results/admin-ui/phone-*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
+import type { Account, TestServer } from '../helpers/server.js';
 
-const skip = process.env.CI ? false : (browserMissing() ?? false);
 const PHONES = [
   { width: 390, height: 844 },
   { width: 360, height: 640 },
@@ -57,8 +57,7 @@ const messageLines = (p: Page) =>
   });
 
 test.describe('chat on a phone in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
@@ -74,20 +73,13 @@ test.describe('chat on a phone in Chromium', () => {
   };
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     // 20 one-line messages, two people taking turns four at a time (a name line every four).
     for (let i = 1; i <= 20; i++) await sendStream(Math.ceil(i / 4) % 2 ? ts.ownerClient : ts.client(mel), 'general', 'standup', `standup line ${i}`);
     await ts.ownerClient.post('/mark_all_as_read');
-    a = await openPage(browser, ts.url);
-  });
-
-  test.afterAll(async () => {
-    await a?.close();
-    await browser?.close();
-    await ts?.stop();
+    a = await s.open(null);
   });
 
   test('signs in', async () => {

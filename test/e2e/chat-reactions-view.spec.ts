@@ -3,7 +3,7 @@
  * that others reacted to, kept current as reactions come and go. Screenshot: chat-reactions-view.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';

@@ -8,19 +8,17 @@
  * chat-new-below.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, Client, TestServer } from '../helpers/server.js';
 
 test.describe('chat reading and sending in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
@@ -30,8 +28,7 @@ test.describe('chat reading and sending in Chromium', () => {
   let salesId: number;
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
@@ -43,14 +40,8 @@ test.describe('chat reading and sending in Chromium', () => {
     for (let i = 1; i <= 160; i++) await sendStream(ts.ownerClient, 'general', 'long', `line ${i}`);
     // A topic of a few screens, loaded whole when opened.
     for (let i = 1; i <= 40; i++) await sendStream(ts.ownerClient, 'general', 'short', `short ${i}`);
-    p = await openPage(browser, ts.url);
+    p = await s.open(null);
     await signIn(p.page, ts.url, mel);
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('Recent conversations lists topics already read, not only unread ones', async () => {

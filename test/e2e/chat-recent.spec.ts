@@ -4,7 +4,7 @@
  * filter; kept current live. Screenshots: test-results/admin-ui/chat-recent-table*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';

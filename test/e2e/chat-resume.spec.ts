@@ -4,8 +4,8 @@
  * 500 to 3,429. Screenshot: test-results/admin-ui/chat-resume.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
-import { eventually } from '../helpers/chat-page.js';
+import { test } from '../helpers/fixtures.js';
+import { eventually } from '../helpers/eventually.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
@@ -47,7 +47,7 @@ test.describe('a re-register keeps the reader in place', () => {
     assert.ok(queues >= 1);
     s.ts.app.events.deleteAll();
     // The page re-registers (a new queue) and reloads the feed.
-    await eventually(async () => s.ts.app.events.size >= 1, 15_000);
+    await eventually(async () => s.ts.app.events.size >= 1, 'the page registers again', 15_000);
     await s.p.page.locator(`li.message[data-id="${before!.id}"]`).waitFor({ state: 'attached' });
     await s.p.page.waitForTimeout(1000);
     const after = await firstOnScreen();
@@ -65,7 +65,7 @@ test.describe('a re-register keeps the reader in place', () => {
     await eventually(async () => (await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)) < 40);
     await s.p.page.waitForTimeout(300);
     s.ts.app.events.deleteAll();
-    await eventually(async () => s.ts.app.events.size >= 1, 15_000);
+    await eventually(async () => s.ts.app.events.size >= 1, 'the page registers again', 15_000);
     await s.p.page.waitForTimeout(800);
     const below = await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     assert.ok(below < 40, `${below} px above the bottom`);

@@ -8,22 +8,20 @@
  * Screenshots: test-results/admin-ui/chat-sidebar-*.png (1280 px and 390 px, light and dark).
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, Client, TestServer } from '../helpers/server.js';
 
 const topicName = (i: number) => `Topic ${String(i).padStart(2, '0')}`;
 
 test.describe('chat sidebar: topics and channel folders in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 180_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite({ timeout: 180_000 });
   let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
@@ -34,8 +32,7 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
   const channelIds = new Map<string, number>();
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     const principals = { principals: [ts.owner.id, mel.id] };
@@ -52,15 +49,9 @@ test.describe('chat sidebar: topics and channel folders in Chromium', () => {
     const res = await melApi.post('/messages/flags', { messages: [ids.get('Topic 02')!, ids.get('Topic 03')!], op: 'remove', flag: 'read' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal((await melApi.post('/user_topics', { stream_id: engId, topic: 'Topic 10', visibility_policy: 1 })).status, 200);
-    p = await openPage(browser, ts.url);
+    p = await s.open(null);
     await p.page.setViewportSize({ width: 1280, height: 800 });
     await signIn(p.page, ts.url, mel);
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   const nav = () => p.page.getByRole('navigation', { name: 'Conversations' });

@@ -7,10 +7,11 @@
  * 390 px, light and dark: test-results/admin-ui/chat-thumbnails-*.png; axe-core on the feed.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import sharp from 'sharp';
 import { axeViolations } from '../helpers/axe.js';
-import { eventually, isSessionProbe } from '../helpers/chat-page.js';
+import { isSessionProbe } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';

@@ -8,16 +8,15 @@
  * Screenshots: test-results/admin-ui/topic-menu-*.png (1280 and 390 px, light and dark).
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { fetchMessages, sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, Client, TestServer } from '../helpers/server.js';
 
 /** The owner's topic visibility policies as the server keeps them: `streamId:topic` → policy. */
 async function policies(client: Client): Promise<Map<string, number>> {
@@ -28,8 +27,7 @@ async function policies(client: Client): Promise<Map<string, number>> {
 }
 
 test.describe('the topic menu in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
@@ -56,8 +54,7 @@ test.describe('the topic menu in Chromium', () => {
   }
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
+    ({ browser, ts } = s);
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
@@ -72,16 +69,10 @@ test.describe('the topic menu in Chromium', () => {
     await sendStream(melApi, 'ops', 'noise', 'cron ran');
     const muted = await ts.ownerClient.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: opsId, property: 'is_muted', value: true }] });
     assert.equal(muted.status, 200, JSON.stringify(muted.body));
-    p = await openPage(browser, ts.url);
+    p = await s.open(null);
     page = p.page;
     await signIn(page, ts.url, ts.owner);
     p.errors.splice(0, p.errors.length, ...p.errors.filter((e) => !isSessionProbe(e)));
-  });
-
-  test.afterAll(async () => {
-    await p?.close();
-    await browser?.close();
-    await ts?.stop();
   });
 
   test('every place a topic is listed has its menu: sidebar, Inbox, Recent conversations, the heading above its messages', async () => {

@@ -7,11 +7,12 @@
  * 1280 and 390 px, light and dark: test-results/admin-ui/chat-widgets-*.png; axe-core on the widgets.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { test } from '../helpers/fixtures.js';
 import type { Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import type { TestPage } from '../helpers/browser.js';
+import { isSessionProbe } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { fetchMessages, sendStream } from '../helpers/messages.js';
@@ -50,13 +51,9 @@ test.describe('polls and to-do lists', () => {
   };
 
   test.beforeAll(async () => {
-    b = await openPage(s.browser, s.ts.url);
-    await signIn(b.page, s.ts.url, mel);
+    b = await s.open(mel);
     await openTopic(a());
     await openTopic(b.page);
-  });
-  test.afterAll(async () => {
-    await b?.close();
   });
 
   test('a poll shows as a poll, not as its /poll text', async () => {

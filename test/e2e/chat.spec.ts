@@ -6,29 +6,24 @@
  * session on the server. Screenshots: test-results/admin-ui/chat-*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
-import { createApp, type HearthServer } from '../../server/app.js';
-import { silentLogger } from '../../server/log.js';
-import { Store } from '../../server/store/store.js';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { eventually, isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { type TestPage } from '../helpers/browser.js';
+import { isSessionProbe, signIn } from '../helpers/chat-page.js';
+import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendStream } from '../helpers/messages.js';
-import { startTestServer, type Account, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import type { Account, TestServer } from '../helpers/server.js';
+import { restart } from '../helpers/uploads.js';
 
 const unreadBadge = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: new RegExp(`^${name}`) }).locator('.count');
 
 test.describe('chat web client in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite();
   let browser: Browser;
   let ts: TestServer;
-  let server: HearthServer;
   let port: number;
   let a: TestPage;
   let b: TestPage;
@@ -36,9 +31,7 @@ test.describe('chat web client in Chromium', () => {
   let generalId: number;
 
   test.beforeAll(async () => {
-    browser = await launchBrowser();
-    ts = await startTestServer();
-    server = ts.server;
+    ({ browser, ts } = s);
     port = Number(new URL(ts.url).port);
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
@@ -46,16 +39,8 @@ test.describe('chat web client in Chromium', () => {
     for (let i = 1; i <= 400; i++) await sendStream(ts.ownerClient, 'general', 'history', `old message ${i}`);
     await ts.ownerClient.post('/mark_all_as_read');
     await ts.client(mel).post('/mark_all_as_read');
-    a = await openPage(browser, ts.url);
-    b = await openPage(browser, ts.url);
-  });
-
-  test.afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await browser?.close();
-    await server?.close();
-    await ts?.app.store.close();
+    a = await s.open(null);
+    b = await s.open(null);
   });
 
   test('both people sign in; a wrong password is refused clearly', async () => {
@@ -139,12 +124,8 @@ test.describe('chat web client in Chromium', () => {
   test('the server restarts with both pages open: they reconnect, nothing lost or doubled', async () => {
     await b.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/lunch`);
     await b.page.getByText('Yes, with extra cheese').waitFor();
-    await server.close();
-    await ts.app.store.close();
-    const store = await Store.open(ts.dataDir);
-    server = createApp({ store, log: silentLogger });
-    await server.listen(port, '127.0.0.1');
-    ts = { ...ts, app: server.app, server, store } as TestServer;
+    // On the same port (the pages reconnect to the same address); the suite stops the new server.
+    s.ts = ts = await restart(ts, port);
     await a.page.goto(`${ts.url}/#narrow/channel/${generalId}-general/topic/lunch`);
     await a.page.getByRole('textbox', { name: 'Message' }).fill('Back after the restart');
     await a.page.getByRole('textbox', { name: 'Message' }).press('Enter');

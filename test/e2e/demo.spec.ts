@@ -8,20 +8,17 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
 import { buildDemo } from '../../server/demo/build.js';
 import { DEMO_PASSWORD, PEOPLE, emailOf } from '../../server/demo/roster.js';
 import { silentLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { openPage, type TestPage } from '../helpers/browser.js';
 import { isSessionProbe } from '../helpers/chat-page.js';
 
-const skip = process.env.CI ? false : (browserMissing() ?? false);
-
 test.describe('the demo organization in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite({ server: false });
   let browser: Browser;
   let server: RunningServer;
   let dir: string;
@@ -32,13 +29,12 @@ test.describe('the demo organization in Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'hearth-demo-ui-'));
     await buildDemo(join(dir, 'demo'));
     server = await startServer({ dataDir: join(dir, 'demo'), host: '127.0.0.1', port: 0, log: silentLogger });
-    browser = await launchBrowser();
+    browser = s.browser;
     t = await openPage(browser, server.url);
   });
 
   test.afterAll(async () => {
     await t?.close();
-    await browser?.close();
     await server?.stop();
     await rm(dir, { recursive: true, force: true });
   });

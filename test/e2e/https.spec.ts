@@ -11,21 +11,19 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
 import { doCreateRealm } from '../../server/actions/users.js';
 import { silentLogger } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { axeViolations } from '../helpers/axe.js';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
+import { launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
 import { isSessionProbe } from '../helpers/chat-page.js';
 
-const skip = process.env.CI ? false : (browserMissing() ?? false);
 const PASSWORD = 'long enough password';
 
 test.describe('HTTPS and the trust page in Chromium', () => {
-  test.describe.configure({ mode: 'serial', timeout: 90_000 });
-  test.skip(skip !== false, String(skip));
+  serialSuite({ server: false, timeout: 90_000 });
   let browser: Browser;
   let server: RunningServer;
   let dir: string;
@@ -40,6 +38,7 @@ test.describe('HTTPS and the trust page in Chromium', () => {
     // Accept exactly this server's key (what trusting the authority gives a real device).
     const serverCert = new X509Certificate(await readFile(join(dir, 'tls', 'server.crt'), 'utf8'));
     const spki = createHash('sha256').update(serverCert.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+    // Its own Chromium: the launch switch below accepts exactly this server's key.
     browser = await launchBrowser([`--ignore-certificate-errors-spki-list=${spki}`]);
     t = await openPage(browser, server.url);
   });

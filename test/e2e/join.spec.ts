@@ -6,31 +6,24 @@
  * (390 px), nothing scrolls sideways. Screenshots: test-results/admin-ui/join-*.png.
  */
 import assert from 'node:assert/strict';
-import { test } from '@playwright/test';
+import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage, type TestPage } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-
-const skip = process.env.CI ? false : (browserMissing() ?? false);
+import { openPage, type TestPage } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 test.describe('join page in Chromium', () => {
-  test.describe.configure({ timeout: 60_000 });
-  test.skip(skip !== false, String(skip));
+  const s = serialSuite({ serial: false, timeout: 60_000 });
   let browser: Browser;
   let ts: TestServer;
   let link: string;
 
   test.beforeAll(async () => {
-    [browser, ts] = await Promise.all([launchBrowser(), startTestServer()]);
+    ({ browser, ts } = s);
     const made = await ts.ownerClient.post('/invites/multiuse', { invite_expires_in_minutes: 60 });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     link = made.body.invite_link;
-  });
-  test.afterAll(async () => {
-    await browser?.close();
-    await ts?.stop();
   });
 
   /** Opens the link at this width, creates the account, and checks the welcome card. */

@@ -1,7 +1,8 @@
 /**
  * @playwright/test runs the browser tests (test/e2e/*.spec.ts) after the Node tests in `npm test`.
- * The specs launch Debian's Chromium themselves (test/helpers/browser.ts: executablePath
- * /usr/bin/chromium, no browser download); screenshots go to test-results/admin-ui/.
+ * The specs take Debian's Chromium from the fixtures (test/helpers/fixtures.ts: one launch per
+ * worker, test/helpers/browser.ts: executablePath /usr/bin/chromium, no browser download);
+ * screenshots go to test-results/admin-ui/.
  */
 import { defineConfig } from '@playwright/test';
 

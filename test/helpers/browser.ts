@@ -1,7 +1,8 @@
 /**
- * Debian's Chromium driven by playwright-core for the admin UI tests: one browser per test
- * file, a fresh context (1024×768) per test, every console error and page error recorded, and
- * screenshots kept under test-results/admin-ui/ (gitignored) as artifacts.
+ * Debian's Chromium driven by playwright-core for the browser specs: launched once per worker by
+ * the `chromium` fixture (fixtures.ts), a fresh context (1024×768) per page, every console error
+ * and page error recorded, and screenshots kept under test-results/admin-ui/ (gitignored) as
+ * artifacts.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,4 @@
-/** What the chat's Chromium specs share: signing in through the page, and waiting for a condition. */
-import assert from 'node:assert/strict';
+/** What the chat's Chromium specs share: signing in through the page. */
 import type { Page } from 'playwright-core';
 import type { Account } from './server.js';
 
@@ -13,14 +12,4 @@ export async function signIn(page: Page, url: string, who: Account): Promise<voi
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-}
-
-/** Waits until `check` holds (polling every 100 ms), or fails. */
-export async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail('condition not met in time');
 }

@@ -83,15 +83,16 @@ export async function ensureClaimed(ts: TestServer, senderId: number, messageId:
 
 /**
  * Stops the server and closes the store without deleting the data dir, then
- * starts a new server on the same data dir (the accounts keep working).
+ * starts a new server on the same data dir (the accounts keep working), on `port`
+ * (default: any free one).
  */
-export async function restart(ts: TestServer): Promise<TestServer> {
+export async function restart(ts: TestServer, port = 0): Promise<TestServer> {
   await ts.server.close();
   await ts.store.close();
   const store = await Store.open(ts.dataDir);
   const server = createApp({ store, log: silentLogger });
-  const { port } = await server.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${port}`;
+  const listening = await server.listen(port, '127.0.0.1');
+  const url = `http://127.0.0.1:${listening.port}`;
   return {
     ...ts,
     url,

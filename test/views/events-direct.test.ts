@@ -9,7 +9,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { directPolls } from '../../server/views/events-direct.js';
-import { until } from '../helpers/until.js';
+import { eventually } from '../helpers/eventually.js';
 import { encodeParams, startTestServer, type Account, type TestServer } from '../helpers/server.js';
 
 type Body = Record<string, unknown>;
@@ -95,7 +95,7 @@ describe('long-polls the short way', () => {
   it('a poll that waits parks without Koa; woken, it gets the answer Koa would send', async () => {
     const q = await register(h, h.ts.owner);
     const p = poll(h.base, '/api/v1/events', { queue_id: q, last_event_id: -1, user_client: 'test', bogus: 1 }, { authorization: basic(h.ts.owner) });
-    await until(() => parked(h, q), 'the poll is parked');
+    await eventually(() => parked(h, q), 'the poll is parked', 2_000);
     await addDraft(h, h.ts.owner, 'hello');
     const a = await p.done;
     assert.equal(a.status, 200);
@@ -122,7 +122,7 @@ describe('long-polls the short way', () => {
     const q = await register(h, h.ts.owner);
     h.viaKoa.length = 0;
     const first = poll(h.base, '/json/events', { queue_id: q, last_event_id: -1 }, { cookie });
-    await until(() => parked(h, q), 'the poll is parked');
+    await eventually(() => parked(h, q), 'the poll is parked', 2_000);
     assert.deepEqual(h.viaKoa, []);
     await addDraft(h, h.ts.owner, 'one');
     assert.equal(((await first.done).body.events as Body[]).length, 1);
@@ -130,7 +130,7 @@ describe('long-polls the short way', () => {
     // An hour on, the session's last_used is due an update: that poll goes through Koa, which writes it.
     clock.t += 3600 * 1000;
     const second = poll(h.base, '/json/events', { queue_id: q, last_event_id: 0 }, { cookie });
-    await until(() => parked(h, q), 'the second poll is parked');
+    await eventually(() => parked(h, q), 'the second poll is parked', 2_000);
     assert.equal(h.viaKoa.length, 1);
     const stored = h.ts.store.sessions.all().find((s) => s.user_id === h.ts.owner.id);
     assert.equal(stored?.last_used, clock.t / 1000, 'Koa updated last_used');
@@ -138,7 +138,7 @@ describe('long-polls the short way', () => {
     assert.equal(((await second.done).body.events as Body[])[0]!.id, 1);
 
     const third = poll(h.base, '/json/events', { queue_id: q, last_event_id: 1 }, { cookie });
-    await until(() => parked(h, q), 'the third poll is parked');
+    await eventually(() => parked(h, q), 'the third poll is parked', 2_000);
     assert.equal(h.viaKoa.length, 1, 'the updated session parks the short way again');
     third.abort();
     await third.done.catch(() => undefined);
@@ -148,7 +148,7 @@ describe('long-polls the short way', () => {
     const bob = await h.ts.addUser('Bob');
     const q = await register(h, h.ts.owner);
     const waiting = poll(h.base, '/api/v1/events', { queue_id: q, last_event_id: -1 }, { authorization: basic(h.ts.owner) });
-    await until(() => parked(h, q), 'a poll is parked');
+    await eventually(() => parked(h, q), 'a poll is parked', 2_000);
     h.viaKoa.length = 0;
     const owner = { authorization: basic(h.ts.owner) };
     const cases: [string, Record<string, string | number | boolean>, Record<string, string>, number, Body][] = [
@@ -182,7 +182,7 @@ describe('long-polls the short way', () => {
     const q = await register(h, h.ts.owner);
     h.viaKoa.length = 0;
     const p = poll(h.base, '//api/v1/events', { queue_id: q, last_event_id: -1 }, { authorization: basic(h.ts.owner) });
-    await until(() => parked(h, q), 'the poll is parked');
+    await eventually(() => parked(h, q), 'the poll is parked', 2_000);
     assert.equal(h.viaKoa.length, 1);
     await addDraft(h, h.ts.owner, 'slash');
     assert.equal(((await p.done).body.events as Body[]).length, 1);
@@ -211,13 +211,13 @@ describe('long-polls the short way', () => {
     const q = await register(h, h.ts.owner);
     const auth = { authorization: basic(h.ts.owner) };
     const older = poll(h.base, '/api/v1/events', { queue_id: q, last_event_id: -1 }, auth);
-    await until(() => parked(h, q), 'the older poll is parked');
+    await eventually(() => parked(h, q), 'the older poll is parked', 2_000);
     const newer = poll(h.base, '/api/v1/events', { queue_id: q, last_event_id: -1 }, auth);
     assert.deepEqual((await older.done).body, { result: 'success', msg: '', events: [], queue_id: q });
-    await until(() => parked(h, q), 'the newer poll is parked');
+    await eventually(() => parked(h, q), 'the newer poll is parked', 2_000);
     newer.abort();
     await newer.done.catch(() => undefined);
-    await until(() => !parked(h, q), 'the hung-up poll is gone');
+    await eventually(() => !parked(h, q), 'the hung-up poll is gone', 2_000);
   });
 });
 

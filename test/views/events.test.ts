@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import type { Clock } from '../../server/clock.js';
 import { applyEvents } from '../helpers/apply-events.js';
-import { until } from '../helpers/until.js';
+import { eventually } from '../helpers/eventually.js';
 import { encodeParams, startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
 import { drain, stateOf, verifyAction } from '../helpers/verify-action.js';
 
@@ -170,7 +170,7 @@ describe('GET /events', () => {
   it('wakes a parked long-poll when an event arrives', async () => {
     const q = await registerQueue(ts.ownerClient);
     const poll = longPoll(ts.ownerClient, q.queue_id, -1);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked', 2_000);
     await sleep(100);
     const sent = Date.now();
     const id = await addDraft(ts.ownerClient, 'wake up');
@@ -196,13 +196,13 @@ describe('GET /events', () => {
   it('lets a second poll on the same queue finish the first', async () => {
     const q = await registerQueue(ts.ownerClient);
     const first = longPoll(ts.ownerClient, q.queue_id, -1);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'the first poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'the first poll is parked', 2_000);
     const second = longPoll(ts.ownerClient, q.queue_id, -1);
     const r1 = await first.done;
     assert.equal(r1.status, 200);
     assert.equal(r1.body.result, 'success');
     assert.deepEqual(r1.body.events, []);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'the second poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'the second poll is parked', 2_000);
     await addDraft(ts.ownerClient, 'for the second');
     const r2 = await second.done;
     assert.deepEqual(
@@ -214,7 +214,7 @@ describe('GET /events', () => {
   it('lets a non-blocking poll finish a parked one too', async () => {
     const q = await registerQueue(ts.ownerClient);
     const parked = longPoll(ts.ownerClient, q.queue_id, -1);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked', 2_000);
     const quick = await ts.ownerClient.get('/events', { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
     assert.equal(quick.status, 200);
     const r = await Promise.race([parked.done, sleep(1000).then(() => null)]);
@@ -226,7 +226,7 @@ describe('GET /events', () => {
   it('keeps the parked poll when the newer poll is refused', async () => {
     const q = await registerQueue(ts.ownerClient);
     const parked = longPoll(ts.ownerClient, q.queue_id, -1);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked', 2_000);
     const bad = await ts.ownerClient.get('/events', { queue_id: q.queue_id, last_event_id: 5, dont_block: true });
     assert.equal(bad.status, 400);
     assert.equal(ts.app.events.get(q.queue_id)!.isParked, true);
@@ -240,10 +240,10 @@ describe('GET /events', () => {
   it('leaves the queue usable when a client disconnects while parked', async () => {
     const q = await registerQueue(ts.ownerClient);
     const poll = longPoll(ts.ownerClient, q.queue_id, -1);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked', 2_000);
     poll.abort();
     await assert.rejects(poll.done, { name: 'AbortError' });
-    await until(() => !ts.app.events.get(q.queue_id)!.isParked, 'the server notices the disconnect');
+    await eventually(() => !ts.app.events.get(q.queue_id)!.isParked, 'the server notices the disconnect', 2_000);
     assert.ok(ts.app.events.get(q.queue_id));
 
     await addDraft(ts.ownerClient, 'after the disconnect');
@@ -253,7 +253,7 @@ describe('GET /events', () => {
       [['drafts', 0]],
     );
     const again = longPoll(ts.ownerClient, q.queue_id, 0);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'a new poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'a new poll is parked', 2_000);
     await addDraft(ts.ownerClient, 'next');
     assert.deepEqual(
       (await again.done).body.events.map((e) => e.id),
@@ -264,7 +264,7 @@ describe('GET /events', () => {
   it('deletes a queue with DELETE /events, finishing its parked poll', async () => {
     const q = await registerQueue(ts.ownerClient);
     const parked = longPoll(ts.ownerClient, q.queue_id, -1);
-    await until(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'the poll is parked', 2_000);
     const del = await ts.ownerClient.delete('/events', { queue_id: q.queue_id });
     assert.equal(del.status, 200, JSON.stringify(del.body));
     assert.equal(del.body.result, 'success');
@@ -420,7 +420,7 @@ describe('queue garbage collection', () => {
     await sleep(150);
     assert.ok(ts.app.events.get(q.queue_id), 'the poll reset the idle clock');
     now += 11_000;
-    await until(() => ts.app.events.get(q.queue_id) === undefined, 'the GC tick collects it', 1000);
+    await eventually(() => ts.app.events.get(q.queue_id) === undefined, 'the GC tick collects it', 1000);
     const res = await ts.ownerClient.get('/events', { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'BAD_EVENT_QUEUE_ID');
@@ -431,7 +431,7 @@ describe('queue garbage collection', () => {
   it('never collects a queue while a poll is parked on it', async () => {
     const q = await registerQueue(ts.ownerClient, { idle_queue_timeout: 60 });
     const poll = longPoll(ts.ownerClient, q.queue_id, -1);
-    await until(() => ts.app.events.get(q.queue_id)?.isParked === true, 'the poll is parked');
+    await eventually(() => ts.app.events.get(q.queue_id)?.isParked === true, 'the poll is parked', 2_000);
     now += 3_600_000;
     await sleep(200);
     assert.ok(ts.app.events.get(q.queue_id), 'still there');
@@ -441,7 +441,7 @@ describe('queue garbage collection', () => {
     await sleep(150);
     assert.ok(ts.app.events.get(q.queue_id), 'the finished poll counts as activity');
     now += 61_000;
-    await until(() => ts.app.events.get(q.queue_id) === undefined, 'collected once idle again', 1000);
+    await eventually(() => ts.app.events.get(q.queue_id) === undefined, 'collected once idle again', 1000);
   });
 });
 
@@ -453,7 +453,7 @@ describe('shutdown', () => {
       const q2 = await registerQueue(ts.ownerClient);
       await addDraft(ts.ownerClient, 'before');
       const [p1, p2] = [longPoll(ts.ownerClient, q1.queue_id, 0), longPoll(ts.ownerClient, q2.queue_id, 0)];
-      await until(() => ts.app.events.get(q1.queue_id)!.isParked && ts.app.events.get(q2.queue_id)!.isParked, 'both parked');
+      await eventually(() => ts.app.events.get(q1.queue_id)!.isParked && ts.app.events.get(q2.queue_id)!.isParked, 'both parked', 2_000);
       const started = Date.now();
       await ts.server.close();
       const closeMs = Date.now() - started;
@@ -489,7 +489,7 @@ describe('shutdown', () => {
           }
         }
       })();
-      await until(() => ts.app.events.get(q.queue_id)!.isParked, 'parked');
+      await eventually(() => ts.app.events.get(q.queue_id)!.isParked, 'parked', 2_000);
       const started = Date.now();
       await ts.server.close();
       const closeMs = Date.now() - started;

@@ -17,7 +17,7 @@ import type { AttachmentsDoc } from '../../server/store/attachment-records.js';
 import { sendStream } from '../helpers/messages.js';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { fetchFile, restart, uploadOne } from '../helpers/uploads.js';
-import { until } from '../helpers/until.js';
+import { eventually } from '../helpers/eventually.js';
 import { listDataFiles } from '../../server/lib/runtime/backup.js';
 
 const LOADER = '/static/images/loading/loader-black.svg';
@@ -327,7 +327,7 @@ describe('thumbnails across a restart, a deleted message and a backup', () => {
     assert.ok(files.some((f) => f.rel === rel), 'listed for backups');
     const id = await sendStream(ts.ownerClient, 'general', 'photos', `[kept](${url})`);
     assert.equal((await ts.ownerClient.delete(`/messages/${id}`)).status, 200);
-    await until(() => !existsSync(join(ts.dataDir, rel)), 'thumbnails deleted');
+    await eventually(() => !existsSync(join(ts.dataDir, rel)), 'thumbnails deleted', 2_000);
     assert.ok(!existsSync(join(ts.dataDir, 'uploads', 'files', a.storage)));
   });
 });
