@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { renderHelp } from '../../server/lib/runtime/help-pages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const HELP = new URL('../../renderer/help/', import.meta.url);
@@ -69,6 +70,13 @@ describe('help center', () => {
     assert.match(guide, /<h2 id="data-and-backups">Data and backups<\/h2>/);
     assert.match(guide, /<a href="\/help\/moving-to-zulip">/);
     assert.match(guide, /<a href="\/help\/admin-guide" aria-current="page">Admin guide<\/a>/);
+  });
+
+  it('writes a link with & in its address once escaped (the browser follows the address as written)', () => {
+    const page = renderHelp('x', '# X\n\n[search](https://example.com/?a=1&b=2) and <https://example.com/?c=3&d=4>');
+    assert.match(page.html, /href="https:\/\/example\.com\/\?a=1&amp;b=2"/);
+    assert.match(page.html, /href="https:\/\/example\.com\/\?c=3&amp;d=4"/);
+    assert.doesNotMatch(page.html, /&amp;amp;/);
   });
 
   it('serves the stylesheet, with dark mode and a phone layout', async () => {
