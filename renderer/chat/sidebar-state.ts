@@ -222,7 +222,7 @@ export function sidebarTopics(
   const items: SidebarTopic[] = [];
   let hiddenUnread = 0;
   names.forEach((name, idx) => {
-    const unread = counts.get(`${streamId}:${lower(name)}`) ?? 0;
+    const unread = counts.get(topicKey(streamId, name)) ?? 0;
     const muted = isTopicMuted(streamId, name);
     const active = activeTopic !== null && lower(activeTopic) === lower(name);
     const show =

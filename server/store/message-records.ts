@@ -8,6 +8,8 @@
  * `[userId, flags, ...]`: `packedRows` turns such a list into one number per row
  * at load. One number a row halves the biggest part of a message in memory.)
  */
+import { escapeHtml } from '../protocol/html.js';
+
 export interface ReactionRecord {
   emoji_name: string;
   emoji_code: string;
@@ -140,11 +142,8 @@ export function flagBit(name: ApiFlag): number {
   return name === 'wildcard_mentioned' ? FLAG.stream_wildcard_mentioned : FLAG[name];
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** The HTML of plain one-paragraph content (what an absent `rendered` stands for). */
-export const plainRendering = (content: string): string =>
-  `<p>${content.replace(/[&<>"']/g, (c) => ESCAPES[c]!)}</p>`;
+export const plainRendering = (content: string): string => `<p>${escapeHtml(content)}</p>`;
 
 export const renderedOf = (m: MessageRecord): string => m.rendered ?? plainRendering(m.content);
 
