@@ -4,20 +4,15 @@
  * and its welcome card.
  */
 import assert from 'node:assert/strict';
-import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser } from 'playwright-core';
+import { skipWithoutChromium, test } from '../helpers/fixtures.js';
 import { axeViolations } from '../helpers/axe.js';
-import type { TestServer } from '../helpers/server.js';
 
 test.describe('accessibility of the admin and join pages', () => {
-  const s = serialSuite({ serial: false, timeout: 60_000 });
-  let browser: Browser;
-  let ts: TestServer;
-  test.beforeAll(async () => {
-    ({ browser, ts } = s);
-  });
+  // Each test on its own server (the ts fixture) and a context of the shared Chromium.
+  test.describe.configure({ timeout: 60_000 });
+  skipWithoutChromium();
 
-  test('admin: sign-in, users, settings, status', async () => {
+  test('admin: sign-in, users, settings, status', async ({ chromium: browser, ts }) => {
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
     await page.goto(`${ts.url}/admin/`);
@@ -37,7 +32,7 @@ test.describe('accessibility of the admin and join pages', () => {
     assert.deepEqual(found, []);
   });
 
-  test('join: the form and the welcome card', async () => {
+  test('join: the form and the welcome card', async ({ chromium: browser, ts }) => {
     const link = (await ts.ownerClient.post('/invites/multiuse', { invite_expires_in_minutes: 60 })).body.invite_link as string;
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();

@@ -6,28 +6,23 @@
  * (390 px), nothing scrolls sideways. Screenshots: test-results/admin-ui/join-*.png.
  */
 import assert from 'node:assert/strict';
-import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser, Page } from 'playwright-core';
-import { openPage, type TestPage } from '../helpers/browser.js';
+import { skipWithoutChromium, test } from '../helpers/fixtures.js';
+import type { Page } from 'playwright-core';
+import type { TestPage } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 test.describe('join page in Chromium', () => {
-  const s = serialSuite({ serial: false, timeout: 60_000 });
-  let browser: Browser;
-  let ts: TestServer;
-  let link: string;
+  // Each test on its own server (the ts fixture), with a page (pageAs) of the shared Chromium.
+  test.describe.configure({ timeout: 60_000 });
+  skipWithoutChromium();
 
-  test.beforeAll(async () => {
-    ({ browser, ts } = s);
+  /** Makes an invite link, opens it at this width, creates the account, and checks the welcome card. */
+  async function join(ts: TestServer, t: TestPage, width: number, who: { name: string; email: string }): Promise<void> {
     const made = await ts.ownerClient.post('/invites/multiuse', { invite_expires_in_minutes: 60 });
     assert.equal(made.status, 200, JSON.stringify(made.body));
-    link = made.body.invite_link;
-  });
-
-  /** Opens the link at this width, creates the account, and checks the welcome card. */
-  async function join(t: TestPage, width: number, who: { name: string; email: string }): Promise<void> {
+    const link = made.body.invite_link as string;
     const { page } = t;
     await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
     await page.goto(link);
@@ -56,33 +51,25 @@ test.describe('join page in Chromium', () => {
     assert.deepEqual(ts.store.sessions.all().filter((s) => s.user_id === user.id).length, 1);
   }
 
-  test('on a desktop: joined, "Open the chat" shows the chat signed in', async () => {
-    const t = await openPage(browser, ts.url);
-    try {
-      await join(t, 1280, { name: 'Cora', email: 'cora@example.com' });
-      const open = t.page.getByRole('link', { name: 'Open the chat' });
-      assert.equal(await open.getAttribute('href'), '/');
-      await open.click();
-      await t.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-      assert.equal(await t.page.getByRole('button', { name: 'Sign in' }).count(), 0, 'not asked to sign in again');
-      assert.deepEqual(t.errors, []);
-    } finally {
-      await t.close();
-    }
+  test('on a desktop: joined, "Open the chat" shows the chat signed in', async ({ ts, pageAs }) => {
+    const t = await pageAs(null);
+    await join(ts, t, 1280, { name: 'Cora', email: 'cora@example.com' });
+    const open = t.page.getByRole('link', { name: 'Open the chat' });
+    assert.equal(await open.getAttribute('href'), '/');
+    await open.click();
+    await t.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+    assert.equal(await t.page.getByRole('button', { name: 'Sign in' }).count(), 0, 'not asked to sign in again');
+    assert.deepEqual(t.errors, []);
   });
 
-  test('on a 390 px phone: nothing scrolls sideways, and the chat opens signed in', async () => {
-    const t = await openPage(browser, ts.url);
-    try {
-      await join(t, 390, { name: 'Pip', email: 'pip@example.com' });
-      await t.page.getByRole('link', { name: 'Open the chat' }).click();
-      // On a phone the conversations are in a drawer.
-      await t.page.getByRole('button', { name: 'Channels and conversations' }).click();
-      await t.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-      assert.equal(await t.page.getByRole('button', { name: 'Sign in' }).count(), 0, 'not asked to sign in again');
-      assert.deepEqual(t.errors, []);
-    } finally {
-      await t.close();
-    }
+  test('on a 390 px phone: nothing scrolls sideways, and the chat opens signed in', async ({ ts, pageAs }) => {
+    const t = await pageAs(null);
+    await join(ts, t, 390, { name: 'Pip', email: 'pip@example.com' });
+    await t.page.getByRole('link', { name: 'Open the chat' }).click();
+    // On a phone the conversations are in a drawer.
+    await t.page.getByRole('button', { name: 'Channels and conversations' }).click();
+    await t.page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+    assert.equal(await t.page.getByRole('button', { name: 'Sign in' }).count(), 0, 'not asked to sign in again');
+    assert.deepEqual(t.errors, []);
   });
 });

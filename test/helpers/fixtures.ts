@@ -52,6 +52,12 @@ export const test = base.extend<
   },
 });
 
+/** Skips the describe it is called in where Chromium is missing, outside CI (in CI that fails). */
+export function skipWithoutChromium(): void {
+  const skip = skipReason();
+  test.skip(skip !== false, String(skip));
+}
+
 export interface SerialSuite {
   /** The shared Chromium (the `chromium` fixture). */
   browser: Browser;
@@ -71,9 +77,8 @@ export interface SerialSuite {
 export function serialSuite(
   opts: { config?: Partial<ServerConfig>; timeout?: number; server?: boolean; withRealm?: boolean; serial?: boolean } = {},
 ): SerialSuite {
-  const skip = skipReason();
   test.describe.configure({ ...(opts.serial === false ? {} : { mode: 'serial' as const }), timeout: opts.timeout ?? 120_000 });
-  test.skip(skip !== false, String(skip));
+  skipWithoutChromium();
   const pages: TestPage[] = [];
   const s = {
     async open(who: Account | null) {
