@@ -46,7 +46,11 @@ export interface ProfileField {
   hint: string;
   field_data: string;
   order: number;
-  display_in_profile_summary?: boolean;
+  required: boolean;
+  editable_by_user: boolean;
+  use_for_user_matching: boolean;
+  /** Present (true) only for the fields shown in profile summaries. */
+  display_in_profile_summary?: true;
 }
 
 /** A user's status (`user_status`): text and emoji, empty strings when cleared. */

@@ -3,6 +3,7 @@
  * a field's definition (Zulip's zerver/views/custom_profile_fields.py rules).
  */
 import type { App } from '../../context.js';
+import type { ProfileField } from '../../protocol/user.js';
 import { errors } from '../../errors.js';
 import { PROFILE_FIELD_TYPE as T, type ProfileFieldRecord } from '../../store/records.js';
 import { own } from '../own.js';
@@ -36,8 +37,8 @@ export const DEFAULT_EXTERNAL_ACCOUNTS: Record<string, { name: string; hint: str
 
 export type FieldData = Record<string, unknown>;
 
-export function formatProfileField(f: ProfileFieldRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function formatProfileField(f: ProfileFieldRecord): ProfileField {
+  const out: ProfileField = {
     id: f.id,
     name: f.name,
     type: f.type,
