@@ -3,9 +3,9 @@
  * (as the web app's bot_data.js), `device`, and the derived `jitsi_server_url`
  * that Zulip's apply_event recomputes when `realm_jitsi_server_url` changes.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: register state as plain JSON, as a client keeps it (compared with a fresh register)
 type State = Record<string, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: events as the JSON a client receives
 type Event = Record<string, any>;
 
 /** Returns whether the event was one of these types. */

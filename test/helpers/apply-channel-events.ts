@@ -5,9 +5,9 @@
  * `realm_default_streams` and `channel_folders`. `subscriber_count` is kept
  * from peer events, as the spec asks of clients.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: register state as plain JSON, as a client keeps it (compared with a fresh register)
 type State = Record<string, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: events as the JSON a client receives
 type Event = Record<string, any>;
 
 export interface ChannelReducerOptions {

@@ -17,9 +17,9 @@ import {
 } from './apply-message-events.js';
 import { applyCustomProfileFields, applyRealmUserEvent } from './apply-people-events.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: register state as plain JSON, as a client keeps it (compared with a fresh register)
 type State = Record<string, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: events as the JSON a client receives
 type Event = Record<string, any>;
 
 const byTimestampDesc = (a: Event, b: Event) => b.timestamp - a.timestamp || b.id - a.id;

@@ -4,9 +4,9 @@
  * `starred_messages` (channels' `first_message_id` / `is_recently_active`
  * come as `stream` update events).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: register state as plain JSON, as a client keeps it (compared with a fresh register)
 type State = Record<string, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: events as the JSON a client receives
 type Event = Record<string, any>;
 
 const insertSorted = (list: number[], id: number) => {

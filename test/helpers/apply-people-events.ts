@@ -2,9 +2,9 @@
  * Client-side reducer for `realm_user` and `custom_profile_fields` events, as
  * the Zulip web client applies them (people.js, user_events.js).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: register state as plain JSON, as a client keeps it (compared with a fresh register)
 type State = Record<string, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: events as the JSON a client receives
 type Event = Record<string, any>;
 
 const byUserId = (a: Event, b: Event) => a.user_id - b.user_id;

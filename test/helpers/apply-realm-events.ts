@@ -2,9 +2,9 @@
  * Client-side reducer for organization-settings events (`realm` update / update_dict and
  * `realm_user_settings_defaults` update, `realm_emoji` in both forms, `realm_linkifiers`), as Zulip clients apply them to register state.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: register state as plain JSON, as a client keeps it (compared with a fresh register)
 type State = Record<string, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: events as the JSON a client receives
 type Event = Record<string, any>;
 
 const setIfPresent = (state: State, key: string, value: unknown) => {

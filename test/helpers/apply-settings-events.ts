@@ -3,9 +3,9 @@
  * `alert_words`, `muted_users`, `user_topic`,
  * `muted_topics`, `user_status`, `presence`.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: register state as plain JSON, as a client keeps it (compared with a fresh register)
 type State = Record<string, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: events as the JSON a client receives
 type Event = Record<string, any>;
 
 /** Returns whether the event was one of these types. */
