@@ -236,7 +236,7 @@ function refine(tokens: [string, string][], p: Profile): void {
       }
     }
     if ((text === '&' || text === '|') && tokens[i + 1]?.[1] === text && cls !== 'o') tokens[i]![0] = tokens[i + 1]![0] = 'o';
-    if (p.docstrings && /^s[12]$/.test(cls) && /^("""|\'\'\')/.test(text) && lineStart) tokens[i]![0] = 'sd';
+    if (p.docstrings && /^s[12]$/.test(cls) && /^("""|''')/.test(text) && lineStart) tokens[i]![0] = 'sd';
     if (cls === 'cp' && /\s$/.test(text) && tokens[i + 1]?.[0] === 'cpf') {
       const trimmed = text.trimEnd();
       tokens.splice(i + 1, 0, [p.ws, text.slice(trimmed.length)]);
