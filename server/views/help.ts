@@ -13,7 +13,7 @@ import { errors } from '../errors.js';
 import { wantsPage } from '../http/error-page.js';
 import { setPageHeaders } from '../http/page-headers.js';
 import { HELP_DIR, helpPage, helpPageNames, type HelpPage } from '../lib/runtime/help-pages.js';
-import { escapeHtml } from '../lib/text.js';
+import { escapeHtml } from '../protocol/html.js';
 
 const hrefOf = (name: string) => (name === 'index' ? '/help/' : `/help/${name}`);
 

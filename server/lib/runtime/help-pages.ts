@@ -11,7 +11,7 @@ import { Marked, type Tokens } from 'marked';
 import { FilterXSS } from 'xss';
 import type { App } from '../../context.js';
 import type { HelpPage } from './static-files.js';
-import { escapeHtml } from '../text.js';
+import { escapeHtml } from '../../protocol/html.js';
 
 export type { HelpPage };
 
