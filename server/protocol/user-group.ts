@@ -10,8 +10,14 @@ export interface UserGroup {
   members: number[];
   direct_subgroup_ids: number[];
   is_system_group: boolean;
+  /** Who may do what with the group (Zulip's group-setting values). */
+  can_add_members_group: GroupSettingValue;
+  can_join_group: GroupSettingValue;
+  can_leave_group: GroupSettingValue;
+  can_manage_group: GroupSettingValue;
   can_mention_group: GroupSettingValue;
-  deactivated?: boolean;
-  date_created?: number | null;
-  creator_id?: number | null;
+  can_remove_members_group: GroupSettingValue;
+  deactivated: boolean;
+  date_created: number | null;
+  creator_id: number | null;
 }

@@ -5,10 +5,14 @@
  */
 import type { App } from '../../context.js';
 import type { UserGroupRecord } from '../../store/channel-records.js';
-import { directMemberIds, groupSettingForApi, systemGroupId, USER_GROUP_SETTING_NAMES } from './groups.js';
+import type { GroupSettingValue, UserGroup } from '../../protocol/user-group.js';
+import { directMemberIds, groupSettingForApi, systemGroupId, USER_GROUP_SETTING_NAMES, type UserGroupSettingName } from './groups.js';
 
-export function formatUserGroup(app: App, g: UserGroupRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function formatUserGroup(app: App, g: UserGroupRecord): UserGroup {
+  const settings = Object.fromEntries(
+    USER_GROUP_SETTING_NAMES.map((name) => [name, groupSettingForApi(g.settings[name] ?? systemGroupId(app, 'role:nobody'), app)]),
+  ) as Record<UserGroupSettingName, GroupSettingValue>;
+  return {
     id: g.id,
     name: g.name,
     creator_id: g.creator_id,
@@ -17,16 +21,13 @@ export function formatUserGroup(app: App, g: UserGroupRecord): Record<string, un
     members: directMemberIds(app, g),
     direct_subgroup_ids: [...new Set(g.subgroups)].sort((a, b) => a - b),
     is_system_group: g.is_system_group,
+    ...settings,
+    deactivated: g.deactivated,
   };
-  for (const name of USER_GROUP_SETTING_NAMES) {
-    out[name] = groupSettingForApi(g.settings[name] ?? systemGroupId(app, 'role:nobody'), app);
-  }
-  out.deactivated = g.deactivated;
-  return out;
 }
 
 /** Every group (system groups included), by ID; deactivated ones only when asked for. */
-export function realmUserGroups(app: App, includeDeactivated: boolean): Record<string, unknown>[] {
+export function realmUserGroups(app: App, includeDeactivated: boolean): UserGroup[] {
   return app.store.groups.data.groups
     .filter((g) => includeDeactivated || !g.deactivated)
     .sort((a, b) => a.id - b.id)

@@ -46,7 +46,7 @@ export type BuiltDicts = {
 };
 
 /** The dictionaries whose server formatters return the wire shape. */
-type TypedOnServer = 'unreadDetails' | 'channelFolder' | 'draft' | 'scheduledMessage' | 'reminder' | 'profileField';
+type TypedOnServer = 'unreadDetails' | 'channelFolder' | 'draft' | 'scheduledMessage' | 'reminder' | 'profileField' | 'group';
 
 /** What an event's dictionaries may be. */
 export type Dicts = { [K in keyof WireDicts]: object };
