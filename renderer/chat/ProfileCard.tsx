@@ -16,22 +16,22 @@ import { ago, AVAILABILITY_TEXT, availabilityOf, lastSeen, roleName } from './pe
 import { go, href } from './router.js';
 import { session } from './session.js';
 import { store, twentyFourHour, userName, type ProfileField, type User } from './state.js';
+import { once } from './once.js';
 import { StatusEditor, StatusText } from './UserStatus.js';
 
 const card = signal<{ userId: number; from: HTMLElement | null } | null>(null);
-const host = { mounted: false };
+/** The card's own root, made the first time a card opens; going elsewhere (a link, Back) closes the card. */
+const mountCardHost = once((): void => {
+  const root = document.createElement('div');
+  root.id = 'profile-card-root';
+  document.body.appendChild(root);
+  render(<CardHost />, root);
+  window.addEventListener('hashchange', () => card.value && closeProfileCard());
+});
 
 /** Opens the card for a person; focus returns to `from` (default: the focused element) on close. */
 export function openProfileCard(userId: number, from?: HTMLElement | null): void {
-  if (!host.mounted) {
-    host.mounted = true;
-    const root = document.createElement('div');
-    root.id = 'profile-card-root';
-    document.body.appendChild(root);
-    render(<CardHost />, root);
-    // Going elsewhere (a link, Back) closes the card.
-    window.addEventListener('hashchange', () => card.value && closeProfileCard());
-  }
+  mountCardHost();
   card.value = { userId, from: card.value?.from ?? from ?? (document.activeElement as HTMLElement | null) };
 }
 

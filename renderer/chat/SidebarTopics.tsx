@@ -29,7 +29,7 @@ export function showChannelTopics(streamId: number | null): boolean {
 }
 
 /** The list is drawn anew when it zooms in or out: where focus goes then (the filter box, or back to "More topics"). */
-const focusNext = { more: null as number | null };
+const focusMoreNext = signal<number | null>(null);
 
 const countLabel = (n: number) => `${n} unread ${n === 1 ? 'message' : 'messages'}`;
 
@@ -40,14 +40,14 @@ export function SidebarTopics({ streamId, channelName, activeTopic }: { streamId
   useEffect(() => loadTopicHistory(streamId), [streamId]);
   useEffect(() => {
     if (zoomed) filterRef.current?.focus();
-    else if (focusNext.more === streamId) moreRef.current?.focus();
-    focusNext.more = null;
+    else if (focusMoreNext.peek() === streamId) moreRef.current?.focus();
+    focusMoreNext.value = null;
   }, [zoomed]);
 
   const state = topicHistory.value.get(streamId)?.state;
   const { items, total, hiddenUnread } = sidebarTopics(streamId, activeTopic, zoomed, topicFilter.value, topicLabel);
   const back = () => {
-    focusNext.more = streamId;
+    focusMoreNext.value = streamId;
     zoomOut();
   };
 

@@ -31,6 +31,13 @@ test('store modules and listed view signals may hold signals; computed is allowe
   assert.equal(staleStoreModules(used).length, Object.keys(STORE_MODULES).length + Object.keys(VIEW_SIGNALS).length - 2);
 });
 
+test('a module-level object changed in place is state: refused outside the store modules', () => {
+  const text = 'const box = { n: 0, inner: { on: false } };\nexport function bump() { box.n++; box.inner.on = true; }\nconst TABLE = { a: 1 };\nexport const a = () => TABLE.a;';
+  assert.equal(rendererProblems('renderer/chat/x.ts', text).length, 2);
+  const [store] = Object.keys(STORE_MODULES);
+  assert.deepEqual(rendererProblems(store!, text), []);
+});
+
 test('only the API modules reach the network', () => {
   const text = "export const f = () => fetch('/json/x');\nexport const x = () => new XMLHttpRequest();";
   assert.equal(rendererProblems('renderer/chat/Account.tsx', text).length, 2);

@@ -2,7 +2,7 @@
  * The web app's rules (renderer/, run by test/lint/lint.ts beside the 400-line cap; written down in
  * renderer/README.md, "Rules"):
  * - no module-level mutable state: no module-level `let`/`var` anywhere, no `effect()` run when a
- *   module loads; module-level `signal()`s and collections (`new Map`/`Set`, ./module-state.ts)
+ *   module loads, no module-level object literal changed in place outside the store modules; module-level `signal()`s and collections (`new Map`/`Set`, ./module-state.ts)
  *   only in the store modules listed in STORE_MODULES, each with its reason, or by name in
  *   VIEW_SIGNALS (a view's open/closed state that other modules set); `computed()` is allowed
  *   anywhere (derived, it holds nothing of its own);
@@ -37,6 +37,8 @@ export const STORE_MODULES: Readonly<Record<string, string>> = {
   'renderer/chat/notifications.ts': 'the desktop notifications shown, closed once their message is read',
   'renderer/chat/file-drop.ts': 'files dragged over the page, and the compose box that takes them',
   'renderer/chat/widget-sends.ts': 'the poll option and task numbers this page handed out',
+  'renderer/chat/presence.ts': "this page's presence reports: the timer, the last input, what was sent",
+  'renderer/chat/typing.ts': 'the typing notification this page sent last, and its stop timer',
 };
 
 /**
@@ -50,6 +52,7 @@ export const VIEW_SIGNALS: Readonly<Record<string, string>> = {
   'renderer/chat/Search.tsx: searchOpen': 'the search box open over the top bar on phones (the / key opens it)',
   'renderer/chat/SidebarTopics.tsx: zoomedChannel': '"More topics" open for a channel (the Y key opens it)',
   'renderer/chat/SidebarTopics.tsx: topicFilter': 'the filter typed in "More topics"',
+  'renderer/chat/SidebarTopics.tsx: focusMoreNext': 'where focus goes when the redrawn list leaves "More topics"',
   'renderer/chat/shortcuts.ts: helpOpen': 'the keyboard shortcuts dialog open (the ? key)',
   'renderer/chat/condense.tsx: expanded': 'the long messages the reader expanded, kept through re-renders and scrolling',
   'renderer/chat/condense.tsx: resized': 'bumped after a window resize, so every message measures again',
@@ -82,12 +85,33 @@ export function rendererProblems(rel: string, text: string, storesUsed: Set<stri
   const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, kind);
   const problems: string[] = [];
   const at = (node: ts.Node) => `${rel}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  /** Module-level `const x = { ... }` objects (outside the store modules they may not be changed in place). */
+  const literals = new Set<string>();
   for (const statement of source.statements) {
-    if (ts.isVariableStatement(statement) && !(statement.declarationList.flags & ts.NodeFlags.Const)) {
+    if (!ts.isVariableStatement(statement)) continue;
+    if (!(statement.declarationList.flags & ts.NodeFlags.Const)) {
       problems.push(`${at(statement)}: module-level let/var (state goes in the store, a component or hook, or an object made by a function)`);
+      continue;
+    }
+    for (const d of statement.declarationList.declarations) {
+      if (ts.isIdentifier(d.name) && d.initializer && ts.isObjectLiteralExpression(d.initializer)) literals.add(d.name.text);
     }
   }
+  const changesLiteral = (target: ts.Expression): boolean => {
+    let e = target;
+    while (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) e = e.expression;
+    return e !== target && ts.isIdentifier(e) && literals.has(e.text);
+  };
   const visit = (node: ts.Node): void => {
+    const changed =
+      (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment && node.left) ||
+      ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+        (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken) &&
+        node.operand);
+    if (changed && rel in STORE_MODULES && changesLiteral(changed)) storesUsed.add(rel);
+    else if (changed && changesLiteral(changed)) {
+      problems.push(`${at(node)}: a module-level object changed in place (module-level state: in the store, a component or hook, or an object made by a function)`);
+    }
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
       const name = node.expression.text;
       if (name === 'effect' && atModuleLoad(node)) {
@@ -131,7 +155,7 @@ function declaredName(node: ts.Node): string | undefined {
   return parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name) ? parent.name.text : undefined;
 }
 
-/** STORE_MODULES entries that hold no module-level signal or collection, and VIEW_SIGNALS entries gone. */
+/** STORE_MODULES entries that hold no module-level signal, collection or object changed in place, and VIEW_SIGNALS entries gone. */
 export const staleStoreModules = (used: ReadonlySet<string>): string[] =>
   [...Object.keys(STORE_MODULES), ...Object.keys(VIEW_SIGNALS)]
     .filter((k) => !used.has(k))
