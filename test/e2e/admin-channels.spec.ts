@@ -16,12 +16,11 @@ import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { ARTIFACTS, type TestPage } from '../helpers/browser.js';
-import { isSessionProbe } from '../helpers/chat-page.js';
+import { isSessionProbe, signInToAdmin } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
-import { Client, startTestServer, type Account, type TestServer } from '../helpers/server.js';
+import { Client, type Account, type TestServer } from '../helpers/server.js';
 
-// Skipped where Chromium is missing, except in CI (.ci/run installs it), where that is a failure.
 const WELCOME_BOT = 'welcome-bot@zulip.com';
 
 interface Stream {
@@ -79,12 +78,7 @@ test.describe('admin Channels page and Welcome note in Chromium', () => {
     await createChannel(ts, owner, 'general', { principals: [ts.owner.id, mel.id] });
     await createChannel(ts, owner, 'design', { subscriptions: [{ name: 'design', description: 'Mockups and **reviews**' }] });
     t = await s.open(null);
-    const { page } = t;
-    await page.goto(`${ts.url}/admin/`);
-    await page.getByLabel('Email').fill(ts.owner.email);
-    await page.getByLabel('Password').fill(ts.owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
+    await signInToAdmin(t.page, ts.url, ts.owner);
   });
 
   test('lists every channel with who can join it and whether new people join it', async () => {
@@ -339,11 +333,7 @@ test.describe('admin Channels page and Welcome note in Chromium', () => {
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
     try {
       const p = await context.newPage();
-      await p.goto(`${ts.url}/admin/`);
-      await p.getByLabel('Email').fill(ts.owner.email);
-      await p.getByLabel('Password').fill(ts.owner.password);
-      await p.getByRole('button', { name: 'Sign in' }).click();
-      await p.getByRole('navigation', { name: 'Admin sections' }).waitFor();
+      await signInToAdmin(p, ts.url, ts.owner);
       await p.goto(`${ts.url}/admin/#channels`);
       await channelRow(p, 'hiring').waitFor();
       const found = (await axeViolations(p)).map((v) => `1280: ${v}`);

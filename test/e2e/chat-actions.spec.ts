@@ -9,9 +9,10 @@
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
+import { signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { eventually } from '../helpers/eventually.js';
 import { sendStream } from '../helpers/messages.js';
@@ -50,14 +51,6 @@ function gradientPng(width = 640, height = 400): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-async function signIn(page: Page, url: string, who: Account): Promise<void> {
-  await page.goto(`${url}/`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
-}
-
 /** A message in the feed by its text (not the live region that announces it). */
 const message = (page: Page, text: string | RegExp) => page.locator('li.message').filter({ has: page.locator('.content', { hasText: text }) });
 const shows = (page: Page, text: string | RegExp) => message(page, text).first().waitFor();
@@ -91,7 +84,6 @@ const inWindow = async (page: Page, locator: Locator) => {
 
 test.describe('chat message actions in Chromium', () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
   let b: TestPage;
@@ -100,7 +92,7 @@ test.describe('chat message actions in Chromium', () => {
   const topicUrl = (topic: string) => `${ts.url}/#narrow/channel/${generalId}-general/topic/${encodeURIComponent(topic)}`;
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     for (let i = 1; i <= 120; i++) await sendStream(ts.ownerClient, 'general', 'history', `history line ${i}`);

@@ -10,9 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
@@ -23,7 +23,6 @@ const MAX = 10_000; // the server's max_message_length (server/version.ts)
 
 test.describe('chat compose box in Chromium', () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
   let generalId: number;
@@ -75,7 +74,7 @@ test.describe('chat compose box in Chromium', () => {
   }
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     const mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     await sendStream(ts.ownerClient, 'general', 'growing', 'A first message');

@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
@@ -26,7 +26,6 @@ const LONG = Array.from(
 
 test.describe('long messages condensed in Chromium', () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
   let mel: Account;
@@ -39,7 +38,7 @@ test.describe('long messages condensed in Chromium', () => {
   const heightOf = async (l: Locator) => (await l.boundingBox())!.height;
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });

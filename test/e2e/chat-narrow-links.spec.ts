@@ -7,8 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser } from 'playwright-core';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { sendDirect, sendStream } from '../helpers/messages.js';
@@ -16,7 +15,6 @@ import type { Account, TestServer } from '../helpers/server.js';
 
 test.describe("Zulip's narrow links in Chromium", () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
   let lucas: Account;
@@ -29,7 +27,7 @@ test.describe("Zulip's narrow links in Chromium", () => {
   const links = () => p.page.getByRole('listitem').filter({ hasText: 'Links from Zulip' });
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     lucas = await ts.addUser('Lucas');
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, lucas.id, mel.id] });

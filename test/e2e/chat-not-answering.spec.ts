@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser, Route } from 'playwright-core';
-import { type TestPage } from '../helpers/browser.js';
+import type { Route } from 'playwright-core';
+import type { TestPage } from '../helpers/browser.js';
 import { signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
@@ -18,7 +18,6 @@ import type { Account, TestServer } from '../helpers/server.js';
 
 test.describe('a server that does not answer', () => {
   const s = serialSuite({ config: { heartbeatMs: 60_000 } });
-  let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
   let mel: Account;
@@ -27,7 +26,7 @@ test.describe('a server that does not answer', () => {
   let frozen = false;
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     await sendStream(ts.ownerClient, 'general', 'plans', 'before the freeze');

@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser } from 'playwright-core';
 import { ARTIFACTS, type TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
@@ -32,7 +31,6 @@ const isBadge = ([r, g, b]: Rgba) => r < 48 && g < 48 && b < 48;
 
 test.describe('notifications and the favicon in Chromium', () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
   let mel: Account;
@@ -58,7 +56,7 @@ test.describe('notifications and the favicon in Chromium', () => {
   const title = () => p.page.locator('#feed-title');
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });

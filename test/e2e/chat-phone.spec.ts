@@ -11,9 +11,9 @@
  */
 import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
@@ -58,7 +58,6 @@ const messageLines = (p: Page) =>
 
 test.describe('chat on a phone in Chromium', () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let a: TestPage;
   let mel: Account;
@@ -73,7 +72,7 @@ test.describe('chat on a phone in Chromium', () => {
   };
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     mel = await ts.addUser('Mel');
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     // 20 one-line messages, two people taking turns four at a time (a name line every four).

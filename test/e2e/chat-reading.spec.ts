@@ -9,8 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser } from 'playwright-core';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
 import { signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
@@ -19,7 +18,6 @@ import type { Account, Client, TestServer } from '../helpers/server.js';
 
 test.describe('chat reading and sending in Chromium', () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
   let mel: Account;
@@ -28,7 +26,7 @@ test.describe('chat reading and sending in Chromium', () => {
   let salesId: number;
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });

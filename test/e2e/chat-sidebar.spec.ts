@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';

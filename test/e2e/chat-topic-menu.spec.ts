@@ -9,9 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { serialSuite, test } from '../helpers/fixtures.js';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
-import { type TestPage } from '../helpers/browser.js';
+import type { TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signIn } from '../helpers/chat-page.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
@@ -28,7 +28,6 @@ async function policies(client: Client): Promise<Map<string, number>> {
 
 test.describe('the topic menu in Chromium', () => {
   const s = serialSuite();
-  let browser: Browser;
   let ts: TestServer;
   let p: TestPage;
   let page: Page;
@@ -54,7 +53,7 @@ test.describe('the topic menu in Chromium', () => {
   }
 
   test.beforeAll(async () => {
-    ({ browser, ts } = s);
+    ts = s.ts;
     mel = await ts.addUser('Mel');
     melApi = ts.client(mel);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });

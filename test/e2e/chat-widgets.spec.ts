@@ -16,20 +16,18 @@ import { eventually } from '../helpers/eventually.js';
 import { chatSuite } from '../helpers/chat-suite.js';
 import { createChannel } from '../helpers/channels.js';
 import { fetchMessages, sendStream } from '../helpers/messages.js';
-import type { Account, Client } from '../helpers/server.js';
+import type { Account } from '../helpers/server.js';
 
 type Sub = { id: number; sender_id: number; msg_type: string; content: string };
 
 test.describe('polls and to-do lists', () => {
   let mel: Account;
-  let melApi: Client;
   let generalId: number;
   let pollId: number;
   let todoId: number;
   let b: TestPage;
   const s = chatSuite(async (ts) => {
     mel = await ts.addUser('Mel');
-    melApi = ts.client(mel);
     generalId = await createChannel(ts, ts.ownerClient, 'general', { principals: [ts.owner.id, mel.id] });
     pollId = await sendStream(ts.ownerClient, 'general', 'plans', '/poll Lunch?\nPizza\nSoup');
     todoId = await sendStream(ts.ownerClient, 'general', 'plans', '/todo Release\nTag: v1.2\nAnnounce');

@@ -1,4 +1,4 @@
-/** What the chat's Chromium specs share: signing in through the page. */
+/** What the browser specs share: signing in through the page, to the chat or the admin pages. */
 import type { Page } from 'playwright-core';
 import type { Account } from './server.js';
 
@@ -12,4 +12,13 @@ export async function signIn(page: Page, url: string, who: Account): Promise<voi
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+}
+
+/** Signs in at `/admin/` with the form and waits for the admin sections. */
+export async function signInToAdmin(page: Page, url: string, who: Account): Promise<void> {
+  await page.goto(`${url}/admin/`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
 }
