@@ -4,8 +4,7 @@
  * each queue's copy, and a deletion carrying the form it was made in.
  */
 import type { MessageRecord } from '../../store/message-records.js';
-import type { ApiDict } from '../../protocol/api-dict.js';
-import type { BuiltDicts } from '../../protocol/events/dicts.js';
+import type { BuiltDicts, WireDicts } from '../../protocol/events/dicts.js';
 import type { DeleteMessageEvent as WireDeleteMessageEvent, MessageClientEvent } from '../../protocol/events/messages.js';
 
 /** Key of the internal `message` event's payload (lib/messages/events.ts). */
@@ -22,7 +21,7 @@ export interface MessageEventPayload {
   senderQueueId: string | null;
   localId: string | null;
   /** Per-variant dict cache. */
-  cache: Map<string, ApiDict>;
+  cache: Map<string, WireDicts['message']>;
   /** API flag lists by flag bits (shared between queues; never mutated). */
   flagLists: Map<number, string[]>;
   /** Finished events by user and variant. */

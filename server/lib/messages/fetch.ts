@@ -5,6 +5,7 @@
  * match every term.
  */
 import type { App } from '../../context.js';
+import type { Message } from '../../protocol/message.js';
 import { renderedOf, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { canReadMessage } from './access.js';
@@ -66,7 +67,7 @@ function firstUnread(app: App, user: UserRecord | null, n: PreparedNarrow): numb
 }
 
 /** Adds `match_content` / `match_subject` for search narrows (`hl`: the request's highlighter, null without search words). */
-export function withMatches(m: MessageRecord, dict: Record<string, unknown>, hl: Highlighter | null, allowEmpty: boolean) {
+export function withMatches(m: MessageRecord, dict: Pick<Message, 'match_content' | 'match_subject'>, hl: Highlighter | null, allowEmpty: boolean) {
   const topic = messageTopic(m, allowEmpty);
   if (!hl) {
     dict.match_content = renderedOf(m);

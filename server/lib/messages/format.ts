@@ -9,6 +9,7 @@ import type { UserRecord } from '../../store/records.js';
 import { channelById } from '../channels/access.js';
 import { apiEmail, avatarUrl } from '../people/people.js';
 import { escapeHtml } from '../../protocol/html.js';
+import type { Message } from '../../protocol/message.js';
 import { userOrSystemBot } from '../people/system-bots.js';
 import { compiledLinkifiers, topicLinks } from '../realm/linkifiers.js';
 
@@ -44,7 +45,7 @@ export function recipientId(m: MessageRecord): number {
   return 2_000_000_000 + h;
 }
 
-function displayRecipient(app: App, viewer: UserRecord | null, m: MessageRecord): unknown {
+function displayRecipient(app: App, viewer: UserRecord | null, m: MessageRecord): Message['display_recipient'] {
   if (m.stream_id !== null) return channelById(app, m.stream_id)?.name ?? '';
   return (m.dm ?? [m.sender_id]).map((id) => {
     const u = userOrSystemBot(app, id);
@@ -57,15 +58,18 @@ function displayRecipient(app: App, viewer: UserRecord | null, m: MessageRecord)
   });
 }
 
+/** A message as sent in a `message` event: without the per-user `flags`, which travel beside it. */
+export type MessageDict = Omit<Message, 'flags'>;
+
 /** The message dict without per-user `flags`. */
 export function formatMessage(
   app: App,
   viewer: UserRecord | null,
   m: MessageRecord,
   o: FormatOptions,
-): Record<string, unknown> {
+): MessageDict {
   const sender = userOrSystemBot(app, m.sender_id);
-  const out: Record<string, unknown> = {
+  const out: MessageDict = {
     id: m.id,
     sender_id: m.sender_id,
     content: o.applyMarkdown ? renderedOf(m) : m.content,
@@ -108,11 +112,9 @@ export function formatForViewer(
   viewer: UserRecord | null,
   m: MessageRecord,
   o: FormatOptions,
-): Record<string, unknown> {
-  const out = formatMessage(app, viewer, m, o);
+): Message {
   const flags = viewer ? app.store.messages.rowFlags(m, viewer.id) : null;
-  out.flags = !viewer ? ['read'] : flags === null ? ['read', 'historical'] : flagNames(flags);
-  return out;
+  return Object.assign(formatMessage(app, viewer, m, o), { flags: !viewer ? ['read'] : flags === null ? ['read', 'historical'] : flagNames(flags) });
 }
 
 /** The topic as HTML-escaped text (match_subject without highlights). */

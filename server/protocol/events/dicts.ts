@@ -1,9 +1,10 @@
 /**
  * The dictionaries events carry (a user, a channel, a message, ...). Every event kind that holds
  * one takes the set of their types as a parameter: clients read them as the wire shapes
- * (`WireDicts`, the default); the server's formatters build them as plain dictionaries for now
- * (`BuiltDicts`, server/events/types.ts), so the compiler checks each event's own fields on both
- * sides, and the dictionaries' fields on the client's.
+ * (`WireDicts`, the default); the server takes `BuiltDicts` (server/events/types.ts): the wire
+ * shapes where its formatter returns one, plain dictionaries where it does not yet. So the compiler
+ * checks each event's own fields on both sides, and the dictionaries' fields on the client's and,
+ * where typed, on the server's.
  */
 import type { ApiDict } from '../api-dict.js';
 import type { Channel, ChannelFolder, Subscription } from '../channel.js';
@@ -38,15 +39,16 @@ export interface WireDicts {
 }
 
 /**
- * The same dictionaries as the server's formatters build them: typed where the formatter is
- * (unread details, channel folders), else plain dictionaries.
+ * The same dictionaries as the server's formatters build them: the wire shapes where the
+ * formatter returns one (TypedOnServer), else plain dictionaries (users, bots, channels and
+ * subscriptions so far).
  */
 export type BuiltDicts = {
   [K in keyof WireDicts]: K extends 'userChange' ? { user_id: number } & ApiDict : K extends TypedOnServer ? WireDicts[K] : ApiDict;
 };
 
 /** The dictionaries whose server formatters return the wire shape. */
-type TypedOnServer = 'unreadDetails' | 'channelFolder' | 'draft' | 'scheduledMessage' | 'reminder' | 'profileField' | 'group';
+type TypedOnServer = 'message' | 'unreadDetails' | 'channelFolder' | 'draft' | 'scheduledMessage' | 'reminder' | 'profileField' | 'group';
 
 /** What an event's dictionaries may be. */
 export type Dicts = { [K in keyof WireDicts]: object };
