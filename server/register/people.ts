@@ -1,5 +1,6 @@
 import type { App } from '../context.js';
 import type { StateSection } from '../events/state.js';
+import type { User } from '../protocol/user.js';
 import { accessFilter, formatUser, inaccessibleUser, ownUserFields } from '../lib/people/people.js';
 import { FIELD_TYPES, listProfileFields } from '../lib/people/profile-fields.js';
 import { systemBots } from '../lib/people/system-bots.js';
@@ -18,8 +19,8 @@ const peopleSection: StateSection = {
   fetch({ app, user, queue }) {
     const accessible = accessFilter(app, user);
     const incomplete = queue.clientCapabilities.user_list_incomplete === true;
-    const active: Record<string, unknown>[] = [];
-    const inactive: Record<string, unknown>[] = [];
+    const active: User[] = [];
+    const inactive: User[] = [];
     for (const u of app.store.users.all()) {
       if (accessible && !accessible(u)) {
         if (!incomplete) active.push(inaccessibleUser(app, u.id));

@@ -3,6 +3,7 @@
  * (Zulip's can_access_all_users_group for guests) and the member object.
  */
 import type { App } from '../../context.js';
+import type { User } from '../../protocol/user.js';
 import { ROLE, type UserRecord } from '../../store/records.js';
 import { isUserInGroupSetting } from '../groups/groups.js';
 
@@ -131,9 +132,9 @@ export function formatUser(
   viewer: UserRecord | null,
   u: UserRecord,
   opts: FormatOptions = {},
-): Record<string, unknown> {
+): User {
   const visible = viewer !== null && canSeeEmail(app, viewer, u);
-  const out: Record<string, unknown> = {
+  const out: User = {
     user_id: u.id,
     delivery_email: visible ? u.email : null,
     email: canSeeEmail(app, viewer, u) ? u.email : fakeEmail(app, u),
@@ -166,7 +167,7 @@ export function profileDataOf(u: UserRecord): Record<string, { value: string; re
 }
 
 /** Zulip's placeholder for a user a guest may not access ("Unknown user"). */
-export function inaccessibleUser(app: App, userId: number): Record<string, unknown> {
+export function inaccessibleUser(app: App, userId: number): User {
   return {
     user_id: userId,
     delivery_email: null,

@@ -2,7 +2,7 @@
  * The dictionaries events carry (a user, a channel, a message, ...). Every event kind that holds
  * one takes the set of their types as a parameter: clients read them as the wire shapes
  * (`WireDicts`, the default); the server takes `BuiltDicts` (server/events/types.ts): the wire
- * shapes where its formatter returns one, plain dictionaries where it does not yet. So the compiler
+ * shapes where its formatter returns one, plain dictionaries where it does not yet (a user's change, channels, subscriptions). So the compiler
  * checks each event's own fields on both sides, and the dictionaries' fields on the client's and,
  * where typed, on the server's.
  */
@@ -40,7 +40,7 @@ export interface WireDicts {
 
 /**
  * The same dictionaries as the server's formatters build them: the wire shapes where the
- * formatter returns one (TypedOnServer), else plain dictionaries (users, bots, channels and
+ * formatter returns one (TypedOnServer), else plain dictionaries (a user's change, channels and
  * subscriptions so far).
  */
 export type BuiltDicts = {
@@ -48,7 +48,7 @@ export type BuiltDicts = {
 };
 
 /** The dictionaries whose server formatters return the wire shape. */
-type TypedOnServer = 'message' | 'unreadDetails' | 'channelFolder' | 'draft' | 'scheduledMessage' | 'reminder' | 'profileField' | 'group';
+type TypedOnServer = 'message' | 'user' | 'unreadDetails' | 'channelFolder' | 'draft' | 'scheduledMessage' | 'reminder' | 'profileField' | 'group';
 
 /** What an event's dictionaries may be. */
 export type Dicts = { [K in keyof WireDicts]: object };
