@@ -22,6 +22,24 @@ function focusRow(list: HTMLElement | null, index: number) {
   });
 }
 
+/** The ✕ that removes a row (an option or a task), then puts the keyboard in the row now at its place. */
+function RemoveRow({ label, onRemove, list, row }: { label: string; onRemove: () => void; list: { current: HTMLElement | null }; row: number }) {
+  return (
+    <button
+      type="button"
+      class="small"
+      aria-label={label}
+      title="Remove"
+      onClick={() => {
+        onRemove();
+        focusRow(list.current, row);
+      }}
+    >
+      ✕
+    </button>
+  );
+}
+
 export function PollDialog({ onDone, onClose }: { onDone: (content: string) => void; onClose: () => void }) {
   const [question, setQuestion] = useState('');
   const [options, setOptions] = useState(['', '', '']);
@@ -67,18 +85,7 @@ export function PollDialog({ onDone, onClose }: { onDone: (content: string) => v
                   }}
                 />
                 {i < rows.length - 1 && (
-                  <button
-                    type="button"
-                    class="small"
-                    aria-label={`Remove option ${i + 1}`}
-                    title="Remove"
-                    onClick={() => {
-                      setOptions(rows.filter((_, j) => j !== i));
-                      focusRow(list.current, i);
-                    }}
-                  >
-                    ✕
-                  </button>
+                  <RemoveRow label={`Remove option ${i + 1}`} onRemove={() => setOptions(rows.filter((_, j) => j !== i))} list={list} row={i} />
                 )}
               </li>
             ))}
@@ -151,18 +158,7 @@ export function TodoDialog({ onDone, onClose }: { onDone: (content: string) => v
                   onInput={(e) => change(i, { desc: e.currentTarget.value })}
                 />
                 {i < rows.length - 1 && (
-                  <button
-                    type="button"
-                    class="small"
-                    aria-label={`Remove task ${i + 1}`}
-                    title="Remove"
-                    onClick={() => {
-                      setTasks(rows.filter((_, j) => j !== i));
-                      focusRow(list.current, i);
-                    }}
-                  >
-                    ✕
-                  </button>
+                  <RemoveRow label={`Remove task ${i + 1}`} onRemove={() => setTasks(rows.filter((_, j) => j !== i))} list={list} row={i} />
                 )}
               </li>
             ))}
