@@ -89,9 +89,6 @@ function refetch(ids: Iterable<number | undefined | null>): void {
   for (const id of new Set(ids)) if (typeof id === 'number' && topicHistory.value.has(id)) loadTopicHistory(id, true);
 }
 
-/** The organization's channel folders, in their display order. */
-export const channelFolders = signal<ChannelFolder[]>([]);
-
 const byOrder = (list: ChannelFolder[]) => [...list].sort((a, b) => a.order - b.order || a.id - b.id);
 
 /** Whose register the sidebar state came from. */
@@ -102,7 +99,7 @@ const registeredAs = signal<number | null>(null);
  * have been missed); someone else signed in on the page starts with none.
  */
 export function loadSidebarState(r: RegisterState): void {
-  channelFolders.value = byOrder((r.channel_folders ?? []).map((f) => ({ ...f })));
+  store.channelFolders.value = byOrder((r.channel_folders ?? []).map((f) => ({ ...f })));
   if (registeredAs.peek() !== Number(r.user_id)) {
     registeredAs.value = Number(r.user_id);
     fetchSeq.clear();
@@ -131,14 +128,14 @@ export function applySidebarEvent(e: ClientEvent): void {
       if (e.op === 'remove') for (const s of e.subscriptions ?? []) setHistory(s.stream_id, null);
       return;
     case 'channel_folder': {
-      let list = channelFolders.value;
+      let list = store.channelFolders.value;
       if (e.op === 'add') list = [...list.filter((f) => f.id !== e.channel_folder.id), { ...e.channel_folder }];
       else if (e.op === 'update') list = list.map((f) => (f.id === e.channel_folder_id ? { ...f, ...e.data } : f));
       else if (e.op === 'reorder') {
         const order = e.order;
         list = list.map((f) => (order.includes(f.id) ? { ...f, order: order.indexOf(f.id) } : f));
       }
-      channelFolders.value = byOrder(list);
+      store.channelFolders.value = byOrder(list);
       return;
     }
     default:
@@ -277,7 +274,7 @@ export interface ChannelSection {
  */
 export function channelSections(filter: string): ChannelSection[] {
   const q = lower(filter.trim());
-  const folders = showChannelFolders.value ? channelFolders.value : [];
+  const folders = showChannelFolders.value ? store.channelFolders.value : [];
   const folderOf = (s: Subscription) => {
     const id = s.folder_id;
     return typeof id === 'number' ? folders.find((f) => f.id === id) : undefined;

@@ -5,7 +5,7 @@
  * (unread counts come from `unread_msgs` and flag events).
  */
 import { computed, signal } from '@preact/signals';
-import type { Channel, Subscription, UserTopic } from '../../server/protocol/channel.js';
+import type { Channel, ChannelFolder, Subscription, UserTopic } from '../../server/protocol/channel.js';
 import { topicKey } from '../../server/protocol/conversation-keys.js';
 import type { Draft } from '../../server/protocol/draft.js';
 import type { Message as WireMessage } from '../../server/protocol/message.js';
@@ -16,7 +16,7 @@ import type { GroupSettingValue, UserGroup } from '../../server/protocol/user-gr
 
 /** The server's data as the client keeps it: the wire shapes of server/protocol/. */
 export type { Channel, Draft, GroupSettingValue, PresenceRow, ProfileField, RealmEmoji, Reminder, ScheduledMessage, Subscription, User, UserGroup, UserStatus, UserTopic };
-export type { ChannelFolder } from '../../server/protocol/channel.js';
+export type { ChannelFolder };
 export type { Reaction, Submessage } from '../../server/protocol/message.js';
 
 /**
@@ -44,7 +44,11 @@ export interface Feed {
 
 export const emptyFeed = (): Feed => ({ messages: [], foundOldest: false, foundNewest: false, loading: false, error: null });
 
-export const store = {
+/**
+ * Makes a store: every signal empty, as before the first register. The page makes one (`store`
+ * below, which the views import); tests make their own (test/renderer/store-*.test.ts).
+ */
+export const createStore = () => ({
   /** False until the first register answered. */
   ready: signal(false),
   realmName: signal(''),
@@ -100,7 +104,15 @@ export const store = {
   messageRules: signal<Record<string, unknown>>({}),
   /** "Mark as unread from here" pauses marking messages read on sight until the view changes (as Zulip does). */
   readPaused: signal(false),
-};
+  /** The organization's channel folders, in their display order (register's `channel_folders`, `channel_folder` events). */
+  channelFolders: signal<ChannelFolder[]>([]),
+});
+
+/** The client store: what `createStore()` makes. */
+export type Store = ReturnType<typeof createStore>;
+
+/** This page's one store, fed by register and events (events.ts). */
+export const store: Store = createStore();
 
 /** The realm settings message actions follow (without `realm_`), kept in store.messageRules. */
 export const MESSAGE_RULES = [

@@ -31,6 +31,15 @@ test('store modules and listed view signals may hold signals; computed is allowe
   assert.equal(staleStoreModules(used).length, Object.keys(STORE_MODULES).length + Object.keys(VIEW_SIGNALS).length - 2);
 });
 
+test('a store made when a module loads (createStore()) is module-level state; made in a function it is not', () => {
+  const text = 'export const store = createStore();\nexport const fresh = () => createStore();';
+  const problems = rendererProblems('renderer/chat/x.ts', text);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0]!, /x\.ts:1: module-level signal\(\)/);
+  const [store] = Object.keys(STORE_MODULES);
+  assert.deepEqual(rendererProblems(store!, text), []);
+});
+
 test('a module-level object changed in place is state: refused outside the store modules', () => {
   const text = 'const box = { n: 0, inner: { on: false } };\nexport function bump() { box.n++; box.inner.on = true; }\nconst TABLE = { a: 1 };\nexport const a = () => TABLE.a;';
   assert.equal(rendererProblems('renderer/chat/x.ts', text).length, 2);

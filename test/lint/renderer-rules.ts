@@ -2,7 +2,8 @@
  * The web app's rules (renderer/, run by test/lint/lint.ts beside the 400-line cap; written down in
  * renderer/README.md, "Rules"):
  * - no module-level mutable state: no module-level `let`/`var` anywhere, no `effect()` run when a
- *   module loads, no module-level object literal changed in place outside the store modules; module-level `signal()`s and collections (`new Map`/`Set`, ./module-state.ts)
+ *   module loads, no module-level object literal changed in place outside the store modules; module-level `signal()`s,
+ *   stores (`createStore()`) and collections (`new Map`/`Set`, ./module-state.ts)
  *   only in the store modules listed in STORE_MODULES, each with its reason, or by name in
  *   VIEW_SIGNALS (a view's open/closed state that other modules set); `computed()` is allowed
  *   anywhere (derived, it holds nothing of its own);
@@ -21,7 +22,7 @@ const root = new URL('../..', import.meta.url).pathname;
  * tab, fed by register and events; components read them and re-render.
  */
 export const STORE_MODULES: Readonly<Record<string, string>> = {
-  'renderer/chat/state.ts': 'the store: register state kept current by events',
+  'renderer/chat/state.ts': "the page's one store (`createStore()`, which tests call for their own): register state kept current by events",
   'renderer/chat/apply-event.ts': "events into the store, and the typing indicators' expiry timers",
   'renderer/chat/sidebar-state.ts': "each channel's topic list and the channel folders, kept current by events",
   'renderer/chat/feeds.ts': 'the open feeds, where each resumes after a re-register, and the batch of messages to mark read',
@@ -116,7 +117,7 @@ export function rendererProblems(rel: string, text: string, storesUsed: Set<stri
       const name = node.expression.text;
       if (name === 'effect' && atModuleLoad(node)) {
         problems.push(`${at(node)}: effect() runs on import (start it from a function the app calls, and keep its disposer)`);
-      } else if (name === 'signal' && atModuleLoad(node)) {
+      } else if ((name === 'signal' || name === 'createStore') && atModuleLoad(node)) {
         const decl = declaredName(node);
         const key = `${rel}: ${decl}`;
         if (rel in STORE_MODULES) storesUsed.add(rel);
