@@ -1,15 +1,15 @@
 /**
- * Events for the compose features (apply-event.ts hands them over): drafts, scheduled
+ * The appliers of the compose features' events (appliers.ts holds the table): drafts, scheduled
  * messages, reminders, user groups, custom emoji, and the organization's call provider and
  * who may use wildcard mentions.
  */
-import type { ClientEvent, ClientEventOf as Of } from '../../server/protocol/events.js';
-import { store } from './state.js';
+import type { ClientEventOf as Of } from '../../server/protocol/events.js';
+import type { Store } from './state.js';
 
 const soonest = <T extends { scheduled_delivery_timestamp: number }>(list: T[]) =>
   [...list].sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp);
 
-function onDrafts(e: Of<'drafts'>): void {
+export function onDrafts(store: Store, e: Of<'drafts'>): void {
   const next = new Map(store.drafts.value);
   if (e.op === 'add') for (const d of e.drafts) next.set(d.id, d);
   else if (e.op === 'update') next.set(e.draft.id, e.draft);
@@ -17,7 +17,7 @@ function onDrafts(e: Of<'drafts'>): void {
   store.drafts.value = next;
 }
 
-function onScheduled(e: Of<'scheduled_messages'>): void {
+export function onScheduled(store: Store, e: Of<'scheduled_messages'>): void {
   const list = store.scheduled.value;
   if (e.op === 'add') {
     const added = e.scheduled_messages;
@@ -31,7 +31,7 @@ function onScheduled(e: Of<'scheduled_messages'>): void {
   }
 }
 
-function onReminders(e: Of<'reminders'>): void {
+export function onReminders(store: Store, e: Of<'reminders'>): void {
   const list = store.reminders.value;
   if (e.op === 'add') {
     const added = e.reminders;
@@ -42,7 +42,7 @@ function onReminders(e: Of<'reminders'>): void {
   }
 }
 
-function onUserGroup(e: Of<'user_group'>): void {
+export function onUserGroup(store: Store, e: Of<'user_group'>): void {
   const next = new Map(store.userGroups.value);
   const g = 'group_id' in e ? next.get(e.group_id) : undefined;
   const union = (a: number[], b: number[]) => [...new Set([...a, ...b])];
@@ -74,34 +74,8 @@ function onUserGroup(e: Of<'user_group'>): void {
 }
 
 /** The realm settings the compose box cares about (`update` and `update_dict`). */
-function onRealm(e: Of<'realm'>): void {
+export function onComposeRealm(store: Store, e: Of<'realm'>): void {
   const data: Record<string, unknown> = e.op === 'update' ? { [e.property]: e.value } : e.op === 'update_dict' ? (e.data ?? {}) : {};
   if ('video_chat_provider' in data) store.videoChatProvider.value = Number(data.video_chat_provider);
   if ('can_mention_many_users_group' in data) store.canMentionManyUsersGroup.value = data.can_mention_many_users_group as number;
-}
-
-/** Applies one event if it is a compose feature's; says whether it was. */
-export function applyComposeEvent(e: ClientEvent): boolean {
-  switch (e.type) {
-    case 'drafts':
-      onDrafts(e);
-      return true;
-    case 'scheduled_messages':
-      onScheduled(e);
-      return true;
-    case 'reminders':
-      onReminders(e);
-      return true;
-    case 'user_group':
-      onUserGroup(e);
-      return true;
-    case 'realm_emoji':
-      if ('realm_emoji' in e) store.realmEmoji.value = e.realm_emoji;
-      return true;
-    case 'realm':
-      onRealm(e);
-      return false;
-    default:
-      return false;
-  }
 }

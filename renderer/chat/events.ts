@@ -14,14 +14,8 @@ import { ApiError, call, get } from './api.js';
 import { applyEvent } from './apply-event.js';
 import { loadRecentConversations } from './feeds.js';
 import { loadState } from './load-state.js';
+import { REGISTER_PARAMS } from './register-params.js';
 import { store } from './state.js';
-
-const FETCH = [
-  'message', 'update_message_flags', 'realm', 'realm_user', 'subscription', 'stream', 'user_topic',
-  'presence', 'user_settings', 'typing', 'reaction', 'update_message', 'delete_message', 'recent_private_conversations',
-  'drafts', 'scheduled_messages', 'reminders', 'realm_user_groups', 'realm_emoji',
-  'user_status', 'custom_profile_fields', 'muted_users', 'alert_words', 'channel_folders', 'channel_folder',
-];
 
 interface Queue {
   id: string;
@@ -44,23 +38,7 @@ const REGISTER_TIMEOUT_MS = 20_000;
 async function register(): Promise<void> {
   const gaveUp = new AbortController();
   const timer = setTimeout(() => gaveUp.abort(), REGISTER_TIMEOUT_MS);
-  const res = await call<RegisterState>('POST', '/register', {
-    apply_markdown: true,
-    client_gravatar: false,
-    include_subscribers: false,
-    slim_presence: true,
-    fetch_event_types: FETCH,
-    // Submessages (poll and to-do events) have no initial state: messages carry theirs.
-    event_types: [...FETCH, 'submessage'],
-    client_capabilities: {
-      notification_settings_null: true,
-      bulk_message_deletion: true,
-      user_avatar_url_field_optional: false,
-      stream_typing_notifications: true,
-      user_settings_object: true,
-      simplified_presence_events: true,
-    },
-  }, { signal: gaveUp.signal }).catch((err: unknown) => {
+  const res = await call<RegisterState>('POST', '/register', REGISTER_PARAMS, { signal: gaveUp.signal }).catch((err: unknown) => {
     throw gaveUp.signal.aborted ? new NotAnswering() : err;
   }).finally(() => clearTimeout(timer));
   loadState(res);

@@ -1,11 +1,20 @@
-/** Fills the store from a `POST /register` answer (the snapshot events then keep current). */
+/**
+ * Fills a store from a `POST /register` answer (the snapshot events then keep current):
+ * `loadStore` any store (the store tests' too), `loadState` the page's, with its sidebar's topic lists.
+ */
 import type { RegisterState } from '../../server/protocol/register.js';
 import { topicKey } from '../../server/protocol/conversation-keys.js';
-import { MESSAGE_RULES, store, type Channel, type RecentConversation, type UnreadPlace, type User } from './state.js';
+import { MESSAGE_RULES, store as pageStore, type Channel, type ChannelFolder, type RecentConversation, type Store, type UnreadPlace, type User } from './state.js';
 import { loadPeopleState } from './people-state.js';
 import { loadSidebarState } from './sidebar-state.js';
 
+/** Fills the page's store, and fetches again the topic lists the sidebar knows (events may have been missed). */
 export function loadState(r: RegisterState): void {
+  loadStore(pageStore, r);
+  loadSidebarState(r);
+}
+
+export function loadStore(store: Store, r: RegisterState): void {
   const selfId = Number(r.user_id);
   store.selfId.value = selfId;
   store.isAdmin.value = r.is_admin === true;
@@ -71,8 +80,8 @@ export function loadState(r: RegisterState): void {
   store.recent.value = recent;
   store.feeds.value = new Map();
   store.typing.value = new Map();
-  loadPeopleState(r);
-  loadSidebarState(r);
+  loadPeopleState(store, r);
+  store.channelFolders.value = [...(r.channel_folders ?? [])].map((f): ChannelFolder => ({ ...f })).sort((a, b) => a.order - b.order || a.id - b.id);
 
   // Compose features: drafts, scheduled messages, reminders, groups (mentions), custom emoji, calls.
   store.drafts.value = new Map((r.drafts ?? []).map((d) => [d.id, d]));

@@ -1,31 +1,31 @@
 /**
  * The people half of the store: presence (slim rows), user status, custom profile fields
  * and each person's values, muted users, alert words and topic visibility (muted, followed).
- * `loadPeopleState` reads them from a register answer, `applyPeopleEvent` keeps them current;
+ * `loadPeopleState` reads them from a register answer, the appliers (appliers.ts) keep them current;
  * helpers answer "is this person active?", "what is their role called?".
  */
 import { topicKey } from '../../server/protocol/conversation-keys.js';
-import type { ClientEvent, ClientEventOf as Of, RealmUserUpdateEvent } from '../../server/protocol/events.js';
+import type { ClientEventOf as Of, RealmUserUpdateEvent } from '../../server/protocol/events.js';
 import type { RegisterState } from '../../server/protocol/register.js';
-import { store, type PresenceRow, type User, type UserStatus, type UserTopic } from './state.js';
+import { store, type PresenceRow, type Store, type User, type UserStatus, type UserTopic } from './state.js';
 
 /** Seconds on the server's clock (the browser's clock corrected by the last server_timestamp). */
 export const serverNow = () => Date.now() / 1000 + store.clockSkew.value;
 
-export function notePresences(presences: Record<string, PresenceRow> | undefined, serverTimestamp?: number): void {
-  if (typeof serverTimestamp === 'number') store.clockSkew.value = serverTimestamp - Date.now() / 1000;
-  store.now.value = serverNow();
+export function notePresences(presences: Record<string, PresenceRow> | undefined, serverTimestamp?: number, s: Store = store): void {
+  if (typeof serverTimestamp === 'number') s.clockSkew.value = serverTimestamp - Date.now() / 1000;
+  s.now.value = Date.now() / 1000 + s.clockSkew.value;
   if (!presences) return;
-  const next = new Map(store.presenceRows.value);
+  const next = new Map(s.presenceRows.value);
   for (const [id, p] of Object.entries(presences)) {
     if (p && typeof p.active_timestamp === 'number') next.set(Number(id), { active_timestamp: p.active_timestamp, idle_timestamp: p.idle_timestamp ?? 0 });
   }
-  store.presenceRows.value = next;
+  s.presenceRows.value = next;
 }
 
-export function loadPeopleState(r: RegisterState): void {
+export function loadPeopleState(store: Store, r: RegisterState): void {
   store.presenceRows.value = new Map();
-  notePresences(r.presences, r.server_timestamp);
+  notePresences(r.presences, r.server_timestamp, store);
   if (typeof r.server_presence_offline_threshold_seconds === 'number') store.presenceThreshold.value = r.server_presence_offline_threshold_seconds;
   if (typeof r.server_presence_ping_interval_seconds === 'number') store.presencePingInterval.value = r.server_presence_ping_interval_seconds;
   const statuses = new Map<number, UserStatus>();
@@ -40,7 +40,7 @@ export function loadPeopleState(r: RegisterState): void {
 }
 
 /** A user_status event: only the fields it names change; an empty string clears one. */
-function onStatus(e: Of<'user_status'>): void {
+export function onStatus(store: Store, e: Of<'user_status'>): void {
   const next = new Map(store.userStatus.value);
   const s: UserStatus = { ...(next.get(e.user_id) ?? {}) };
   if (e.status_text !== undefined) s.status_text = e.status_text;
@@ -50,7 +50,7 @@ function onStatus(e: Of<'user_status'>): void {
 }
 
 /** A realm_user update carrying one custom profile field's new value (null: removed). */
-function onProfileValue(p: RealmUserUpdateEvent['person']): void {
+export function onProfileValue(store: Store, p: RealmUserUpdateEvent['person']): void {
   const f = p.custom_profile_field;
   const u = store.users.value.get(p.user_id);
   if (!f || !u) return;
@@ -62,37 +62,13 @@ function onProfileValue(p: RealmUserUpdateEvent['person']): void {
   store.users.value = users;
 }
 
-/** Applies the events this half of the store cares about (called for every event). */
-export function applyPeopleEvent(e: ClientEvent): void {
-  switch (e.type) {
-    case 'presence':
-      // Clients with `simplified_presence_events` (this one) get `presences` only.
-      return notePresences('presences' in e ? e.presences : undefined, 'server_timestamp' in e ? e.server_timestamp : undefined);
-    case 'user_status':
-      return onStatus(e);
-    case 'muted_users':
-      store.mutedUsers.value = new Map((e.muted_users ?? []).map((m) => [m.id, m.timestamp]));
-      return;
-    case 'alert_words':
-      store.alertWords.value = e.alert_words ?? [];
-      return;
-    case 'custom_profile_fields':
-      store.profileFields.value = e.fields ?? [];
-      return;
-    case 'realm_user':
-      if (e.op === 'update' && e.person?.custom_profile_field) onProfileValue(e.person);
-      return;
-    case 'user_topic': {
-      const next = new Map(store.userTopics.value);
-      const key = topicKey(e.stream_id, e.topic_name);
-      if (e.visibility_policy) next.set(key, { stream_id: e.stream_id, topic_name: e.topic_name, visibility_policy: e.visibility_policy, last_updated: e.last_updated });
-      else next.delete(key);
-      store.userTopics.value = next;
-      return;
-    }
-    default:
-      return;
-  }
+/** A user_topic event: the topic's visibility policy (0: none). */
+export function onUserTopicPolicy(store: Store, e: Of<'user_topic'>): void {
+  const next = new Map(store.userTopics.value);
+  const key = topicKey(e.stream_id, e.topic_name);
+  if (e.visibility_policy) next.set(key, { stream_id: e.stream_id, topic_name: e.topic_name, visibility_policy: e.visibility_policy, last_updated: e.last_updated });
+  else next.delete(key);
+  store.userTopics.value = next;
 }
 
 export type Availability = 'active' | 'idle' | 'offline';

@@ -1,10 +1,11 @@
 /**
  * What the left sidebar needs beyond the main store, as Zulip's web app keeps it:
  * - each channel's topics as the server lists them (`GET /users/me/{stream_id}/topics`),
- *   fetched when the channel is first opened in the sidebar and kept current by events (a new
- *   message notes its topic; a move or deletion refetches the channels it touched), so a
- *   topic never disappears because its messages are no longer loaded;
- * - the organization's channel folders (register's `channel_folders`, `channel_folder` events);
+ *   fetched when the channel is first opened in the sidebar and kept current by events (the
+ *   page's effects of applying them, apply-event.ts: a new message notes its topic; a move or
+ *   deletion refetches the channels it touched), so a topic never disappears because its messages
+ *   are no longer loaded;
+ * - the sections the store's channel folders (`store.channelFolders`) make;
  * - which topics the open channel shows (Zulip's topic_list_data: the 8 most recent, older
  *   ones with unread messages up to 12, the open topic always, muted topics only under
  *   "More topics") and how the channels group into sections (Zulip's stream_list_sort).
@@ -12,9 +13,8 @@
 import { computed, signal } from '@preact/signals';
 import { get } from './api.js';
 import { topicKey } from '../../server/protocol/conversation-keys.js';
-import type { ClientEvent } from '../../server/protocol/events.js';
 import type { RegisterState } from '../../server/protocol/register.js';
-import { isTopicMuted, store, unreadCounts, type ChannelFolder, type Subscription } from './state.js';
+import { isTopicMuted, store, unreadCounts, type Subscription } from './state.js';
 
 export interface TopicRow {
   name: string;
@@ -75,7 +75,7 @@ export function loadTopicHistory(streamId: number, force = false): void {
 }
 
 /** A new message: its topic goes to the top of its channel's list. */
-function noteMessage(streamId: number, topic: string, id: number): void {
+export function noteTopicMessage(streamId: number, topic: string, id: number): void {
   const h = topicHistory.value.get(streamId);
   if (!h) return;
   noted.get(streamId)?.push({ name: topic, maxId: id });
@@ -85,21 +85,18 @@ function noteMessage(streamId: number, topic: string, id: number): void {
 }
 
 /** Refetches the channels whose topics are already known (others load when opened). */
-function refetch(ids: Iterable<number | undefined | null>): void {
+export function refetchTopicHistory(ids: Iterable<number | undefined | null>): void {
   for (const id of new Set(ids)) if (typeof id === 'number' && topicHistory.value.has(id)) loadTopicHistory(id, true);
 }
-
-const byOrder = (list: ChannelFolder[]) => [...list].sort((a, b) => a.order - b.order || a.id - b.id);
 
 /** Whose register the sidebar state came from. */
 const registeredAs = signal<number | null>(null);
 
 /**
- * From each register: the folders, and every topic list known so far fetched again (events may
- * have been missed); someone else signed in on the page starts with none.
+ * From each register: every topic list known so far fetched again (events may have been missed);
+ * someone else signed in on the page starts with none.
  */
 export function loadSidebarState(r: RegisterState): void {
-  store.channelFolders.value = byOrder((r.channel_folders ?? []).map((f) => ({ ...f })));
   if (registeredAs.peek() !== Number(r.user_id)) {
     registeredAs.value = Number(r.user_id);
     fetchSeq.clear();
@@ -110,38 +107,8 @@ export function loadSidebarState(r: RegisterState): void {
   for (const id of topicHistory.value.keys()) loadTopicHistory(id, true);
 }
 
-/** The events the sidebar follows (the store's own handling is in apply-event.ts). */
-export function applySidebarEvent(e: ClientEvent): void {
-  switch (e.type) {
-    case 'message':
-      if (e.message?.type === 'stream') noteMessage(e.message.stream_id!, e.message.subject, e.message.id);
-      return;
-    case 'update_message':
-      // A topic moved or renamed: the lists of both channels are fetched again.
-      if (e.subject !== undefined || e.new_stream_id !== undefined) refetch([e.stream_id, e.new_stream_id]);
-      return;
-    case 'delete_message':
-      if (e.message_type === 'stream') refetch([e.stream_id]);
-      return;
-    case 'subscription':
-      // Left and joined again: the history may differ (protected history), so it is asked for anew.
-      if (e.op === 'remove') for (const s of e.subscriptions ?? []) setHistory(s.stream_id, null);
-      return;
-    case 'channel_folder': {
-      let list = store.channelFolders.value;
-      if (e.op === 'add') list = [...list.filter((f) => f.id !== e.channel_folder.id), { ...e.channel_folder }];
-      else if (e.op === 'update') list = list.map((f) => (f.id === e.channel_folder_id ? { ...f, ...e.data } : f));
-      else if (e.op === 'reorder') {
-        const order = e.order;
-        list = list.map((f) => (order.includes(f.id) ? { ...f, order: order.indexOf(f.id) } : f));
-      }
-      store.channelFolders.value = byOrder(list);
-      return;
-    }
-    default:
-      return;
-  }
-}
+/** Unsubscribed: the channel's topics are asked for anew when it is opened again. */
+export const forgetTopicHistory = (streamId: number) => setHistory(streamId, null);
 
 /** Zulip's web_left_sidebar_show_channel_folders (on unless the server says off). */
 export const showChannelFolders = computed(() => store.userSettings.value.web_left_sidebar_show_channel_folders !== false);

@@ -200,15 +200,15 @@ export interface RecentConversation {
 const RECENT_SENDERS = 10;
 
 /** Notes messages as the newest of their conversations (Recent conversations, topic lists), in one change. */
-export function noteRecent(seen: Iterable<[Message, UnreadPlace]>): void {
+export function noteRecent(seen: Iterable<[Message, UnreadPlace]>, s: Store = store): void {
   let next: Map<string, RecentConversation> | null = null;
   for (const [m, place] of seen) {
     const key = placeKey(place);
-    const had = (next ?? store.recent.value).get(key);
+    const had = (next ?? s.recent.value).get(key);
     // The same ID as the newest known is the message itself (register names it by ID only, no time).
     const newest = !had || m.id > had.maxId || (m.id === had.maxId && had.timestamp === 0);
     if (had && !newest && had.senders.includes(m.sender_id)) continue;
-    next ??= new Map(store.recent.value);
+    next ??= new Map(s.recent.value);
     const senders = had ? had.senders.filter((id) => id !== m.sender_id) : [];
     // The newest message's sender goes first; an older one's goes after those already seen.
     if (newest) senders.unshift(m.sender_id);
@@ -220,7 +220,7 @@ export function noteRecent(seen: Iterable<[Message, UnreadPlace]>): void {
       senders: senders.slice(0, RECENT_SENDERS),
     });
   }
-  if (next) store.recent.value = next;
+  if (next) s.recent.value = next;
 }
 
 export function updateFeed(key: string, change: (f: Feed) => Feed): void {

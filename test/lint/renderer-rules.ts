@@ -23,8 +23,8 @@ const root = new URL('../..', import.meta.url).pathname;
  */
 export const STORE_MODULES: Readonly<Record<string, string>> = {
   'renderer/chat/state.ts': "the page's one store (`createStore()`, which tests call for their own): register state kept current by events",
-  'renderer/chat/apply-event.ts': "events into the store, and the typing indicators' expiry timers",
-  'renderer/chat/sidebar-state.ts': "each channel's topic list and the channel folders, kept current by events",
+  'renderer/chat/apply-event.ts': "the typing indicators' expiry timers (the page's effects of applying events, appliers.ts)",
+  'renderer/chat/sidebar-state.ts': "each channel's topic list, fetched from the server and kept current by the page's effects of applying events",
   'renderer/chat/feeds.ts': 'the open feeds, where each resumes after a re-register, and the batch of messages to mark read',
   'renderer/chat/events.ts': 'the event queue and who wants to hear of a re-register',
   'renderer/chat/unsent.ts': 'sends with no answer yet, to retry',
