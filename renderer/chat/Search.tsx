@@ -189,7 +189,7 @@ function ResultItem({ m, first, unread }: { m: Result; first: boolean; unread: b
       </div>
       <CondensedContent id={m.id} html={sanitize(m.content)} />
       {m.flags.includes('starred') && <p class="marks">★ starred</p>}
-      {/* Kept current by reaction events, like every loaded copy of a message (apply-event.ts). */}
+      {/* Kept current by reaction events, like every loaded copy of a message (message-events.ts). */}
       <Reactions m={m} add={false} />
     </li>
   );

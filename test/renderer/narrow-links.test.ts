@@ -188,7 +188,7 @@ describe("this client's own hashes", () => {
     }
   });
 
-  it('feed keys (hashes without names) read back as their feed, as apply-event.ts reads them', () => {
+  it('feed keys (hashes without names) read back as their feed, as message-events.ts reads them', () => {
     const feeds: FeedView[] = [
       { kind: 'topic', streamId: 3, topic: 'v1.2 (draft)' },
       { kind: 'channel', streamId: 3 },

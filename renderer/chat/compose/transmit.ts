@@ -23,7 +23,7 @@ export interface Echo {
 export function showEcho(v: FeedView, t: TypingTarget, content: string): Echo {
   const key = keyOf(v);
   const { echo, localId } = localEcho(t, content);
-  const shown = store.feeds.value.get(key)?.foundNewest === true && matches(v, echo, store.selfId.value, mutedForFeed); // as apply-event.ts
+  const shown = store.feeds.value.get(key)?.foundNewest === true && matches(v, echo, store.selfId.value, mutedForFeed); // as message-events.ts
   if (shown) updateFeed(key, (f) => ({ ...f, messages: [...f.messages, echo] }));
   return { shown, key, message: echo, localId, params: sendParams(t, content) };
 }
