@@ -1,31 +1,34 @@
 /**
- * The admin UI's only way to the server: its HTTP API (Zulip's wire format) under `/json/`,
- * signed in by the browser session (server/API.md: Browser sessions): an HttpOnly cookie the page
- * cannot read, shared with the chat at `/`, plus the session's CSRF token on every change,
- * kept in memory only (a reloaded page asks `GET /json/session` again). The page never holds
- * the API key.
+ * The web app's one API client, for the chat (`chat/api.ts` adds its uploads) and the admin pages:
+ * Zulip's HTTP API under `/json/`, signed in by the browser session (server/API.md: Browser
+ * sessions): an HttpOnly cookie the page cannot read, plus the session's CSRF token on every
+ * change, kept in memory only (`session.ts`; a reloaded page asks `GET /json/session` again).
+ * The page never holds the API key. Parameters are encoded as Zulip clients do: strings raw,
+ * everything else JSON. Plain ES module with no package imports: the admin pages load it as is.
  */
+import type { ErrorCode } from '../server/protocol/error-codes.js';
 
-/** Who the session signs in, and the CSRF token for changes (from /json/login or /json/session). */
-export interface Session {
-  user_id: number;
-  email: string;
-  csrf_token: string;
-}
+/** The server's error codes, and this client's own: no answer at all, or none in time. */
+export type ApiErrorCode = ErrorCode | 'NETWORK' | 'NOT_ANSWERING';
+
+/** An error answer's code, as the server sent it. */
+export const codeOf = (code: unknown): ErrorCode => String(code ?? 'BAD_REQUEST') as ErrorCode;
 
 export class ApiError extends Error {
   constructor(
-    message: string,
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
 }
 
-export type Params = Record<string, string | number | boolean | object | null | undefined>;
-// biome-ignore lint/suspicious/noExplicitAny: the admin pages read the server's JSON answers field by field, untyped
-export type Json = Record<string, any>;
+export type Params = Record<string, unknown>;
+
+/** The CSRF token of the signed-in session (set by session.ts; empty: signed out). */
+export const csrf = { token: '' };
 
 /** Zulip's parameter encoding: strings raw, everything else as JSON. */
 export function encode(params: Params): URLSearchParams {
@@ -37,110 +40,50 @@ export function encode(params: Params): URLSearchParams {
   return out;
 }
 
-/** Methods that change something: the server wants the session's CSRF token with them. */
-const UNSAFE: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/** What a request that never reached the server fails with (also shown by the compose box until the connection is back). */
+export const NETWORK_ERROR = 'The Hearth server cannot be reached.';
 
-/** Called when the session no longer works (401), or was replaced in another tab (CSRF refused): back to start. */
-export type OnUnauthorized = () => void;
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-export class Api {
-  onUnauthorized: OnUnauthorized = () => {};
-  /** The signed-in session (null: signed out, or not known yet). Memory only. */
-  session: Session | null = null;
-
-  /**
-   * One call to `/json${path}`. `quiet`: a 401 is the caller's to handle (signing in with a
-   * wrong password), not a lost session.
-   */
-  async call(method: string, path: string, params: Params = {}, body?: FormData, quiet = false): Promise<Json> {
-    const headers: Record<string, string> = {};
-    if (UNSAFE.has(method) && this.session) headers['x-csrftoken'] = this.session.csrf_token;
-    const encoded = encode(params);
-    const inQuery = method === 'GET' || body !== undefined;
-    const qs = inQuery && [...encoded.keys()].length ? `?${encoded}` : '';
-    let payload: BodyInit | undefined = body;
-    if (!inQuery) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      payload = encoded.toString();
-    }
-    let res: Response;
-    try {
-      res = await fetch(`/json${path}${qs}`, { method, headers, body: payload, credentials: 'same-origin' });
-    } catch {
-      throw new ApiError('Cannot reach the Hearth server. Is it still running?', 0, 'NETWORK');
-    }
-    let data: Json = {};
-    try {
-      data = (await res.json()) as Json;
-    } catch {
-      /* not JSON */
-    }
-    if (!res.ok || data.result !== 'success') {
-      const code = typeof data.code === 'string' ? data.code : 'UNKNOWN';
-      const lost = res.status === 401 || (res.status === 403 && code === 'CSRF_FAILED');
-      if (lost && this.session && !quiet) {
-        this.session = null;
-        this.onUnauthorized();
-      }
-      const msg = typeof data.msg === 'string' && data.msg ? data.msg : `Request failed (HTTP ${res.status})`;
-      throw new ApiError(msg, res.status, code);
-    }
-    return data;
-  }
-
-  get = (path: string, params?: Params) => this.call('GET', path, params);
-  post = (path: string, params?: Params) => this.call('POST', path, params);
-  patch = (path: string, params?: Params) => this.call('PATCH', path, params);
-  delete = (path: string, params?: Params) => this.call('DELETE', path, params);
-  upload = (path: string, form: FormData) => this.call('POST', path, {}, form);
-
-  /** Whether this browser is signed in (`GET /json/session`): adopts the session, or forgets it on a 401. */
-  async resume(): Promise<Session | null> {
-    try {
-      this.session = asSession(await this.call('GET', '/session', {}, undefined, true));
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) throw err;
-      this.session = null;
-    }
-    return this.session;
-  }
-
-  /** `POST /json/login`: the server sets the session cookie (replacing this browser's previous one). */
-  async signIn(username: string, password: string): Promise<Session> {
-    const s = asSession(await this.call('POST', '/login', { username, password }, undefined, true));
-    this.session = s;
-    return s;
-  }
-
-  /**
-   * `POST /json/logout`: the session ends on the server and the cookie is cleared. Already
-   * ended (401): done. Replaced in another tab (CSRF refused): that session is this browser's
-   * now, so it is the one signed out. Any other failure throws, still signed in.
-   */
-  async signOut(): Promise<void> {
-    const logout = () => this.call('POST', '/logout', {}, undefined, true);
-    try {
-      await logout();
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (err.code === 'CSRF_FAILED' && (await this.resume())) await logout();
-      else if (err.status !== 401) throw err;
-    }
-    this.session = null;
-  }
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** A multipart body (an upload): the parameters then go in the query string. */
+  form?: FormData;
 }
 
-function asSession(res: Json): Session {
-  return { user_id: Number(res.user_id), email: String(res.email), csrf_token: String(res.csrf_token) };
+/** One call; resolves with the JSON body, rejects with ApiError (status 0: the server was not reached). */
+export async function call<T = Record<string, unknown>>(method: Method, path: string, params: Params = {}, opts: CallOptions = {}): Promise<T> {
+  const body = encode(params);
+  const inQuery = method === 'GET' || opts.form !== undefined;
+  const url = `/json${path}${inQuery && [...body.keys()].length ? `?${body}` : ''}`;
+  const headers: Record<string, string> = method === 'GET' ? {} : { 'x-csrftoken': csrf.token };
+  if (!inQuery) headers['content-type'] = 'application/x-www-form-urlencoded';
+  let res: Response;
+  try {
+    res = await fetch(url, { method, credentials: 'same-origin', headers, body: inQuery ? opts.form : body.toString(), signal: opts.signal });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR);
+  }
+  let json: Record<string, unknown> = {};
+  try {
+    json = (await res.json()) as Record<string, unknown>;
+  } catch {
+    /* not JSON: a proxy or a crash page */
+  }
+  if (!res.ok || json.result !== 'success') {
+    const msg = typeof json.msg === 'string' && json.msg ? json.msg : `Request failed (HTTP ${res.status})`;
+    throw new ApiError(res.status, codeOf(json.code), msg, json);
+  }
+  return json as T;
 }
 
-/** Zulip roles. */
-export const ROLES: { id: number; name: string }[] = [
-  { id: 100, name: 'Owner' },
-  { id: 200, name: 'Administrator' },
-  { id: 300, name: 'Moderator' },
-  { id: 400, name: 'Member' },
-  { id: 600, name: 'Guest' },
-];
+export const get = <T = Record<string, unknown>>(path: string, params?: Params, opts?: { signal?: AbortSignal }) =>
+  call<T>('GET', path, params, opts);
+export const post = <T = Record<string, unknown>>(path: string, params?: Params) => call<T>('POST', path, params);
+export const patch = <T = Record<string, unknown>>(path: string, params?: Params) => call<T>('PATCH', path, params);
+export const del = <T = Record<string, unknown>>(path: string, params?: Params) => call<T>('DELETE', path, params);
 
-export const roleName = (id: number) => ROLES.find((r) => r.id === id)?.name ?? `Role ${id}`;
+/** Whether an error means the session is gone: ended (401), or replaced in another tab (CSRF refused). */
+export const sessionLost = (err: unknown): boolean =>
+  err instanceof ApiError && (err.status === 401 || (err.status === 403 && err.code === 'CSRF_FAILED'));

@@ -4,7 +4,7 @@
  * else the pages (hash routes #users, #settings, #status). The session is the chat's too
  * (one cookie), so someone signed in at `/` is signed in here.
  */
-import { Api, type Json } from './api.js';
+import { Api, type Json } from './admin-api.js';
 import { errorText, h, loading } from './dom.js';
 import { channelsPage } from './channels.js';
 import { settingsPage } from './settings.js';

@@ -1,5 +1,5 @@
 /** Bots: create, show and copy the API key, download `zuliprc`, regenerate the key, deactivate. */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { httpsSite, zuliprc, zuliprcSite } from './zuliprc.js';
 import { Notice, busy, copyText, dialog, download, field, h, tableBox } from './dom.js';
 

@@ -3,7 +3,7 @@
  * join it, and a form to create one (POST /channels/create, Zulip 11), optionally with
  * everyone subscribed and as a default channel for people who join later.
  */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, errorText, field, h, loading, safeHtml, tableBox } from './dom.js';
 
 const checkbox = (id: string, label: string, checked: boolean, hint?: string) => {

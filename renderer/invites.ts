@@ -1,5 +1,5 @@
 /** Users page: invite links, so colleagues create their own accounts (GET /invites, POST/DELETE /invites/multiuse). */
-import { type Api, type Json, ROLES, roleName } from './api.js';
+import { type Api, type Json, ROLES, roleName } from './admin-api.js';
 import { Notice, busy, copyText, errorText, field, h } from './dom.js';
 
 const EXPIRY: { minutes: number | null; label: string }[] = [

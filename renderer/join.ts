@@ -5,7 +5,7 @@
  * offered the chat and learns how to connect a Zulip app. Talks to the server's
  * HTTP API only.
  */
-import { Api } from './api.js';
+import { Api } from './admin-api.js';
 import { Notice, busy, errorText, field, h } from './dom.js';
 import { qrCanvas } from './qr.js';
 

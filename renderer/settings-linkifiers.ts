@@ -1,5 +1,5 @@
 /** Settings: linkifiers (patterns in messages and topics that become links, e.g. issue numbers). */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, field, h } from './dom.js';
 
 export function linkifiersSection(api: Api, state: Json): HTMLElement {

@@ -1,5 +1,5 @@
 /** Settings that are lists: default channels, custom profile fields, channel folders, custom emoji. */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, errorText, field, h, safeHtml } from './dom.js';
 
 /** Zulip's custom profile field types an administrator creates here (no field_data needed). */

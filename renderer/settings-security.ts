@@ -4,7 +4,7 @@
  * upload quota and guests' daily upload allowance. Saved with PATCH /realm; the values in
  * effect come from GET /hearth/status.
  */
-import type { Api } from './api.js';
+import type { Api } from './admin-api.js';
 import { Notice, busy, errorText, field, h } from './dom.js';
 
 export function securitySection(api: Api): HTMLElement {

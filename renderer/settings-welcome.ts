@@ -3,7 +3,7 @@
  * with PATCH /realm; "Send me a test" shows it as the Welcome Bot's direct message to oneself
  * (POST /realm/test_welcome_bot_custom_message).
  */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, field, h } from './dom.js';
 
 export function welcomeSection(api: Api, state: Json): HTMLElement {

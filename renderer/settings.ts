@@ -1,5 +1,5 @@
 /** Organization settings: name, description, icon, email visibility, public access, read receipts, message reports, upload size, video calls. */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, errorText, field, h, loading } from './dom.js';
 import { linkifiersSection } from './settings-linkifiers.js';
 import { listsSections } from './settings-lists.js';

@@ -3,7 +3,7 @@
  * the owner is signed in with the password just chosen (`POST /json/login`: the admin's and
  * the chat's session), then how people connect.
  */
-import { type Api, ApiError } from './api.js';
+import { type Api, ApiError } from './admin-api.js';
 import { Notice, busy, field, h } from './dom.js';
 import { connectList } from './qr.js';
 

@@ -4,7 +4,7 @@
  * after; someone signed in who may not (`notAdmin`: their email) is told so, offered the
  * chat, and may sign in here as another account.
  */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, field, h, safeHtml } from './dom.js';
 
 export function signInPage(api: Api, settings: Json | null, notAdmin: string | null, done: () => void): HTMLElement {

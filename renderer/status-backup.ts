@@ -1,5 +1,5 @@
 /** Status, Backup: "Back up now" to a folder on the computer running Hearth, with progress. */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, field, h } from './dom.js';
 import { desktop } from './desktop.js';
 import { formatBytes } from './status-format.js';

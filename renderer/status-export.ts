@@ -1,5 +1,5 @@
 /** Status, Export for Zulip: `POST /export/realm` with progress, and the past exports. */
-import { ApiError, type Api, type Json } from './api.js';
+import { ApiError, type Api, type Json } from './admin-api.js';
 import { Notice, busy, errorText, h } from './dom.js';
 import { formatBytes } from './status-format.js';
 

@@ -3,7 +3,7 @@
  * progress (status-backup.ts); "Export for Zulip" (POST /export/realm) with progress and the past
  * exports (status-export.ts).
  */
-import type { Api, Json } from './api.js';
+import type { Api, Json } from './admin-api.js';
 import { Notice, busy, errorText, h, loading } from './dom.js';
 import { desktop } from './desktop.js';
 import { connectList } from './qr.js';

@@ -1,5 +1,5 @@
 /** Users and bots: list and search people, create, change role, deactivate/reactivate, reset password, invite links. */
-import { type Api, type Json, ROLES, roleName } from './api.js';
+import { type Api, type Json, ROLES, roleName } from './admin-api.js';
 import { botsSection } from './bots.js';
 import { invitesSection } from './invites.js';
 import { Notice, busy, dialog, errorText, field, h, loading, tableBox } from './dom.js';

@@ -1,84 +1,12 @@
 /**
- * The chat client's HTTP calls: Zulip's API under `/json/` with the session cookie (HttpOnly,
- * so no script ever holds a credential) and the session's CSRF token on every change.
- * Parameters are encoded as Zulip clients do: strings raw, everything else JSON.
+ * The chat client's HTTP calls: the web app's one API client (`../api.ts`: Zulip's API under
+ * `/json/` with the session cookie and the session's CSRF token on every change), plus what only
+ * the chat does: uploads with progress, the emoji data, the server's public settings, the avatar.
  */
-import type { ErrorCode } from '../../server/protocol/error-codes.js';
+import { ApiError, codeOf, csrf } from '../api.js';
 
-/** The server's error codes, and this client's own: no answer at all, or none in time. */
-export type ApiErrorCode = ErrorCode | 'NETWORK' | 'NOT_ANSWERING';
-
-/** An error answer's code, as the server sent it. */
-const codeOf = (code: unknown): ErrorCode => String(code ?? 'BAD_REQUEST') as ErrorCode;
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly body: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-export type Params = Record<string, unknown>;
-
-/** The CSRF token of the signed-in session (set by session.ts). */
-export const csrf = { token: '' };
-
-function encode(params: Params): URLSearchParams {
-  const out = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined) continue;
-    out.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-  }
-  return out;
-}
-
-/** One call; resolves with the JSON body, rejects with ApiError (status 0: the server was not reached). */
-/** What a request that never reached the server fails with (also shown by the compose box until the connection is back). */
-export const NETWORK_ERROR = 'The Hearth server cannot be reached.';
-
-export async function call<T = Record<string, unknown>>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  params: Params = {},
-  opts: { signal?: AbortSignal } = {},
-): Promise<T> {
-  const body = encode(params);
-  const inQuery = method === 'GET';
-  const url = `/json${path}${inQuery && [...body.keys()].length ? `?${body}` : ''}`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      credentials: 'same-origin',
-      headers: inQuery ? {} : { 'content-type': 'application/x-www-form-urlencoded', 'x-csrftoken': csrf.token },
-      body: inQuery ? undefined : body.toString(),
-      signal: opts.signal,
-    });
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'NETWORK', NETWORK_ERROR);
-  }
-  let json: Record<string, unknown> = {};
-  try {
-    json = (await res.json()) as Record<string, unknown>;
-  } catch {
-    /* not JSON: a proxy or a crash page */
-  }
-  if (!res.ok || json.result !== 'success') {
-    throw new ApiError(res.status, codeOf(json.code), String(json.msg ?? `HTTP ${res.status}`), json);
-  }
-  return json as T;
-}
-
-export const get = <T = Record<string, unknown>>(path: string, params?: Params, opts?: { signal?: AbortSignal }) =>
-  call<T>('GET', path, params, opts);
-export const post = <T = Record<string, unknown>>(path: string, params?: Params) => call<T>('POST', path, params);
-export const patch = <T = Record<string, unknown>>(path: string, params?: Params) => call<T>('PATCH', path, params);
-export const del = <T = Record<string, unknown>>(path: string, params?: Params) => call<T>('DELETE', path, params);
+export { ApiError, NETWORK_ERROR, call, csrf, del, get, patch, post } from '../api.js';
+export type { ApiErrorCode, Params } from '../api.js';
 
 /** Uploads one file with progress (XMLHttpRequest: fetch reports no upload progress). */
 export function upload(file: File, onProgress: (fraction: number) => void): Promise<{ url: string; filename: string }> {

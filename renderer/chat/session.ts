@@ -1,44 +1,29 @@
 /**
- * Signing in and out: a session cookie the page cannot read, plus the CSRF token the
- * server hands back (kept in memory only; a reload asks the server for it again).
+ * Who is signed in, as a signal for the views: the web app's one sign-in path (`../session.ts`:
+ * a session cookie the page cannot read, plus the CSRF token in memory only).
  */
 import { signal } from '@preact/signals';
-import { ApiError, call, csrf } from './api.js';
+import * as shared from '../session.js';
 
-export interface Session {
-  user_id: number;
-  email: string;
-  csrf_token: string;
-}
+export type { Session } from '../session.js';
 
 /** undefined: not known yet (asking the server); null: signed out. */
-export const session = signal<Session | null | undefined>(undefined);
-
-function adopt(s: Session): Session {
-  csrf.token = s.csrf_token;
-  session.value = s;
-  return s;
-}
+export const session = signal<shared.Session | null | undefined>(undefined);
 
 /** Asks the server whether this browser is signed in. */
 export async function checkSession(): Promise<void> {
-  try {
-    adopt(await call<Session & Record<string, unknown>>('GET', '/session'));
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) session.value = null;
-    else throw err;
-  }
+  session.value = await shared.resume();
 }
 
 export async function signIn(username: string, password: string): Promise<void> {
-  adopt(await call<Session & Record<string, unknown>>('POST', '/login', { username, password }));
+  session.value = await shared.signIn(username, password);
 }
 
 export async function signOut(): Promise<void> {
   try {
-    await call('POST', '/logout');
+    await shared.signOut();
   } finally {
-    csrf.token = '';
+    shared.forget();
     session.value = null;
   }
 }

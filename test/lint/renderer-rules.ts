@@ -28,7 +28,8 @@ export const STORE_MODULES: Readonly<Record<string, string>> = {
   'renderer/chat/feeds.ts': 'the open feeds, where each resumes after a re-register, and the batch of messages to mark read',
   'renderer/chat/events.ts': 'the event queue and who wants to hear of a re-register',
   'renderer/chat/unsent.ts': 'sends with no answer yet, to retry',
-  'renderer/chat/session.ts': 'who is signed in',
+  'renderer/session.ts': 'who is signed in (the chat and the admin pages: one session)',
+  'renderer/chat/session.ts': 'who is signed in, as a signal for the views',
   'renderer/chat/router.ts': 'the view in the hash, and the last one that was not a search',
   'renderer/chat/selection.ts': 'the J/K selected message',
   'renderer/chat/message-actions.ts': 'which message menu, picker, dialog or notice is open',
@@ -65,7 +66,6 @@ export const VIEW_SIGNALS: Readonly<Record<string, string>> = {
 export const NETWORK_MODULES: ReadonlySet<string> = new Set([
   'renderer/api.ts',
   'renderer/chat/api.ts',
-  'renderer/chat/session.ts',
 ]);
 
 const COLLECTIONS: ReadonlySet<string> = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);

@@ -1,7 +1,8 @@
 /** The admin UI's pure helpers, under Node (no browser). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encode, roleName } from '../../renderer/api.js';
+import { roleName } from '../../renderer/admin-api.js';
+import { encode } from '../../renderer/api.js';
 import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/zuliprc.js';
 import { withoutInlineAttributes } from '../../renderer/dom.js';
 import { formatBytes, formatUptime } from '../../renderer/status.js';
