@@ -1,6 +1,8 @@
 /** Small DOM helpers: elements are built with properties and text nodes, never from HTML strings. */
-import type { DOMPurify } from 'dompurify';
 import { externalLink } from './desktop.js';
+import { createSanitizer, globalPurify } from './purify.js';
+
+export { withoutInlineAttributes } from './purify.js';
 
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
@@ -84,31 +86,18 @@ export const tableBox = (label: string, table: HTMLTableElement) =>
 /** A "Loading…" placeholder for a section while its data comes. */
 export const loading = (what: string) => h('p', { class: 'loading', role: 'status' }, `Loading ${what}…`);
 
-const TAG = /<[a-zA-Z][^>]*>/g;
-const INLINE_ATTR = /\s+(?:style|on[a-z]+)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)/gi;
-
 /**
- * Drops `style` and `on*` attributes inside tags before any parser sees them: Chromium reports
- * each one against the CSP as soon as HTML is parsed (even in an inert document), which would
- * log console errors. Not the sanitizer (DOMPurify is); what this misses, DOMPurify removes.
+ * Server HTML (rendered Markdown) for the admin pages, through the web app's one DOMPurify set-up
+ * (purify.ts; DOMPurify itself loaded by index.html as vendor/purify.min.js): every link opens in a
+ * new tab without the opener (in the desktop window, in the browser), images only from this server.
  */
-export const withoutInlineAttributes = (html: string) => html.replace(TAG, (tag) => tag.replace(INLINE_ATTR, ''));
-
-/** Server HTML (rendered Markdown), sanitized by DOMPurify (loaded by index.html as vendor/purify.min.js). */
 export function safeHtml(html: string): DocumentFragment {
-  const purify = (window as unknown as { DOMPurify?: DOMPurify }).DOMPurify;
-  if (!purify) throw new Error('DOMPurify is not loaded');
-  // No style attributes (the CSP refuses inline style) and no images from elsewhere (nor do we load them).
-  const fragment = purify.sanitize(withoutInlineAttributes(html), { RETURN_DOM_FRAGMENT: true, USE_PROFILES: { html: true }, FORBID_ATTR: ['style'] });
+  const fragment = createSanitizer(globalPurify(), { config: { USE_PROFILES: { html: true } } }).toFragment(html);
   for (const img of Array.from(fragment.querySelectorAll('img'))) {
     const src = img.getAttribute('src') ?? '';
     if (new URL(src, location.href).origin !== location.origin) img.remove();
   }
-  for (const a of Array.from(fragment.querySelectorAll('a'))) {
-    a.setAttribute('rel', 'noopener noreferrer');
-    a.setAttribute('target', '_blank');
-    externalLink(a);
-  }
+  for (const a of Array.from(fragment.querySelectorAll('a'))) externalLink(a);
   return fragment;
 }
 

@@ -1,9 +1,12 @@
 /**
  * Server HTML (rendered messages, channel descriptions) goes into the page only through
- * DOMPurify, even though the server sanitises too: links out open in a new tab without the
- * opener, links into the chat in this one, and nothing scriptable survives.
+ * DOMPurify, set up by the web app's one module for it (`../purify.ts`: links out open in a new
+ * tab without the opener, nothing scriptable survives), with the chat's own hooks: links into the
+ * chat open in this tab, emoji, image previews, spoilers, math.
  */
 import DOMPurify from 'dompurify';
+import type { DOMPurify as Purify } from 'dompurify';
+import { createSanitizer } from '../purify.js';
 import { escapeHtml } from '../../server/protocol/html.js';
 import { installKatexStyles, KATEX_TAGS, renameStyles } from './katex-style.js';
 
@@ -23,42 +26,29 @@ export function inAppHash(href: string): string | null {
   return here && url.hash.length > 1 ? url.hash : null;
 }
 
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  const href = node.tagName === 'A' ? node.getAttribute('href') : null;
-  if (!href) return;
-  // A link into the chat opens its view in this tab (router.ts reads Zulip's `#narrow/` forms).
-  const hash = inAppHash(href);
-  if (hash) {
-    node.setAttribute('href', hash);
-    node.removeAttribute('target');
-  } else {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
-});
-
 /**
  * Zulip renders Unicode emoji as `<span class="emoji emoji-1f389">:tada:</span>`, which its web app
  * draws from a sprite sheet; this client has none, so the span shows the emoji character itself
  * (the name stays in its title and aria-label).
  */
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  // A spoiler's header is a button for the keyboard and screen readers too (MessageItem.tsx opens it).
-  if (node.tagName === 'DIV' && node.classList.contains('spoiler-header')) {
-    node.setAttribute('role', 'button');
-    node.setAttribute('tabindex', '0');
-    node.setAttribute('aria-expanded', 'false');
-    return;
-  }
-  if (node.tagName !== 'SPAN' || !node.classList.contains('emoji')) return;
-  const code = [...node.classList].find((c) => /^emoji-[0-9a-f]+(?:-[0-9a-f]+)*$/.test(c));
-  if (!code) return;
-  try {
-    node.textContent = String.fromCodePoint(...code.slice(6).split('-').map((h) => parseInt(h, 16)));
-  } catch {
-    // Not a code point: the name stays.
-  }
-});
+const emojiAndSpoilers = (purify: Purify) =>
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    // A spoiler's header is a button for the keyboard and screen readers too (MessageItem.tsx opens it).
+    if (node.tagName === 'DIV' && node.classList.contains('spoiler-header')) {
+      node.setAttribute('role', 'button');
+      node.setAttribute('tabindex', '0');
+      node.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    if (node.tagName !== 'SPAN' || !node.classList.contains('emoji')) return;
+    const code = [...node.classList].find((c) => /^emoji-[0-9a-f]+(?:-[0-9a-f]+)*$/.test(c));
+    if (!code) return;
+    try {
+      node.textContent = String.fromCodePoint(...code.slice(6).split('-').map((h) => parseInt(h, 16)));
+    } catch {
+      // Not a code point: the name stays.
+    }
+  });
 
 /** The largest an inline image preview is shown in the feed (`.rendered img` in style.css). */
 const PREVIEW_BOX = { width: 400, height: 300 };
@@ -81,29 +71,38 @@ const spinner = (w: number, h: number) =>
  * size stands in; the server's rendering_only update then puts the thumbnail in. The link (the
  * original) is what the lightbox opens.
  */
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName !== 'IMG') return;
-  // Named by its link's title (the link's text, or the file's name), as screen readers need.
-  const link = node.parentElement;
-  const title = link?.tagName === 'A' && link.parentElement?.classList.contains('message_inline_image') ? (link.getAttribute('title') ?? '') : null;
-  if (title !== null && !node.hasAttribute('alt')) node.setAttribute('alt', title || 'Image');
-  const dims = /^(\d{1,6})x(\d{1,6})$/.exec(node.getAttribute('data-original-dimensions') ?? '');
-  if (!dims) return;
-  const [w0, h0] = [Number(dims[1]), Number(dims[2])];
-  if (!w0 || !h0) return;
-  const scale = Math.min(1, PREVIEW_BOX.width / w0, PREVIEW_BOX.height / h0);
-  const w = Math.max(1, Math.round(w0 * scale));
-  const h = Math.max(1, Math.round(h0 * scale));
-  node.setAttribute('width', String(w));
-  node.setAttribute('height', String(h));
-  if (node.classList.contains('image-loading-placeholder')) {
-    node.setAttribute('src', spinner(w, h));
-    node.setAttribute('alt', `${title || 'Image'} (loading)`);
-  }
-});
+const imagePreviews = (purify: Purify) =>
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName !== 'IMG') return;
+    // Named by its link's title (the link's text, or the file's name), as screen readers need.
+    const link = node.parentElement;
+    const title = link?.tagName === 'A' && link.parentElement?.classList.contains('message_inline_image') ? (link.getAttribute('title') ?? '') : null;
+    if (title !== null && !node.hasAttribute('alt')) node.setAttribute('alt', title || 'Image');
+    const dims = /^(\d{1,6})x(\d{1,6})$/.exec(node.getAttribute('data-original-dimensions') ?? '');
+    if (!dims) return;
+    const [w0, h0] = [Number(dims[1]), Number(dims[2])];
+    if (!w0 || !h0) return;
+    const scale = Math.min(1, PREVIEW_BOX.width / w0, PREVIEW_BOX.height / h0);
+    const w = Math.max(1, Math.round(w0 * scale));
+    const h = Math.max(1, Math.round(h0 * scale));
+    node.setAttribute('width', String(w));
+    node.setAttribute('height', String(h));
+    if (node.classList.contains('image-loading-placeholder')) {
+      node.setAttribute('src', spinner(w, h));
+      node.setAttribute('alt', `${title || 'Image'} (loading)`);
+    }
+  });
 
-/** Math: KaTeX's checked inline styles and its MathML (katex-style.ts). */
-installKatexStyles(DOMPurify);
+/**
+ * The chat's sanitiser: links into the chat keep their hash; the emoji, image and spoiler hooks above;
+ * math, KaTeX's checked inline styles and its MathML (katex-style.ts: its styles renamed before parsing).
+ */
+const sanitizer = createSanitizer(DOMPurify, {
+  inAppHref: inAppHash,
+  prepare: renameStyles,
+  hooks: [emojiAndSpoilers, imagePreviews, installKatexStyles],
+  config: { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], ADD_TAGS: KATEX_TAGS },
+});
 
 const clean = new Map<string, string>();
 
@@ -111,7 +110,7 @@ const clean = new Map<string, string>();
 export function sanitize(html: string): string {
   let out = clean.get(html);
   if (out === undefined) {
-    out = DOMPurify.sanitize(renameStyles(html), { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], FORBID_ATTR: ['style'], ADD_TAGS: KATEX_TAGS });
+    out = sanitizer.toHtml(html);
     if (clean.size > 5_000) clean.clear();
     clean.set(html, out);
   }
