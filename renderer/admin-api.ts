@@ -48,6 +48,15 @@ export class Api {
   signOut = (): Promise<void> => signOut();
 }
 
+/** What the admin pages read of `GET /server_settings` (no sign-in needed). */
+export interface ServerSettings {
+  realm_name?: string;
+  realm_description?: string;
+  realm_icon?: string;
+  hearth_demo_organization?: boolean;
+  hearth_https_port?: number | null;
+}
+
 /** Zulip roles. */
 export const ROLES: { id: number; name: string }[] = [
   { id: 100, name: 'Owner' },

@@ -4,7 +4,8 @@
  * else the pages (hash routes #users, #settings, #status). The session is the chat's too
  * (one cookie), so someone signed in at `/` is signed in here.
  */
-import { Api, type Json } from './admin-api.js';
+import type { User } from '../server/protocol/user.js';
+import { Api, type ServerSettings } from './admin-api.js';
 import { errorText, h, loading } from './dom.js';
 import { channelsPage } from './channels.js';
 import { settingsPage } from './settings.js';
@@ -19,6 +20,12 @@ const PAGES: { route: string; title: string; render: (api: Api) => HTMLElement }
   { route: 'settings', title: 'Settings', render: settingsPage },
   { route: 'status', title: 'Status', render: statusPage },
 ];
+
+/** Whether the server still needs its first-run setup (`GET /hearth/setup`). */
+interface SetupState {
+  needs_setup: boolean;
+  setup_token_required?: boolean;
+}
 
 const root = document.getElementById('app')!;
 const api = new Api();
@@ -79,7 +86,7 @@ function shell(route: string): HTMLElement {
   });
   const logo = h('span', { class: 'logo' }, 'Hearth admin');
   // An organization made by `hearth demo` says so.
-  void api.get('/server_settings').then(
+  void api.get<ServerSettings>('/server_settings').then(
     (s) => s.hearth_demo_organization === true && logo.append(' ', h('span', { class: 'badge demo-badge', title: 'Made by hearth demo: the people and messages are made up' }, 'Demo')),
     () => undefined,
   );
@@ -111,13 +118,13 @@ async function start(probe = true): Promise<void> {
   const mine = ++page.generation;
   const current = () => mine === page.generation;
   show(h('main', { id: 'main', class: 'narrow' }, loading('Hearth')));
-  let setup: Json;
-  let me: Json | null = null;
+  let setup: SetupState;
+  let me: User | null = null;
   try {
-    setup = await api.get('/hearth/setup');
+    setup = await api.get<SetupState>('/hearth/setup');
     if (!setup.needs_setup) {
       if (!api.session && probe) await api.resume();
-      if (api.session) me = await api.get('/users/me');
+      if (api.session) me = await api.get<User>('/users/me');
     }
   } catch (err) {
     if (!current()) return;
@@ -135,7 +142,7 @@ async function start(probe = true): Promise<void> {
   }
   if (!api.session || !me || !(me.role <= 200)) {
     document.title = 'Sign in · Hearth admin';
-    const settings = await api.get('/server_settings').catch(() => null);
+    const settings = await api.get<ServerSettings>('/server_settings').catch(() => null);
     if (!current()) return;
     const notAdmin = api.session && me ? api.session.email : null;
     show(signInPage(api, settings, notAdmin, () => void start()));

@@ -1,7 +1,30 @@
 /** Bots: create, show and copy the API key, download `zuliprc`, regenerate the key, deactivate. */
-import type { Api, Json } from './admin-api.js';
+import type { User } from '../server/protocol/user.js';
+import type { Api } from './admin-api.js';
 import { httpsSite, zuliprc, zuliprcSite } from './zuliprc.js';
 import { Notice, busy, copyText, dialog, download, field, h, tableBox } from './dom.js';
+
+/** What the status page says of where the server is reached (`GET /hearth/status`), as far as a zuliprc needs. */
+interface ServerAddresses {
+  lan_urls?: string[];
+  https_port?: number | null;
+}
+
+/** A bot the administrator owns, with its key (`GET /bots`). */
+interface OwnBot {
+  user_id?: number;
+  username?: string;
+  api_key?: string;
+}
+
+/** A new or regenerated key (`POST /bots`, `POST /bots/{id}/api_key/regenerate`). */
+interface BotKey {
+  user_id: number;
+  api_key: string;
+}
+
+/** What the key dialog shows of a bot. */
+type BotCard = Pick<User, 'user_id' | 'full_name' | 'email' | 'delivery_email'>;
 
 const BOT_TYPES = [
   { id: 1, name: 'Generic bot' },
@@ -10,25 +33,25 @@ const BOT_TYPES = [
 
 /** The zuliprc site for this page (the page's own origin when the LAN URLs cannot be read), over HTTPS when the server has it. */
 const siteForZuliprc = (api: Api): Promise<{ site: string; https: boolean }> =>
-  api.get('/hearth/status').then(
+  api.get<ServerAddresses>('/hearth/status').then(
     (s) => {
-      const plain = zuliprcSite(location.origin, Array.isArray(s.lan_urls) ? (s.lan_urls as string[]) : []);
+      const plain = zuliprcSite(location.origin, Array.isArray(s.lan_urls) ? s.lan_urls : []);
       const port = typeof s.https_port === 'number' ? s.https_port : null;
       return { site: httpsSite(plain, port), https: port !== null };
     },
     () => ({ site: location.origin, https: location.protocol === 'https:' }),
   );
 
-export function botsSection(api: Api, members: Json[], reload: () => Promise<void>): HTMLElement {
+export function botsSection(api: Api, members: User[], reload: () => Promise<void>): HTMLElement {
   const notice = new Notice();
   const add = h('button', { type: 'button' }, 'Add bot');
-  const bots = members.filter((u) => u.is_bot).sort((a, b) => String(a.full_name).localeCompare(b.full_name));
-  const names = new Map(members.map((u) => [u.user_id as number, u.full_name as string]));
+  const bots = members.filter((u) => u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  const names = new Map(members.map((u) => [u.user_id, u.full_name]));
   /** Keys the server told us (GET /bots lists the bots this administrator owns, with keys). */
   const keys = new Map<number, string>();
-  const keysLoaded = api.get('/bots').then(
+  const keysLoaded = api.get<{ bots?: OwnBot[] }>('/bots').then(
     (res) => {
-      for (const b of (res.bots as Json[]) ?? []) {
+      for (const b of res.bots ?? []) {
         const id = typeof b.user_id === 'number' ? b.user_id : bots.find((m) => m.email === b.username)?.user_id;
         if (id !== undefined && typeof b.api_key === 'string') keys.set(id, b.api_key);
       }
@@ -36,7 +59,7 @@ export function botsSection(api: Api, members: Json[], reload: () => Promise<voi
     () => undefined,
   );
   /** The key, or null when GET /bots does not list it (another administrator's bot): regenerate to get one. */
-  const keyOf = async (bot: Json): Promise<string | null> => {
+  const keyOf = async (bot: User): Promise<string | null> => {
     await keysLoaded;
     return keys.get(bot.user_id) ?? null;
   };
@@ -105,26 +128,26 @@ function addBotDialog(api: Api, created: (id: number, key: string) => Promise<vo
     [field('Bot name', name), field('Bot username', short, 'Letters, digits, dots, dashes: its email becomes USERNAME-bot@…'), field('Bot type', type)],
     'Create bot',
     async () => {
-      const res = await api.post('/bots', { full_name: name.value, short_name: short.value, bot_type: Number(type.value) });
-      await created(res.user_id as number, res.api_key as string);
-      const users = await api.get('/users', { user_ids: [res.user_id] }).catch(() => null);
-      const bot = (users?.members as Json[] | undefined)?.find((u) => u.user_id === res.user_id) ?? {
+      const res = await api.post<BotKey>('/bots', { full_name: name.value, short_name: short.value, bot_type: Number(type.value) });
+      await created(res.user_id, res.api_key);
+      const users = await api.get<{ members: User[] }>('/users', { user_ids: [res.user_id] }).catch(() => null);
+      const bot: BotCard = users?.members.find((u) => u.user_id === res.user_id) ?? {
         user_id: res.user_id,
         full_name: name.value,
         email: '',
       };
-      keyDialog(api, bot, res.api_key as string, () => undefined);
+      keyDialog(api, bot, res.api_key, () => undefined);
       return true;
     },
   );
 }
 
 /** Shows a bot's key with Copy, Download zuliprc and Regenerate. */
-function keyDialog(api: Api, bot: Json, initialKey: string | null, changed: (key: string) => void): void {
+function keyDialog(api: Api, bot: BotCard, initialKey: string | null, changed: (key: string) => void): void {
   let key = initialKey ?? '';
   const notice = new Notice();
   if (!initialKey) notice.show('info', 'This bot belongs to another administrator, so its key is not shown here. Regenerate it to get a new key.');
-  const email = (bot.delivery_email ?? bot.email ?? '') as string;
+  const email = bot.delivery_email ?? bot.email ?? '';
   const keyInput = h('input', { name: 'api_key', readonly: true, value: key, class: 'mono', spellcheck: 'false' });
   const copy = h('button', { type: 'button', autofocus: true, disabled: !key }, 'Copy key');
   copy.addEventListener('click', () =>
@@ -153,8 +176,8 @@ function keyDialog(api: Api, bot: Json, initialKey: string | null, changed: (key
   regen.addEventListener('click', () => {
     if (!confirm('Regenerate the key? Programs using the old key stop working.')) return;
     void busy(regen, notice, async () => {
-      const res = await api.post(`/bots/${bot.user_id}/api_key/regenerate`);
-      key = res.api_key as string;
+      const res = await api.post<BotKey>(`/bots/${bot.user_id}/api_key/regenerate`);
+      key = res.api_key;
       keyInput.value = key;
       copy.disabled = rc.disabled = false;
       changed(key);

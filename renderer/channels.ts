@@ -3,7 +3,9 @@
  * join it, and a form to create one (POST /channels/create, Zulip 11), optionally with
  * everyone subscribed and as a default channel for people who join later.
  */
-import type { Api, Json } from './admin-api.js';
+import type { Channel } from '../server/protocol/channel.js';
+import type { User } from '../server/protocol/user.js';
+import type { Api } from './admin-api.js';
 import { Notice, busy, errorText, field, h, loading, safeHtml, tableBox } from './dom.js';
 
 const checkbox = (id: string, label: string, checked: boolean, hint?: string) => {
@@ -19,14 +21,14 @@ export function channelsPage(api: Api): HTMLElement {
   const table = h('table', { class: 'list channels-list', 'aria-label': 'Channels' });
   const load = async () => {
     const [streams, defaults, users] = await Promise.all([
-      api.get('/streams', { include_all: true }),
-      api.get('/default_streams').catch(() => ({ default_streams: [] })),
-      api.get('/users'),
+      api.get<{ streams?: Channel[] }>('/streams', { include_all: true }),
+      api.get<{ default_streams?: Channel[] }>('/default_streams').catch(() => ({ default_streams: [] })),
+      api.get<{ members?: User[] }>('/users'),
     ]);
     return {
-      channels: ((streams.streams as Json[]) ?? []).sort((a, b) => String(a.name).localeCompare(b.name)),
-      defaults: new Set<number>(((defaults.default_streams as Json[]) ?? []).map((s) => s.stream_id as number)),
-      people: ((users.members as Json[]) ?? []).filter((u) => u.is_active && !u.is_bot).map((u) => u.user_id as number),
+      channels: (streams.streams ?? []).sort((a, b) => a.name.localeCompare(b.name)),
+      defaults: new Set<number>((defaults.default_streams ?? []).map((s) => s.stream_id)),
+      people: (users.members ?? []).filter((u) => u.is_active && !u.is_bot).map((u) => u.user_id),
     };
   };
   const render = (data: Awaited<ReturnType<typeof load>>) => {
@@ -94,7 +96,7 @@ export function channelsPage(api: Api): HTMLElement {
     void busy(form, createNotice, async () => {
       const me = api.session?.user_id;
       const subscribers = everyone.box.checked && data ? data.people : me ? [me] : [];
-      const res = await api.post('/channels/create', {
+      const res = await api.post<{ id: number }>('/channels/create', {
         name: name.value.trim(),
         description: description.value.trim(),
         subscribers,

@@ -1,5 +1,5 @@
 /** Users page: invite links, so colleagues create their own accounts (GET /invites, POST/DELETE /invites/multiuse). */
-import { type Api, type Json, ROLES, roleName } from './admin-api.js';
+import { type Api, ROLES, roleName } from './admin-api.js';
 import { Notice, busy, copyText, errorText, field, h } from './dom.js';
 
 const EXPIRY: { minutes: number | null; label: string }[] = [
@@ -9,6 +9,16 @@ const EXPIRY: { minutes: number | null; label: string }[] = [
   { minutes: 30 * 24 * 60, label: '30 days' },
   { minutes: null, label: 'Never' },
 ];
+
+/** An invitation as `GET /invites` lists it (Zulip's shape; only the fields this page shows). */
+interface Invite {
+  id: number;
+  is_multiuse: boolean;
+  invited_as: number;
+  /** Seconds since the epoch; null: never expires. */
+  expiry_date: number | null;
+  link_url?: string;
+}
 
 const when = (seconds: number | null) => (seconds === null ? 'never expires' : `expires ${new Date(seconds * 1000).toLocaleString()}`);
 
@@ -22,7 +32,7 @@ export function invitesSection(api: Api): HTMLElement {
   const created = h('div', {});
   const form = h('form', { class: 'inline-form' }, field('Joins as', role), field('Link expires after', expiry), h('button', { type: 'submit' }, 'Create invite link'));
 
-  const render = (invites: Json[]) => {
+  const render = (invites: Invite[]) => {
     list.replaceChildren(
       ...invites.map((inv) => {
         const revoke = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Revoke the invite link ${inv.id}` }, 'Revoke');
@@ -40,7 +50,7 @@ export function invitesSection(api: Api): HTMLElement {
   };
   const reload = async () => {
     try {
-      render(((await api.get('/invites')).invites as Json[]).filter((i) => i.is_multiuse));
+      render((await api.get<{ invites: Invite[] }>('/invites')).invites.filter((i) => i.is_multiuse));
     } catch (err) {
       notice.show('error', `Could not load invite links: ${errorText(err)}`);
     }
@@ -48,7 +58,7 @@ export function invitesSection(api: Api): HTMLElement {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(form, notice, async () => {
-      const res = await api.post('/invites/multiuse', {
+      const res = await api.post<{ invite_link: string }>('/invites/multiuse', {
         invite_as: Number(role.value),
         invite_expires_in_minutes: EXPIRY[Number(expiry.value)]!.minutes,
         include_realm_default_subscriptions: true,

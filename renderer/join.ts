@@ -5,7 +5,7 @@
  * offered the chat and learns how to connect a Zulip app. Talks to the server's
  * HTTP API only.
  */
-import { Api } from './admin-api.js';
+import { Api, type ServerSettings } from './admin-api.js';
 import { Notice, busy, errorText, field, h } from './dom.js';
 import { qrCanvas } from './qr.js';
 
@@ -30,7 +30,7 @@ function joinForm(api: Api, key: string, realmName: string): HTMLElement {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(form, notice, async () => {
-      const res = await api.post('/hearth/join', { key, full_name: name.value.trim(), email: email.value.trim(), password: password.value });
+      const res = await api.post<{ email: string; realm_url: string }>('/hearth/join', { key, full_name: name.value.trim(), email: email.value.trim(), password: password.value });
       form.replaceWith(welcome(String(res.email), String(res.realm_url)));
     });
   });
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const settings = await api.get('/server_settings');
+    const settings = await api.get<ServerSettings>('/server_settings');
     mainEl.replaceChildren(...secureFirst(key, settings.hearth_https_port), joinForm(api, key, String(settings.realm_name ?? 'the team')));
   } catch (err) {
     mainEl.replaceChildren(h('p', { class: 'notice notice-error', role: 'alert' }, `Could not reach the server: ${errorText(err)}`));

@@ -4,10 +4,10 @@
  * after; someone signed in who may not (`notAdmin`: their email) is told so, offered the
  * chat, and may sign in here as another account.
  */
-import type { Api, Json } from './admin-api.js';
+import type { Api, ServerSettings } from './admin-api.js';
 import { Notice, busy, field, h, safeHtml } from './dom.js';
 
-export function signInPage(api: Api, settings: Json | null, notAdmin: string | null, done: () => void): HTMLElement {
+export function signInPage(api: Api, settings: ServerSettings | null, notAdmin: string | null, done: () => void): HTMLElement {
   const notice = new Notice();
   const email = h('input', { name: 'username', type: 'email', required: true, autocomplete: 'username' });
   const password = h('input', { name: 'password', type: 'password', required: true, autocomplete: 'current-password' });

@@ -1,5 +1,6 @@
 /** Users and bots: list and search people, create, change role, deactivate/reactivate, reset password, invite links. */
-import { type Api, type Json, ROLES, roleName } from './admin-api.js';
+import type { User } from '../server/protocol/user.js';
+import { type Api, ROLES, roleName } from './admin-api.js';
 import { botsSection } from './bots.js';
 import { invitesSection } from './invites.js';
 import { Notice, busy, dialog, errorText, field, h, loading, tableBox } from './dom.js';
@@ -18,14 +19,14 @@ export function usersPage(api: Api): HTMLElement {
     body,
   );
   const bots = h('div', {});
-  let members: Json[] = [];
+  let members: User[] = [];
 
   const render = () => {
     const q = search.value.trim().toLowerCase();
     const humans = members
       .filter((u) => !u.is_bot)
       .filter((u) => !q || `${u.full_name} ${u.delivery_email ?? ''} ${u.email}`.toLowerCase().includes(q))
-      .sort((a, b) => Number(b.is_active) - Number(a.is_active) || String(a.full_name).localeCompare(b.full_name));
+      .sort((a, b) => Number(b.is_active) - Number(a.is_active) || a.full_name.localeCompare(b.full_name));
     if (!humans.length) {
       body.replaceChildren(h('p', { class: 'empty' }, q ? 'No user matches the search.' : 'No users yet.'));
       return;
@@ -45,8 +46,8 @@ export function usersPage(api: Api): HTMLElement {
 
   const reload = async () => {
     try {
-      const res = await api.get('/users', { client_gravatar: false });
-      members = res.members as Json[];
+      const res = await api.get<{ members: User[] }>('/users', { client_gravatar: false });
+      members = res.members;
       render();
       bots.replaceChildren(botsSection(api, members, reload));
     } catch (err) {
@@ -60,7 +61,7 @@ export function usersPage(api: Api): HTMLElement {
   return h('div', { class: 'page' }, people, invitesSection(api), bots);
 }
 
-function userRow(api: Api, u: Json, notice: Notice, reload: () => Promise<void>): HTMLTableRowElement {
+function userRow(api: Api, u: User, notice: Notice, reload: () => Promise<void>): HTMLTableRowElement {
   const role = h('select', { 'aria-label': `Role of ${u.full_name}`, disabled: !u.is_active });
   for (const r of ROLES) role.append(h('option', { value: r.id, selected: r.id === u.role }, r.name));
   // A separate button: arrowing through a closed <select> fires `change` on every step.
@@ -126,7 +127,7 @@ function addUserDialog(api: Api, notice: Notice, reload: () => Promise<void>): v
   );
 }
 
-function resetPasswordDialog(api: Api, u: Json, notice: Notice): void {
+function resetPasswordDialog(api: Api, u: User, notice: Notice): void {
   const password = h('input', { name: 'new_password', type: 'password', required: true, minlength: 8, autocomplete: 'new-password' });
   dialog(`Reset the password of ${u.full_name}`, [field('New password', password, 'At least 8 characters.')], 'Set password', async () => {
     await api.post(`/hearth/users/${u.user_id}/password`, { new_password: password.value });
