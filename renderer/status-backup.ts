@@ -1,8 +1,17 @@
 /** Status, Backup: "Back up now" to a folder on the computer running Hearth, with progress. */
-import type { Api, Json } from './admin-api.js';
+import type { Api } from './admin-api.js';
 import { Notice, busy, field, h } from './dom.js';
 import { desktop } from './desktop.js';
 import { formatBytes } from './status-format.js';
+
+/** A backup's progress (`GET`/`POST /hearth/backup`, server/lib/runtime/backup.ts' BackupStatus). */
+interface BackupProgress {
+  state: 'idle' | 'running' | 'done' | 'failed';
+  copied_bytes: number;
+  total_bytes: number;
+  destination: string | null;
+  error: string | null;
+}
 
 /** In the desktop window: a folder picker for the backup destination. */
 function chooseButton(input: HTMLInputElement): HTMLElement | null {
@@ -31,7 +40,7 @@ export function backupSection(api: Api): HTMLElement {
     notice.el,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Back up now')),
   );
-  const show = (b: Json) => {
+  const show = (b: BackupProgress) => {
     progress.hidden = b.state === 'idle';
     progress.max = Math.max(1, Number(b.total_bytes));
     progress.value = Number(b.copied_bytes);
@@ -41,7 +50,7 @@ export function backupSection(api: Api): HTMLElement {
   };
   const follow = async () => {
     for (;;) {
-      const b = await api.get('/hearth/backup');
+      const b = await api.get<BackupProgress>('/hearth/backup');
       show(b);
       if (b.state !== 'running') return;
       await new Promise((r) => setTimeout(r, 400));
@@ -51,11 +60,11 @@ export function backupSection(api: Api): HTMLElement {
     ev.preventDefault();
     notice.clear();
     void busy(form, notice, async () => {
-      show(await api.post('/hearth/backup', { destination: destination.value }));
+      show(await api.post<BackupProgress>('/hearth/backup', { destination: destination.value }));
       await follow();
     });
   });
-  api.get('/hearth/backup').then(
+  api.get<BackupProgress>('/hearth/backup').then(
     (b) => {
       if (b.state === 'running') void busy(form, notice, follow);
       else if (b.state !== 'idle') show(b);

@@ -1,5 +1,26 @@
 /** Status, Export for Zulip: `POST /export/realm` with progress, and the past exports. */
-import { ApiError, type Api, type Json } from './admin-api.js';
+import type { User } from '../server/protocol/user.js';
+import { ApiError, type Api } from './admin-api.js';
+
+/** A past export as `GET /export/realm` lists it (Zulip's shape; what this card shows). */
+interface RealmExport {
+  id: number;
+  export_time: number;
+  export_type: number;
+  pending: boolean;
+  export_url: string | null;
+  deleted_timestamp: number | null;
+  failed_timestamp: number | null;
+}
+
+/** The running export's progress (`GET /hearth/export`: null when none runs). */
+interface ExportRun {
+  id: number;
+  phase: string;
+  done: number;
+  total: number;
+  error: string | null;
+}
 import { Notice, busy, errorText, h } from './dom.js';
 import { formatBytes } from './status-format.js';
 
@@ -64,7 +85,7 @@ export function exportSection(api: Api): HTMLElement {
   );
   let exportType = EXPORT_STANDARD;
 
-  const render = (exports: Json[]) => {
+  const render = (exports: RealmExport[]) => {
     const sorted = [...exports].sort((a, b) => Number(b.export_time) - Number(a.export_time));
     list.replaceChildren(
       ...sorted.map((e) => {
@@ -100,11 +121,11 @@ export function exportSection(api: Api): HTMLElement {
     if (!list.children.length) list.append(h('li', { class: 'empty' }, 'No exports yet.'));
   };
   const reload = async () => {
-    render((await api.get('/export/realm')).exports as Json[]);
+    render((await api.get<{ exports: RealmExport[] }>('/export/realm')).exports);
   };
 
   let lastText = '';
-  const show = (p: Json) => {
+  const show = (p: Pick<ExportRun, 'phase' | 'done' | 'total'>) => {
     const packing = p.phase === 'packing';
     const text = packing ? 'Packing the archive…' : exportProgressText({ phase: String(p.phase), done: Number(p.done), total: Number(p.total) });
     progress.hidden = false;
@@ -126,7 +147,7 @@ export function exportSection(api: Api): HTMLElement {
   /** Polls GET /hearth/export until the export is done or failed (or the page is left). */
   const follow = async () => {
     for (;;) {
-      const { export: current } = await api.get('/hearth/export');
+      const { export: current } = await api.get<{ export: ExportRun | null }>('/hearth/export');
       if (!current) return hideProgress();
       if (current.error) {
         hideProgress();
@@ -169,7 +190,7 @@ export function exportSection(api: Api): HTMLElement {
     });
   });
 
-  void api.get('/users/me').then(
+  void api.get<User>('/users/me').then(
     (me) => {
       if (me.role !== ROLE_OWNER) {
         exportType = EXPORT_PUBLIC;
@@ -179,16 +200,16 @@ export function exportSection(api: Api): HTMLElement {
     },
     () => undefined,
   );
-  api.get('/export/realm/consents').then(
+  api.get<{ export_consents: { consented: boolean }[] }>('/export/realm/consents').then(
     (c) => {
-      consents.replaceChildren(consentText(c.export_consents as { consented: boolean }[]), ' (stop Hearth and run ', h('code', {}, 'hearth export'), ' for everything).');
+      consents.replaceChildren(consentText(c.export_consents), ' (stop Hearth and run ', h('code', {}, 'hearth export'), ' for everything).');
     },
     (err) => consents.replaceChildren(`Could not load who allows exporting their private data: ${errorText(err)}`),
   );
   list.append(h('li', { class: 'loading' }, 'Loading exports…'));
   reload().then(
     async () => {
-      const { export: current } = await api.get('/hearth/export');
+      const { export: current } = await api.get<{ export: ExportRun | null }>('/hearth/export');
       if (current && !current.error && current.phase !== 'done') void busy(start, notice, followAndList);
     },
     (err) => list.replaceChildren(h('li', { class: 'notice notice-error', role: 'alert' }, `Could not load the exports: ${errorText(err)}`)),

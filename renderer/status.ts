@@ -3,7 +3,7 @@
  * progress (status-backup.ts); "Export for Zulip" (POST /export/realm) with progress and the past
  * exports (status-export.ts).
  */
-import type { Api, Json } from './admin-api.js';
+import type { Api } from './admin-api.js';
 import { Notice, busy, errorText, h, loading } from './dom.js';
 import { desktop } from './desktop.js';
 import { connectList } from './qr.js';
@@ -13,10 +13,26 @@ import { formatBytes, formatUptime } from './status-format.js';
 
 export { formatBytes, formatUptime };
 
+/** What the status page shows of `GET /hearth/status`. */
+interface ServerStatus {
+  version: string;
+  zulip_feature_level: number;
+  uptime_seconds: number;
+  data_dir: string;
+  connected_clients: number;
+  store_bytes: number;
+  https_port?: number | null;
+  lan_urls: string[];
+  storage_error?: string | null;
+  ca_fingerprint_sha256?: string | null;
+  ca_name_constrained?: boolean;
+  https_names_left_out?: string[];
+}
+
 export function statusPage(api: Api): HTMLElement {
   const facts = h('div', {}, loading('status'));
   const page = h('div', { class: 'page' }, h('h1', {}, 'Status'), facts, backupSection(api), exportSection(api));
-  api.get('/hearth/status').then(
+  api.get<ServerStatus>('/hearth/status').then(
     (s) => {
       const rows: [string, string][] = [
         ['Version', `Hearth ${s.version} (Zulip API feature level ${s.zulip_feature_level})`],
@@ -35,7 +51,7 @@ export function statusPage(api: Api): HTMLElement {
         ...(storage ? [storage] : []),
         h('section', { class: 'card', 'aria-labelledby': 'server-title' }, h('h2', { id: 'server-title' }, 'Server'),
           h('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])), openDataFolderButton()),
-        h('section', { class: 'card', 'aria-labelledby': 'connect-title' }, h('h2', { id: 'connect-title' }, 'How people connect'), connectList(s.lan_urls as string[])),
+        h('section', { class: 'card', 'aria-labelledby': 'connect-title' }, h('h2', { id: 'connect-title' }, 'How people connect'), connectList(s.lan_urls)),
         ...(trust ? [trust] : []),
       );
     },
@@ -48,20 +64,20 @@ export function statusPage(api: Api): HTMLElement {
  * The certificate authority: its fingerprint, what it cannot vouch for, a warning when it is
  * one from before Name Constraints (it may vouch for any website), and an owner's "Replace".
  */
-function trustSection(api: Api, s: Json): HTMLElement {
+function trustSection(api: Api, s: ServerStatus): HTMLElement {
   const notice = new Notice();
   const fingerprint = h('code', { class: 'fingerprint', 'aria-label': 'SHA-256 fingerprint' }, String(s.ca_fingerprint_sha256));
   const unlimited = s.ca_name_constrained === false
     ? h('p', { class: 'notice notice-error' },
         'This authority was made by an earlier version of Hearth and may vouch for any website, not only for this office\'s server: whoever got hold of its key (from a stolen backup of this computer, say) could pass any site off as genuine on every device that trusts it. Replace it, then have everyone install the new one from the trust page.')
     : null;
-  const leftOut = (s.https_names_left_out as string[] | undefined) ?? [];
+  const leftOut = s.https_names_left_out ?? [];
   const replace = h('button', { type: 'button', class: unlimited ? '' : 'secondary' }, 'Replace the authority…');
   replace.addEventListener('click', () => {
     if (!confirm('Replace the certificate authority? Every device that installed the current one shows a certificate warning until it installs the new one from the trust page.')) return;
     notice.clear();
     void busy(replace, notice, async () => {
-      const r = await api.post('/hearth/tls/authority', {});
+      const r = await api.post<{ ca_fingerprint_sha256: string }>('/hearth/tls/authority', {});
       fingerprint.textContent = String(r.ca_fingerprint_sha256);
       unlimited?.remove();
       notice.show('ok', 'A new authority is in use. Everyone installs it from the trust page, and removes the old one.');
