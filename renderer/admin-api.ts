@@ -8,8 +8,8 @@ import { current, forget, resume, type Session, signIn, signOut } from './sessio
 
 export { ApiError } from './api.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the admin pages read the server's JSON answers field by field; being replaced by protocol types, page by page
-export type Json = Record<string, any>;
+/** An answer whose fields the caller does not read (each page names the shape it reads). */
+export type Answer = Record<string, unknown>;
 
 /** Called when the session no longer works (401), or was replaced in another tab (CSRF refused): back to start. */
 export type OnUnauthorized = () => void;
@@ -23,7 +23,7 @@ export class Api {
   }
 
   /** One call to `/json${path}`; a lost session (while one was held) also starts the page over. */
-  async call<T = Json>(method: Method, path: string, params: Params = {}, form?: FormData): Promise<T> {
+  async call<T = Answer>(method: Method, path: string, params: Params = {}, form?: FormData): Promise<T> {
     try {
       return await call<T>(method, path, params, { form });
     } catch (err) {
@@ -35,11 +35,11 @@ export class Api {
     }
   }
 
-  get = <T = Json>(path: string, params?: Params) => this.call<T>('GET', path, params);
-  post = <T = Json>(path: string, params?: Params) => this.call<T>('POST', path, params);
-  patch = <T = Json>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
-  delete = <T = Json>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
-  upload = <T = Json>(path: string, form: FormData) => this.call<T>('POST', path, {}, form);
+  get = <T = Answer>(path: string, params?: Params) => this.call<T>('GET', path, params);
+  post = <T = Answer>(path: string, params?: Params) => this.call<T>('POST', path, params);
+  patch = <T = Answer>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
+  delete = <T = Answer>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
+  upload = <T = Answer>(path: string, form: FormData) => this.call<T>('POST', path, {}, form);
 
   /** Whether this browser is signed in (`GET /json/session`). */
   resume = (): Promise<Session | null> => resume();

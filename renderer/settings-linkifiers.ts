@@ -1,11 +1,12 @@
 /** Settings: linkifiers (patterns in messages and topics that become links, e.g. issue numbers). */
-import type { Api, Json } from './admin-api.js';
+import type { Api } from './admin-api.js';
+import type { Linkifier, SettingsState } from './settings.js';
 import { Notice, busy, field, h } from './dom.js';
 
-export function linkifiersSection(api: Api, state: Json): HTMLElement {
+export function linkifiersSection(api: Api, state: SettingsState): HTMLElement {
   const notice = new Notice();
   const list = h('ul', { class: 'plain-list', 'aria-label': 'Linkifiers' });
-  let linkifiers: Json[] = (state.realm_linkifiers as Json[] | undefined) ?? [];
+  let linkifiers: Linkifier[] = state.realm_linkifiers ?? [];
   const render = () => {
     list.replaceChildren(
       ...linkifiers.map((l) => {
@@ -35,7 +36,7 @@ export function linkifiersSection(api: Api, state: Json): HTMLElement {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void busy(form, notice, async () => {
-      const res = await api.post('/realm/filters', { pattern: pattern.value.trim(), url_template: template.value.trim() });
+      const res = await api.post<{ id: number }>('/realm/filters', { pattern: pattern.value.trim(), url_template: template.value.trim() });
       linkifiers = [...linkifiers, { id: res.id, pattern: pattern.value.trim(), url_template: template.value.trim() }];
       pattern.value = '';
       template.value = '';

@@ -1,5 +1,9 @@
 /** Settings that are lists: default channels, custom profile fields, channel folders, custom emoji. */
-import type { Api, Json } from './admin-api.js';
+import type { Channel, ChannelFolder } from '../server/protocol/channel.js';
+import type { RealmEmoji } from '../server/protocol/realm-emoji.js';
+import type { ProfileField } from '../server/protocol/user.js';
+import type { Api } from './admin-api.js';
+import type { SettingsState } from './settings.js';
 import { Notice, busy, errorText, field, h, safeHtml } from './dom.js';
 
 /** Zulip's custom profile field types an administrator creates here (no field_data needed). */
@@ -12,7 +16,7 @@ const FIELD_TYPES = [
   { id: 8, name: 'Pronouns' },
 ];
 
-export function listsSections(api: Api, state: Json): HTMLElement[] {
+export function listsSections(api: Api, state: SettingsState): HTMLElement[] {
   return [defaultChannels(api, state), profileFields(api, state), channelFolders(api, state), customEmoji(api)];
 }
 
@@ -20,14 +24,14 @@ function section(id: string, title: string, intro: string, ...content: HTMLEleme
   return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, title), h('p', { class: 'hint' }, intro), ...content);
 }
 
-function defaultChannels(api: Api, state: Json): HTMLElement {
+function defaultChannels(api: Api, state: SettingsState): HTMLElement {
   const notice = new Notice();
   const list = h('ul', { class: 'plain-list', 'aria-label': 'Default channels' });
   const pick = h('select', { name: 'stream_id' });
   const add = h('button', { type: 'submit' }, 'Add default channel');
   const form = h('form', { class: 'inline-form' }, field('Channel', pick), add);
-  let ids = new Set<number>((state.realm_default_streams as (number | Json)[] | undefined)?.map((s) => (typeof s === 'number' ? s : s.stream_id)) ?? []);
-  let streams: Json[] = [];
+  let ids = new Set<number>(state.realm_default_streams?.map((s) => (typeof s === 'number' ? s : s.stream_id)) ?? []);
+  let streams: Channel[] = [];
   const render = () => {
     list.replaceChildren(
       ...streams
@@ -58,9 +62,9 @@ function defaultChannels(api: Api, state: Json): HTMLElement {
       notice.show('ok', 'Default channel added.');
     });
   });
-  api.get('/streams').then(
+  api.get<{ streams?: Channel[] }>('/streams').then(
     (res) => {
-      streams = ((res.streams as Json[]) ?? []).sort((a, b) => String(a.name).localeCompare(b.name));
+      streams = (res.streams ?? []).sort((a, b) => a.name.localeCompare(b.name));
       render();
     },
     (err) => notice.show('error', `Could not load channels: ${errorText(err)}`),
@@ -68,10 +72,10 @@ function defaultChannels(api: Api, state: Json): HTMLElement {
   return section('default-channels-title', 'Default channels', 'New users are subscribed to these channels.', list, form, notice.el);
 }
 
-function profileFields(api: Api, state: Json): HTMLElement {
+function profileFields(api: Api, state: SettingsState): HTMLElement {
   const notice = new Notice();
   const list = h('ul', { class: 'plain-list', 'aria-label': 'Custom profile fields' });
-  let fields: Json[] = (state.custom_profile_fields as Json[] | undefined) ?? [];
+  let fields: ProfileField[] = state.custom_profile_fields ?? [];
   const render = () => {
     list.replaceChildren(
       ...fields.map((f) => {
@@ -98,8 +102,8 @@ function profileFields(api: Api, state: Json): HTMLElement {
     ev.preventDefault();
     void busy(form, notice, async () => {
       await api.post('/realm/profile_fields', { name: name.value, hint: hint.value, field_type: Number(type.value) });
-      const res = await api.get('/realm/profile_fields');
-      fields = (res.custom_fields as Json[]) ?? fields;
+      const res = await api.get<{ custom_fields?: ProfileField[] }>('/realm/profile_fields');
+      fields = res.custom_fields ?? fields;
       name.value = hint.value = '';
       render();
       notice.show('ok', 'Field added.');
@@ -109,10 +113,10 @@ function profileFields(api: Api, state: Json): HTMLElement {
   return section('profile-fields-title', 'Custom profile fields', 'Extra details people fill in on their profile (phone, team, pronouns…).', list, form, notice.el);
 }
 
-function channelFolders(api: Api, state: Json): HTMLElement {
+function channelFolders(api: Api, state: SettingsState): HTMLElement {
   const notice = new Notice();
   const list = h('ul', { class: 'plain-list', 'aria-label': 'Channel folders' });
-  let folders: Json[] = (state.channel_folders as Json[] | undefined) ?? [];
+  let folders: ChannelFolder[] = state.channel_folders ?? [];
   const render = () => {
     list.replaceChildren(
       ...folders
@@ -142,8 +146,8 @@ function channelFolders(api: Api, state: Json): HTMLElement {
     ev.preventDefault();
     void busy(form, notice, async () => {
       await api.post('/channel_folders/create', { name: name.value, description: description.value });
-      const res = await api.get('/channel_folders', { include_archived: true });
-      folders = (res.channel_folders as Json[]) ?? folders;
+      const res = await api.get<{ channel_folders?: ChannelFolder[] }>('/channel_folders', { include_archived: true });
+      folders = res.channel_folders ?? folders;
       name.value = description.value = '';
       render();
       notice.show('ok', 'Folder created.');
@@ -157,10 +161,10 @@ function channelFolders(api: Api, state: Json): HTMLElement {
 function customEmoji(api: Api): HTMLElement {
   const notice = new Notice();
   const list = h('ul', { class: 'plain-list emoji-list', 'aria-label': 'Custom emoji' });
-  let emoji: Json[] = [];
+  let emoji: RealmEmoji[] = [];
   const load = async () => {
-    const res = await api.get('/realm/emoji');
-    emoji = Object.values((res.emoji as Record<string, Json>) ?? {})
+    const res = await api.get<{ emoji?: Record<string, RealmEmoji> }>('/realm/emoji');
+    emoji = Object.values(res.emoji ?? {})
       .filter((e) => !e.deactivated)
       .sort((a, b) => String(a.name).localeCompare(b.name));
     render();

@@ -7,6 +7,17 @@
 import type { Api } from './admin-api.js';
 import { Notice, busy, errorText, field, h } from './dom.js';
 
+/** What this card reads of `GET /hearth/status`. */
+interface SecurityStatus {
+  plain_http?: boolean;
+  discovery?: boolean;
+  api_rate_limit?: number;
+  upload_quota_mib?: number | null;
+  guest_upload_mib_per_day?: number;
+  upload_space_used?: number;
+  https_port?: number | null;
+}
+
 export function securitySection(api: Api): HTMLElement {
   const notice = new Notice();
   const plain = h('input', { type: 'checkbox', id: 'plain-http' });
@@ -33,7 +44,7 @@ export function securitySection(api: Api): HTMLElement {
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Save security settings')),
     notice.el,
   );
-  api.get('/hearth/status').then(
+  api.get<SecurityStatus>('/hearth/status').then(
     (s) => {
       plain.checked = s.plain_http !== false;
       discovery.checked = s.discovery !== false;

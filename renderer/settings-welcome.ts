@@ -3,10 +3,11 @@
  * with PATCH /realm; "Send me a test" shows it as the Welcome Bot's direct message to oneself
  * (POST /realm/test_welcome_bot_custom_message).
  */
-import type { Api, Json } from './admin-api.js';
+import type { Api } from './admin-api.js';
+import type { SettingsState } from './settings.js';
 import { Notice, busy, field, h } from './dom.js';
 
-export function welcomeSection(api: Api, state: Json): HTMLElement {
+export function welcomeSection(api: Api, state: SettingsState): HTMLElement {
   const notice = new Notice();
   const text = h('textarea', { name: 'welcome_message_custom_text', rows: 4, maxlength: 8000, placeholder: 'Lunch is at noon on Fridays. Ask Ada about anything.' });
   text.value = String(state.realm_welcome_message_custom_text ?? '');

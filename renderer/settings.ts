@@ -1,5 +1,7 @@
 /** Organization settings: name, description, icon, email visibility, public access, read receipts, message reports, upload size, video calls. */
-import type { Api, Json } from './admin-api.js';
+import type { Channel } from '../server/protocol/channel.js';
+import type { RegisterState } from '../server/protocol/register.js';
+import type { Api } from './admin-api.js';
 import { Notice, busy, errorText, field, h, loading } from './dom.js';
 import { linkifiersSection } from './settings-linkifiers.js';
 import { listsSections } from './settings-lists.js';
@@ -26,9 +28,32 @@ const LABELS: Record<string, string> = {
   video_chat_provider: 'video-call provider',
 };
 
+/** A linkifier (`realm_linkifiers`). */
+export interface Linkifier {
+  id: number;
+  pattern: string;
+  url_template: string;
+}
+
+/** The register answer's organization settings this page reads, beyond what the protocol names. */
+export interface SettingsState extends RegisterState {
+  realm_description?: string;
+  realm_user_settings_defaults?: { email_address_visibility?: number };
+  realm_enable_spectator_access?: boolean;
+  realm_enable_read_receipts?: boolean;
+  realm_moderation_request_channel_id?: number | null;
+  realm_new_stream_announcements_stream_id?: number | null;
+  realm_available_video_chat_providers?: Record<string, { id: number; name: string }>;
+  realm_icon_url?: string;
+  realm_welcome_message_custom_text?: string;
+  realm_linkifiers?: Linkifier[];
+  /** Channel IDs, or (older servers) channel objects. */
+  realm_default_streams?: (number | Channel)[];
+}
+
 /** One register call for everything the settings page shows; its queue is deleted straight away. */
-export async function fetchState(api: Api): Promise<Json> {
-  const state = await api.post('/register', {
+export async function fetchState(api: Api): Promise<SettingsState> {
+  const state = await api.post<SettingsState>('/register', {
     fetch_event_types: ['realm', 'realm_user_settings_defaults', 'custom_profile_fields', 'default_streams', 'channel_folders', 'realm_linkifiers'],
     event_types: ['heartbeat'],
     apply_markdown: true,
@@ -46,7 +71,7 @@ export function settingsPage(api: Api): HTMLElement {
   return page;
 }
 
-function organizationForm(api: Api, state: Json): HTMLElement {
+function organizationForm(api: Api, state: SettingsState): HTMLElement {
   const notice = new Notice();
   const name = h('input', { name: 'name', required: true, maxlength: 40, value: state.realm_name ?? '' });
   const description = h('textarea', { name: 'description', rows: 3, maxlength: 1000 });
@@ -57,14 +82,14 @@ function organizationForm(api: Api, state: Json): HTMLElement {
   const spectators = h('input', { type: 'checkbox', name: 'enable_spectator_access', checked: Boolean(state.realm_enable_spectator_access) });
   const receipts = h('input', { type: 'checkbox', name: 'enable_read_receipts', checked: state.realm_enable_read_receipts !== false });
   // Channel settings (-1: none); the channel list loads after the form shows.
-  const streams = api.get('/streams').then((res) => ((res.streams as Json[]) ?? []).sort((a, b) => String(a.name).localeCompare(b.name)));
+  const streams = api.get<{ streams?: Channel[] }>('/streams').then((res) => (res.streams ?? []).sort((a, b) => a.name.localeCompare(b.name)));
   const currentModeration = Number(state.realm_moderation_request_channel_id ?? -1);
   const moderation = channelSelect('moderation_request_channel_id', currentModeration, 'Nobody (reporting messages is off)', streams, (c) => c.invite_only);
   const currentAnnouncements = Number(state.realm_new_stream_announcements_stream_id ?? -1);
   const announcements = channelSelect('new_stream_announcements_stream_id', currentAnnouncements, 'Nowhere', streams, () => true);
   const upload = h('input', { type: 'number', name: 'max_file_upload_size_mib', min: 0, step: 1, value: state.max_file_upload_size_mib ?? '' });
   const video = h('select', { name: 'video_chat_provider' });
-  for (const p of Object.values((state.realm_available_video_chat_providers ?? {}) as Record<string, { id: number; name: string }>)) {
+  for (const p of Object.values(state.realm_available_video_chat_providers ?? {})) {
     video.append(h('option', { value: p.id, selected: p.id === state.realm_video_chat_provider }, p.name));
   }
   const form = h(
@@ -83,7 +108,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
     notice.el,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Save changes')),
   );
-  const saved: Json = {
+  const saved: Record<string, unknown> = {
     name: name.value,
     description: description.value,
     enable_spectator_access: spectators.checked,
@@ -97,7 +122,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     notice.clear();
-    const now: Json = {
+    const now: Record<string, unknown> = {
       name: name.value.trim(),
       description: description.value,
       enable_spectator_access: spectators.checked,
@@ -108,7 +133,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
       video_chat_provider: Number(video.value),
       email_address_visibility: Number(visibility.value),
     };
-    const realm: Json = {};
+    const realm: Record<string, unknown> = {};
     for (const k of ['name', 'description', 'enable_spectator_access', 'enable_read_receipts', 'moderation_request_channel_id', 'new_stream_announcements_stream_id', 'max_file_upload_size_mib', 'video_chat_provider']) {
       if (JSON.stringify(now[k]) !== JSON.stringify(saved[k]) && now[k] !== null) realm[k] = now[k];
     }
@@ -120,8 +145,8 @@ function organizationForm(api: Api, state: Json): HTMLElement {
     void busy(form, notice, async () => {
       const ignored: string[] = [];
       if (Object.keys(realm).length) {
-        const res = await api.patch('/realm', realm);
-        ignored.push(...((res.ignored_parameters_unsupported as string[] | undefined) ?? []));
+        const res = await api.patch<{ ignored_parameters_unsupported?: string[] }>('/realm', realm);
+        ignored.push(...(res.ignored_parameters_unsupported ?? []));
         for (const k of Object.keys(realm)) if (!ignored.includes(k)) saved[k] = now[k];
       }
       if (visibilityChanged) {
@@ -139,7 +164,7 @@ function organizationForm(api: Api, state: Json): HTMLElement {
   return form;
 }
 
-function iconForm(api: Api, state: Json): HTMLElement {
+function iconForm(api: Api, state: SettingsState): HTMLElement {
   const notice = new Notice();
   const preview = h('img', { class: 'realm-icon', alt: 'Current organization icon', src: state.realm_icon_url ?? '' });
   const file = h('input', { type: 'file', name: 'icon', accept: 'image/png,image/jpeg,image/gif,image/webp', required: true });
@@ -160,16 +185,16 @@ function iconForm(api: Api, state: Json): HTMLElement {
     void busy(form, notice, async () => {
       const data = new FormData();
       data.append('file', chosen);
-      const res = await api.upload('/realm/icon', data);
-      preview.src = res.icon_url as string;
+      const res = await api.upload<{ icon_url: string }>('/realm/icon', data);
+      preview.src = res.icon_url;
       file.value = '';
       notice.show('ok', 'Icon updated.');
     });
   });
   reset.addEventListener('click', () =>
     void busy(reset, notice, async () => {
-      const res = await api.delete('/realm/icon');
-      preview.src = res.icon_url as string;
+      const res = await api.delete<{ icon_url: string }>('/realm/icon');
+      preview.src = res.icon_url;
       notice.show('ok', 'Back to the default icon.');
     }),
   );
@@ -177,7 +202,7 @@ function iconForm(api: Api, state: Json): HTMLElement {
 }
 
 /** A select of channels (those `keep` accepts) with a "none" option (-1); the channels fill in once loaded. */
-function channelSelect(name: string, current: number, none: string, streams: Promise<Json[]>, keep: (c: Json) => boolean): HTMLSelectElement {
+function channelSelect(name: string, current: number, none: string, streams: Promise<Channel[]>, keep: (c: Channel) => boolean): HTMLSelectElement {
   const select = h('select', { name });
   select.append(h('option', { value: -1, selected: current === -1 }, none));
   if (current !== -1) select.append(h('option', { value: current, selected: true }, `Channel ${current}`));

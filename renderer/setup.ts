@@ -48,7 +48,7 @@ export function setupPage(api: Api, setupToken: string | null, tokenRequired: bo
     }
     void busy(form, notice, async () => {
       const res = await api
-        .post('/hearth/setup', {
+        .post<{ lan_urls: string[] }>('/hearth/setup', {
           realm_name: realm.value,
           full_name: name.value,
           email: email.value,
@@ -63,7 +63,7 @@ export function setupPage(api: Api, setupToken: string | null, tokenRequired: bo
           throw err;
         });
       // The answer also carries the owner's API key (for scripts): the page does not keep it.
-      const lanUrls = res.lan_urls as string[];
+      const lanUrls = res.lan_urls;
       // Should this fail, the organization still exists: "Continue" then shows the sign-in page.
       await api.signIn(email.value.trim(), password.value).catch(() => undefined);
       password.value = '';
