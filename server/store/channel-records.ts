@@ -2,6 +2,7 @@
  * Stored shapes for the channels area: user groups (system and named),
  * channels, subscriptions and channel folders. Fields are Zulip's names.
  */
+import type { ChannelFolder } from '../protocol/channel.js';
 
 /** A group ID, or an anonymous group of direct members and subgroups. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
@@ -78,16 +79,8 @@ export interface SubscriptionsDoc {
   subscriptions: SubscriptionRecord[];
 }
 
-export interface ChannelFolderRecord {
-  id: number;
-  name: string;
-  description: string;
-  rendered_description: string;
-  order: number;
-  date_created: number | null;
-  creator_id: number | null;
-  is_archived: boolean;
-}
+/** A channel folder as stored: exactly the wire shape clients get (`channel_folders`). */
+export type ChannelFolderRecord = ChannelFolder;
 
 export interface ChannelFoldersDoc {
   nextId: number;
