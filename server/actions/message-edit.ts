@@ -23,7 +23,6 @@ import {
   FLAG,
   MSG_BIT,
   WILDCARD_MENTION_BITS,
-  flagNames,
   renderedOf,
   type EditRecord,
   type MessageRecord,
@@ -34,6 +33,7 @@ import { compiledLinkifiers, topicLinks } from '../lib/realm/linkifiers.js';
 import { commit } from './commit.js';
 import { doSendMoveNotices } from './move-notices.js';
 import { setTopicPolicyIn } from './user-topics.js';
+import { emitUpdateByFlags } from './update-message-events.js';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -181,13 +181,7 @@ export async function doEditMessage(app: App, editor: UserRecord, edit: MessageE
       }
       if (edit.channel) base.new_stream_id = edit.channel.id;
     }
-    const byFlags = new Map<string, number[]>();
-    for (const userId of store.rowUserIds(target)) {
-      if (!app.store.users.get(userId)?.is_active) continue;
-      const key = flagNames(store.rowFlags(target, userId)!).join(',');
-      (byFlags.get(key) ?? byFlags.set(key, []).get(key)!).push(userId);
-    }
-    for (const [key, userIds] of byFlags) tx.emit({ ...base, flags: key ? key.split(',') : [] }, userIds);
+    emitUpdateByFlags(app, tx, target, base);
     for (const [userId, messages] of losing) {
       if (!app.store.users.get(userId)?.is_active) continue;
       // The deletion events name where the messages were.

@@ -20,11 +20,12 @@ import {
   writeThumbnail,
   type MadeThumbnail,
 } from '../lib/uploads/thumbnails.js';
-import { flagNames, renderedOf } from '../store/message-records.js';
+import { renderedOf } from '../store/message-records.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { UpdateMessageEvent } from '../events/types.js';
 import { filesDir, storagePath } from '../lib/uploads/storage.js';
 import { commit, type Transaction } from './commit.js';
+import { emitUpdateByFlags } from './update-message-events.js';
 
 /** Puts an upload in the thumbnail line (urgent: at its front, for a request waiting on it). */
 export function queueThumbnails(app: App, a: AttachmentRecord, urgent = false): Promise<void> {
@@ -127,13 +128,7 @@ function rewriteMessages(app: App, tx: Transaction, a: AttachmentRecord, preview
       rendered_content: html,
       rendering_only: true,
     };
-    const byFlags = new Map<string, number[]>();
-    for (const userId of store.rowUserIds(m)) {
-      if (!app.store.users.get(userId)?.is_active) continue;
-      const key = flagNames(store.rowFlags(m, userId)!).join(',');
-      (byFlags.get(key) ?? byFlags.set(key, []).get(key)!).push(userId);
-    }
-    for (const [key, userIds] of byFlags) tx.emit({ ...base, flags: key ? key.split(',') : [] }, userIds);
+    emitUpdateByFlags(app, tx, m, base);
   }
   if (changed.length) tx.touch(() => store.save(...changed));
 }
