@@ -15,6 +15,12 @@ interface Props {
   onSchedule: () => void;
 }
 
+/** Compose's widget buttons (Zulip's): each opens its dialog while the message box is empty. */
+const WIDGET_BUTTONS: readonly { kind: WidgetKind; what: string; label: string }[] = [
+  { kind: 'poll', what: 'a poll', label: 'Poll' },
+  { kind: 'todo', what: 'a to-do list', label: 'To-do list' },
+];
+
 export function ComposeActions({ left, text, previewing, onFiles, onVideoCall, onWidget, onTogglePreview, onSchedule }: Props) {
   return (
     <div class="compose-actions">
@@ -32,28 +38,20 @@ export function ComposeActions({ left, text, previewing, onFiles, onVideoCall, o
           Video call
         </button>
       )}
-      <button
-        type="button"
-        class="widget-button"
-        aria-haspopup="dialog"
-        aria-label="Add a poll"
-        title={text.trim() ? 'A poll is a message of its own: empty the message box first' : 'Add a poll'}
-        aria-disabled={text.trim() ? true : undefined}
-        onClick={(e) => onWidget('poll', e.currentTarget)}
-      >
-        Poll
-      </button>
-      <button
-        type="button"
-        class="widget-button"
-        aria-haspopup="dialog"
-        aria-label="Add a to-do list"
-        title={text.trim() ? 'A to-do list is a message of its own: empty the message box first' : 'Add a to-do list'}
-        aria-disabled={text.trim() ? true : undefined}
-        onClick={(e) => onWidget('todo', e.currentTarget)}
-      >
-        To-do list
-      </button>
+      {WIDGET_BUTTONS.map((w) => (
+        <button
+          key={w.kind}
+          type="button"
+          class="widget-button"
+          aria-haspopup="dialog"
+          aria-label={`Add ${w.what}`}
+          title={text.trim() ? `${w.what[0]!.toUpperCase()}${w.what.slice(1)} is a message of its own: empty the message box first` : `Add ${w.what}`}
+          aria-disabled={text.trim() ? true : undefined}
+          onClick={(e) => onWidget(w.kind, e.currentTarget)}
+        >
+          {w.label}
+        </button>
+      ))}
       <button type="button" onClick={onTogglePreview} aria-pressed={previewing} title="Preview (Alt+P)">
         {previewing ? 'Edit' : 'Preview'}
       </button>
