@@ -7,13 +7,13 @@
  * nested block, so the closing fence is found by keeping a stack, as Zulip's
  * fenced-block preprocessor does. An unclosed block runs to the end.
  */
-import { randomBytes } from 'node:crypto';
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { highlightCode } from './highlight.js';
 import { escapeHtml } from '../protocol/html.js';
 import { mathBlock } from './math.js';
 import { LEXER_NAMES } from './pygments-names.js';
 import { stateOf, type RenderState } from './state.js';
+import { trustedSlot } from './trusted-html.js';
 
 // fence, then an optional `{.lang}` / `.lang` / `lang`, then an optional header.
 const FENCE_RE = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?[ ]*$/;
@@ -77,35 +77,16 @@ function trimLines(text: string): string {
  * Zulip's code block: trailing spaces of each line dropped, outer blank lines dropped; with a
  * language Pygments knows and we highlight (highlight.ts), Pygments' token spans; otherwise text.
  */
+// Highlighted code skips the sanitiser through trusted-html.ts (its spans were half the cost of a long
+// block): what highlight.ts writes is safe by construction, its formatter escaping the text and writing
+// only spans whose classes are on the sanitiser's list of Pygments' classes (else the block is plain).
 export function codeBlockHtml(text: string, lang: string | undefined, state?: RenderState): string {
   const body = trimLines(text).replace(/^\n+/, '').replace(/\n+$/, '');
   if (!lang) return `<div class="codehilite"><pre><span></span><code>${escapeHtml(body)}${body ? '\n' : ''}</code></pre></div>\n`;
   const name = languageName(lang);
   const highlighted = body && LEXER_NAMES.has(lang.toLowerCase()) ? highlightCode(body, name) : undefined;
-  const code = highlighted === undefined ? `${escapeCode(body)}${body ? '\n' : ''}` : state ? codePlaceholder(state, highlighted) : highlighted;
+  const code = highlighted === undefined ? `${escapeCode(body)}${body ? '\n' : ''}` : state ? trustedSlot(state, 'code', highlighted) : highlighted;
   return `<div class="codehilite" data-code-language="${escapeHtml(name)}"><pre><span></span><code>${code}</code></pre></div>\n`;
-}
-
-/**
- * Highlighted code skips the sanitiser (its spans were half the cost of a long block): the renderer
- * writes a placeholder inside `<code>`, the message is sanitised, and `putCodeBack` puts the code
- * in. What highlight.ts writes is safe by construction: its formatter escapes the text and writes
- * only spans whose classes are on the sanitiser's list of Pygments' classes (else the block is
- * plain and sanitised as usual). A placeholder cannot be forged: it carries 128 random bits drawn
- * for this render, and one found inside a tag is dropped, as math.ts does.
- */
-function codePlaceholder(state: RenderState, html: string): string {
-  const code = (state.code ??= { nonce: randomBytes(16).toString('hex'), html: [] });
-  return `hearthcode${code.nonce}n${code.html.push(html) - 1}e`;
-}
-
-/** The sanitised HTML with highlighted code put back in place of its placeholders. */
-export function putCodeBack(html: string, state: RenderState): string {
-  const code = state.code;
-  if (!code || code.html.length === 0) return html;
-  return html.replace(new RegExp(`hearthcode${code.nonce}n(\\d+)e`, 'g'), (_, i: string, at: number) =>
-    html.lastIndexOf('<', at) > html.lastIndexOf('>', at) ? '' : (code.html[Number(i)] ?? ''),
-  );
 }
 
 export interface SpoilerToken extends Tokens.Generic {

@@ -9,8 +9,7 @@ import type { Tokens } from 'marked';
 import { createEngine, flushPreviews } from './engine.js';
 import { escapeHtml } from '../protocol/html.js';
 import type { GroupMentionToken, MentionToken } from './inline.js';
-import { putCodeBack } from './fences.js';
-import { putMathBack } from './math.js';
+import { putTrustedBack } from './trusted-html.js';
 import { sanitizeXss as sanitize } from './sanitize-xss.js';
 import { newState, optionsWith, type RenderState } from './state.js';
 import type { RenderContext, RenderResult } from './types.js';
@@ -120,8 +119,8 @@ function render(content: string, ctx: RenderContext, mentions: boolean): { html:
   const plain = ctx.linkify?.(content) ? undefined : plainHtml(content);
   if (plain !== undefined) return { html: plain, state };
   try {
-    // Math and highlighted code are put back after sanitising (math.ts and fences.ts say why that is safe).
-    return { html: putCodeBack(putMathBack(sanitize(renderHtml(content, state)), state), state), state };
+    // Math and highlighted code are put back after sanitising (trusted-html.ts says why that is safe).
+    return { html: putTrustedBack(sanitize(renderHtml(content, state)), state), state };
   } catch {
     // Too deep for the parser (RangeError: stack overflow) or any other
     // failure on hostile input: show the text as typed.
@@ -165,5 +164,5 @@ export function renderDescription(text: string, ctx: RenderContext = NO_CONTEXT)
 /** The parser's unsanitised HTML, never the plain fast path (tests and benchmarks). */
 export function renderFullHtml(content: string, ctx: RenderContext): string {
   const state = newState(ctx, true);
-  return putCodeBack(putMathBack(renderHtml(content, state), state), state);
+  return putTrustedBack(renderHtml(content, state), state);
 }

@@ -11,14 +11,11 @@
  * Sanitising. KaTeX's HTML has dozens of classes, inline `style` (heights, margins, vertical-align…)
  * and MathML, none of which the server's tight allow-list (sanitize-lists.ts) should learn. So the
  * renderer writes a placeholder where the math goes, the rest of the message is sanitised as usual,
- * and `putMathBack` replaces the placeholders afterwards. KaTeX's output is trusted because KaTeX
+ * and trusted-html.ts puts it back afterwards. KaTeX's output is trusted because KaTeX
  * builds it itself and escapes every piece of the TeX it puts in text or attributes, and `trust` is
  * off, so `\href`, `\url`, `\includegraphics`, `\htmlClass`, `\htmlId`, `\htmlStyle`, `\htmlData`
- * render as error-coloured text. The placeholders cannot be forged: each carries a nonce of 128
- * random bits drawn for this render (never shown: all placeholders are replaced before the HTML
- * leaves), and one is only put back in text, never inside a tag (in sanitised HTML attribute values
- * never hold a raw `<` or `>`, so the last `<` before a placeholder being after the last `>` means
- * it is inside a tag; it is then dropped).
+ * render as error-coloured text. The placeholders cannot be forged (trusted-html.ts says
+ * why).
  *
  * Bounds. KaTeX is synchronous and its cost follows the size of what it builds (tens of µs per
  * symbol), so hostile TeX is bounded before it can grow: `maxExpand` (1000 macro expansions, which
@@ -30,11 +27,11 @@
  * remaining formulas are shown as errors (so a message costs at most about that plus one formula).
  * Any throw (a ParseError, a stack overflow from deep nesting) is a tex-error.
  */
-import { randomBytes } from 'node:crypto';
 import katex from 'katex';
 import type { Tokens, TokenizerAndRendererExtension } from 'marked';
 import { escapeHtml } from '../protocol/html.js';
 import { stateOf, type MathState, type RenderState } from './state.js';
+import { trustedSlot } from './trusted-html.js';
 
 /** A formula longer than this is shown as a tex-error (the whole message is at most 10,000). */
 export const MAX_TEX_CHARS = 2000;
@@ -82,7 +79,7 @@ export function inlineMath(src: string, tokens: Tokens.Generic[]): MathToken | u
 export const mathBlock = (raw: string, body: string): MathToken => ({ type: 'zulipMath', raw, text: body, display: true });
 
 function mathOf(state: RenderState): MathState {
-  return (state.math ??= { nonce: randomBytes(16).toString('hex'), html: [], outputChars: 0, macroTokens: 0, ms: 0 });
+  return (state.math ??= { outputChars: 0, macroTokens: 0, ms: 0 });
 }
 
 type Definition = string | { tokens: unknown[]; unexpandable?: boolean } | ((ctx: unknown) => unknown);
@@ -133,18 +130,16 @@ const escapeText = (s: string): string =>
 /** Python's html.escape. */
 const escapeAll = (s: string): string => escapeHtml(s).replace(/&#39;/g, '&#x27;');
 
-const placeholder = (m: MathState, html: string): string => `hearthmath${m.nonce}n${m.html.push(html) - 1}e`;
-
 export function mathHtml(state: RenderState, token: MathToken): string {
   const m = mathOf(state);
   if (!token.display) {
-    return placeholder(m, renderTex(m, token.text, false) ?? `<span class="tex-error">${escapeText(`$$${token.text}$$`)}</span>`);
+    return trustedSlot(state, 'math', renderTex(m, token.text, false) ?? `<span class="tex-error">${escapeText(`$$${token.text}$$`)}</span>`);
   }
   const body = token.text.endsWith('\n') ? token.text.slice(0, -1) : token.text;
   if (body === '' && token.text === '') return '';
   const text = body.split('\n').map((line) => line.trimEnd()).join('\n');
   const parts = text.split('\n\n').map((p) => renderTex(m, p, true) ?? `<span class="tex-error">${escapeAll(p)}</span>`);
-  return `<p>${placeholder(m, parts.join('\n\n'))}</p>\n`;
+  return `<p>${trustedSlot(state, 'math', parts.join('\n\n'))}</p>\n`;
 }
 
 /** The renderer of both forms' tokens (made by zulipInline and the fence tokenizer). */
@@ -154,14 +149,3 @@ export const math: TokenizerAndRendererExtension = {
     return mathHtml(stateOf(this.parser), token as MathToken);
   },
 };
-
-/** The sanitised HTML with the math put back in place of its placeholders (see the top). */
-export function putMathBack(html: string, state: RenderState): string {
-  const m = state.math;
-  if (!m || m.html.length === 0) return html;
-  const re = new RegExp(`hearthmath${m.nonce}n(\\d+)e`, 'g');
-  return html.replace(re, (_, i: string, at: number) => {
-    const insideTag = html.lastIndexOf('<', at) > html.lastIndexOf('>', at);
-    return insideTag ? '' : (m.html[Number(i)] ?? '');
-  });
-}

@@ -36,14 +36,12 @@ export interface RenderState {
   starts: Map<string, { run: unknown; fromEnd: number }>;
   /** The math of this render (math.ts), made on the first formula. */
   math: MathState | undefined;
-  /** Highlighted code waiting for its placeholders (`hearthcode<nonce>n<i>e`, fences.ts), made on the first block. */
-  code: { nonce: string; html: string[] } | undefined;
+  /** Trusted HTML (math, highlighted code) waiting for its placeholders (trusted-html.ts), made on the first. */
+  trusted: { nonce: string; html: string[] } | undefined;
 }
 
-/** KaTeX's HTML waiting for its placeholders (`hearthmath<nonce>n<i>e`) and what the bounds count. */
+/** What the math bounds count over one render. */
 export interface MathState {
-  nonce: string;
-  html: string[];
   outputChars: number;
   macroTokens: number;
   /** Milliseconds KaTeX has taken. */
@@ -71,7 +69,7 @@ export function newState(ctx: RenderContext, mentions: boolean): RenderState {
     run: undefined,
     starts: new Map(),
     math: undefined,
-    code: undefined,
+    trusted: undefined,
   };
 }
 
