@@ -17,7 +17,7 @@ const NAMED: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&g
  * `&amp;amp;`: a link to `?a=1&b=2` went to `?a=1&amp;b=2`). Values with no entity and no control
  * character are already friendly.
  */
-const friendlyAttrValue = (v: string): string =>
+export const friendlyAttrValue = (v: string): string =>
   /[&\u0000-\u001f\u007f]/.test(v) ? xssFriendly(v).replace(/&(?:amp|lt|gt);/g, (e) => NAMED[e]!) : v;
 
 const allowList: Record<string, string[]> = {};

@@ -12,6 +12,7 @@ import { FilterXSS } from 'xss';
 import type { App } from '../../context.js';
 import type { HelpPage } from './static-files.js';
 import { escapeHtml } from '../../protocol/html.js';
+import { friendlyAttrValue } from '../../markdown/sanitize-xss.js';
 
 export type { HelpPage };
 
@@ -42,8 +43,6 @@ export function helpHref(href: string): string {
 const TAGS = ['h1', 'h2', 'h3', 'h4', 'p', 'a', 'ul', 'ol', 'li', 'code', 'pre', 'strong', 'em', 'del', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'br', 'hr'];
 const ATTRIBUTES: Record<string, string[]> = { pre: ['tabindex'], h1: ['id'], h2: ['id'], h3: ['id'], h4: ['id'], a: ['href'], th: ['align'], td: ['align'] };
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
-
 /** Links to http(s), mailto, in-page anchors and this server's own paths only. */
 const safeLink = (href: string) => /^(https?:\/\/|mailto:|#|\/(?!\/))/i.test(href);
 
@@ -56,8 +55,8 @@ function sanitize(html: string): string {
     onTagAttr(tag, name, value) {
       if (!whiteList[tag]?.includes(name)) return '';
       if (name === 'href') {
-        // The renderer wrote the value escaped; decode it once so it is not escaped twice (`&amp;amp;`).
-        const href = value.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ENTITIES[e]!);
+        // The renderer wrote the value escaped; read it as the browser does so it is not escaped twice (`&amp;amp;`).
+        const href = friendlyAttrValue(value);
         return safeLink(href) ? `href="${escapeHtml(href)}"` : '';
       }
       if (name === 'id') return /^[\p{L}\p{N}_-]+$/u.test(value) ? `id="${value}"` : '';
