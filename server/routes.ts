@@ -99,9 +99,8 @@ import { getStatus } from './views/status.js';
 import { backupStatus, startBackup } from './views/backup.js';
 import { resetPassword } from './views/password-reset.js';
 
-import { chatAsset, chatIndex } from './views/web-client.js';
+import { chatAsset, chatIndex, redirectToAdmin } from './views/web-client.js';
 import { staticFile } from './views/static.js';
-import { adminFile, adminIndex, adminVendorFile, redirectToAdmin } from './views/admin-static.js';
 import { caCertificate, caProfile, replaceCertificateAuthority, trustPage } from './views/trust.js';
 import { helpIndex, helpPageView, helpRedirect, helpStyle, helpUnknown } from './views/help.js';
 
@@ -355,15 +354,13 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/hearth/tls/authority'), view: replaceCertificateAuthority, auth: 'required' },
 
   // Pages and static files.
-  // The chat web client at `/` (renderer/chat/; first-run setup while there is no organization) and the admin UI (renderer/).
+  // The web app (renderer/): the chat at `/`, its organization settings at /admin/ (the same page), first-run setup while there is no organization.
   { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/web/:file', view: chatAsset, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/images/loading/:name', view: staticFile, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/admin', view: redirectToAdmin, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/admin/', view: adminIndex, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/admin/vendor/:file', view: adminVendorFile, auth: 'none', needsRealm: false },
-  { method: 'GET', path: '/admin/:file', view: adminFile, auth: 'none', needsRealm: false },
+  { method: 'GET', path: '/admin/', view: chatIndex, auth: 'none', needsRealm: false },
   // The help center (renderer/help/*.md), readable without signing in or an organization.
   { method: 'GET', path: '/help', view: helpRedirect, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/help/', view: helpIndex, auth: 'none', needsRealm: false },

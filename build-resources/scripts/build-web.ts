@@ -17,7 +17,7 @@ export async function buildWeb(outDir: string): Promise<string[]> {
   mkdirSync(out, { recursive: true });
   const bundle = await buildWebBundle();
   for (const [name, asset] of bundle.assets) writeFileSync(join(out, name), asset.body);
-  writeFileSync(join(out, 'manifest.json'), JSON.stringify({ script: bundle.script, style: bundle.style, files: [...bundle.assets.keys()] }));
+  writeFileSync(join(out, 'manifest.json'), JSON.stringify({ script: bundle.script, style: bundle.style, pages: bundle.pages, files: [...bundle.assets.keys()] }));
   return [...bundle.assets.keys()];
 }
 

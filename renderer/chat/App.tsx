@@ -18,7 +18,7 @@ import { isFeed } from './narrow.js';
 import { trackTitle } from './notifications.js';
 import { Recent } from './Recent.js';
 import { Scheduled } from './Scheduled.js';
-import { href, listenToHash, view } from './router.js';
+import { go, href, listenToHash, view } from './router.js';
 import { checkSession, session, signOut } from './session.js';
 import { Sidebar } from './Sidebar.js';
 import { SignIn } from './SignIn.js';
@@ -28,6 +28,11 @@ import { SearchBox, SearchResults, SearchToggle } from './Search.js';
 import { installShortcuts } from './shortcuts.js';
 import { ShortcutsHelp } from './ShortcutsHelp.js';
 import { Toast } from './Toast.js';
+import { Lazy } from './ui/Lazy.js';
+import type { OrganizationSection } from './narrow.js';
+
+/** The organization settings' code, fetched when first opened (a chunk of its own: admin/). */
+const loadOrganization = () => import('./admin/Organization.js').then((m) => m.Organization);
 
 function Main() {
   const v = view.value;
@@ -40,14 +45,31 @@ function Main() {
   if (v.kind === 'scheduled') return <Scheduled />;
   if (v.kind === 'people') return <People />;
   if (v.kind === 'settings') return <Settings />;
+  if (v.kind === 'organization') return <Lazy load={loadOrganization} what="the organization settings" props={{ section: v.section as OrganizationSection }} />;
   return <Inbox />;
 }
 
-/** Admin, Settings, Account, Help (the help center, /help/) and Sign out: in the top bar, and in the drawer on phones (`onNavigate` closes it). */
+/**
+ * Admin (the organization settings; "Open the chat" while they are open), Settings, Account, Help (the
+ * help center, /help/) and Sign out: in the top bar, and in the drawer on phones (`onNavigate` closes it).
+ */
 function AccountLinks({ where, onNavigate }: { where: 'topbar' | 'drawer'; onNavigate?: () => void }) {
   return (
     <nav class={`account-links in-${where}`} aria-label="Account" onClick={(e) => (e.target as HTMLElement).closest('a') && onNavigate?.()}>
-      {store.isAdmin.value && <a href="/admin/">Admin</a>}
+      {store.isAdmin.value &&
+        (view.value.kind === 'organization' ? (
+          <a
+            href="/"
+            onClick={(e) => {
+              e.preventDefault();
+              go({ kind: 'inbox' });
+            }}
+          >
+            Open the chat
+          </a>
+        ) : (
+          <a href={href({ kind: 'organization', section: 'users' })}>Admin</a>
+        ))}
       <a href={href({ kind: 'settings', tab: 'preferences' })}>Settings</a>
       <a href={href({ kind: 'account' })}>Account</a>
       <a href="/help/">Help</a>

@@ -1,13 +1,36 @@
-/** The sign-in page: email and password, for a session cookie (no key kept by the page). */
+/**
+ * Signing in: email and password, for a session cookie (no key kept by the page); the one form of
+ * the web app (the chat's page, and the organization settings' "sign in as an administrator").
+ * It names the organization, with its icon and description, as Zulip's login page does.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { serverSettings, type ApiError } from './api.js';
+import { sanitize } from './html.js';
 import { signIn } from './session.js';
 
 /** `hearth demo`'s accounts (server/demo/roster.ts): public, like the demo itself. */
 const DEMO_OWNER = 'maya@juniper.example';
 const DEMO_PASSWORD = 'juniper-demo';
 
-export function SignIn() {
+/** What the sign-in form reads of `GET /server_settings`. */
+interface PublicSettings {
+  realm_name?: string;
+  realm_icon?: string;
+  realm_description?: string;
+  hearth_demo_organization?: boolean;
+  hearth_https_port?: number | null;
+}
+
+/** The sign-in page. */
+export const SignIn = () => (
+  <main class="signin" id="main">
+    <SignInForm />
+  </main>
+);
+
+/** The form; `onSignedIn` runs once signed in (the page otherwise follows the session signal). */
+export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
+  const [settings, setSettings] = useState<PublicSettings>({});
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -16,7 +39,8 @@ export function SignIn() {
   const [httpsPort, setHttpsPort] = useState<number | null>(null);
   useEffect(() => {
     void serverSettings().then((s) => {
-      const j = s as { hearth_demo_organization?: boolean; hearth_https_port?: number | null };
+      const j = s as PublicSettings;
+      setSettings(j);
       setDemo(j.hearth_demo_organization === true);
       setHttpsPort(typeof j.hearth_https_port === 'number' ? j.hearth_https_port : null);
     });
@@ -30,6 +54,7 @@ export function SignIn() {
     setError('');
     try {
       await signIn(email.trim(), password);
+      onSignedIn?.();
     } catch (err) {
       const e2 = err as ApiError;
       setError(
@@ -43,11 +68,12 @@ export function SignIn() {
     }
   }
 
+  const realm = typeof settings.realm_name === 'string' && settings.realm_name ? settings.realm_name : 'Hearth';
   return (
-    <main class="signin" id="main">
-      <form class="card" onSubmit={submit} aria-labelledby="signin-title">
-        <img src="/static/hearth-icon.png" alt="" width={48} height={48} />
-        <h1 id="signin-title">Sign in to Hearth</h1>
+    <form class="card" onSubmit={submit} aria-labelledby="signin-title">
+        <img src={typeof settings.realm_icon === 'string' ? settings.realm_icon : '/static/hearth-icon.png'} alt="" width={48} height={48} />
+        <h1 id="signin-title">Sign in to {realm}</h1>
+        {typeof settings.realm_description === 'string' && settings.realm_description && <div class="realm-description rendered" dangerouslySetInnerHTML={{ __html: sanitize(settings.realm_description) }} />}
         {plain && (
           <section class="insecure-note" aria-label="Connection not encrypted">
             <p>
@@ -97,7 +123,6 @@ export function SignIn() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
         <p class="hint">No account yet? Ask whoever runs Hearth in your office for an invite link. New to Hearth? Read <a href="/help/getting-started">Getting started</a>.</p>
-      </form>
-    </main>
+    </form>
   );
 }

@@ -16,6 +16,8 @@ export type View =
   | { kind: 'people' }
   /** Personal settings, by Zulip's tab names (`#settings/notifications`). */
   | { kind: 'settings'; tab: SettingsTab }
+  /** Organization settings, for owners and administrators (`#organization/users`; `/admin/` opens them). */
+  | { kind: 'organization'; section: OrganizationSection }
   | { kind: 'feed' }
   | { kind: 'mentions' }
   | { kind: 'starred' }
@@ -31,6 +33,22 @@ export type View =
 
 export const SETTINGS_TABS = ['preferences', 'notifications', 'muted-users', 'topics', 'alert-words'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+/** The organization settings' sections, in their order (`admin/Organization.tsx`). */
+export const ORGANIZATION_SECTIONS = ['users', 'channels', 'settings', 'status'] as const;
+export type OrganizationSection = (typeof ORGANIZATION_SECTIONS)[number];
+
+/**
+ * The organization settings a hash names, or null: `#organization/users` …; `legacy` also reads the
+ * hashes the admin pages had at `/admin/` (`#users`, `#settings` …), which the desktop window and
+ * bookmarks still open (an empty one, or `#setup_token=…` once set up, is the first section).
+ */
+export function organizationOf(hash: string, legacy = false): OrganizationSection | null {
+  const h = hash.replace(/^#/, '');
+  const name = h.startsWith('organization') ? h.slice('organization/'.length) : legacy ? h : null;
+  if (name === null) return null;
+  return ORGANIZATION_SECTIONS.find((s) => s === name) ?? (legacy || h === 'organization' || h === 'organization/' ? 'users' : null);
+}
 
 export type FeedView = Extract<View, { kind: 'feed' | 'mentions' | 'starred' | 'reactions' | 'channel' | 'topic' | 'dm' }>;
 
@@ -56,6 +74,8 @@ export function hashOf(v: View, channelName: (id: number) => string = () => ''):
       return '#people';
     case 'settings':
       return `#settings/${v.tab}`;
+    case 'organization':
+      return `#organization/${v.section}`;
     case 'mentions':
       return '#narrow/is/mentioned';
     case 'starred':
@@ -90,6 +110,8 @@ export function viewOf(hash: string, selfId = 0, idOfEmail: (email: string) => n
   if (page === 'channels') return { kind: 'channels' };
   if (h === 'settings/account') return { kind: 'account' };
   if (h === 'people') return { kind: 'people' };
+  const section = organizationOf(h);
+  if (section) return { kind: 'organization', section };
   if (h === 'settings') return { kind: 'settings', tab: 'preferences' };
   const tab = SETTINGS_TABS.find((t) => h === `settings/${t}`);
   if (tab) return { kind: 'settings', tab };

@@ -1,7 +1,7 @@
 /** The current view, kept in step with the address bar's hash (Back/Forward work). */
 import { effect, signal } from '@preact/signals';
 import { call } from './api.js';
-import { dmPeers, hashOf, viewOf, type MessageLike, type View } from './narrow.js';
+import { dmPeers, hashOf, organizationOf, viewOf, type MessageLike, type View } from './narrow.js';
 import { channelName, store } from './state.js';
 
 /** A hash's view; links to direct messages name oneself and (older ones) people by address, read with the store's people. */
@@ -15,7 +15,10 @@ export function viewOfHash(hash: string): View {
   return viewOf(hash, store.selfId.peek(), byEmail);
 }
 
-const parse = () => viewOfHash(location.hash);
+/** `/admin/` (the desktop window's address, bookmarks): the organization settings, by the admin pages' old hashes too. */
+const atAdmin = () => location.pathname.startsWith('/admin');
+
+const parse = (): View => (atAdmin() ? { kind: 'organization', section: organizationOf(location.hash, true) ?? 'users' } : viewOfHash(location.hash));
 
 export const view = signal<View>(parse());
 
@@ -51,6 +54,8 @@ async function followMessage(v: View): Promise<void> {
 }
 
 export function listenToHash(): () => void {
+  // `/admin/#users` becomes `/#organization/users`: one page, one address form.
+  if (atAdmin()) history.replaceState(history.state, '', `/${hashOf(view.peek(), channelName)}`);
   const on = () => {
     view.value = parse();
     if (store.ready.peek()) void followMessage(view.value);

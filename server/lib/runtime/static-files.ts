@@ -1,6 +1,5 @@
 /**
- * What a server read or built once to hand out (`app.staticFiles`): the admin UI's files
- * (server/views/admin-static.ts), the chat client bundle (./web-bundle.ts), the emoji data
+ * What a server read or built once to hand out (`app.staticFiles`): the web app's bundle (./web-bundle.ts), the emoji data
  * (server/views/emoji-data.ts), and the help center's pages (./help-pages.ts). Filled on first
  * request; none of it changes while the server runs.
  */
@@ -16,20 +15,20 @@ export interface StaticAsset {
   type: string;
 }
 
-/** The chat client bundle as ./web-bundle.ts builds it. */
+/** The web app's pages (server/lib/runtime/web-bundle.ts PAGE_ENTRIES). */
+export type PageName = 'chat' | 'setup' | 'join';
+
 export interface WebBundle {
-  /** The hashed file names, as the page links them. */
+  /** The chat page's hashed file names, as the page links them (`pages.chat`). */
   script: string;
   style: string;
+  /** Each page's hashed script and stylesheet. */
+  pages: Record<PageName, { script: string; style: string }>;
   assets: Map<string, StaticAsset>;
 }
 
 export interface StaticFiles {
-  /** The file names in renderer/, read on the first admin UI request. */
-  adminNames: Promise<Set<string>> | null;
-  /** Admin UI files already read or compiled, by name (`vendor/...` for package files). */
-  adminAssets: Map<string, Promise<StaticAsset>>;
-  /** The chat client bundle; null until first asked for, and again after a failed build. */
+  /** The web app's bundle (every page's); null until first asked for, and again after a failed build. */
   chatBundle: Promise<WebBundle> | null;
   /** The serialised emoji data and its ETag. */
   emojiData: { body: string; etag: string } | null;
@@ -37,4 +36,4 @@ export interface StaticFiles {
   helpPages: Map<string, Promise<HelpPage>>;
 }
 
-export const newStaticFiles = (): StaticFiles => ({ adminNames: null, adminAssets: new Map(), chatBundle: null, emojiData: null, helpPages: new Map() });
+export const newStaticFiles = (): StaticFiles => ({ chatBundle: null, emojiData: null, helpPages: new Map() });

@@ -14,10 +14,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../../context.js';
-import type { StaticAsset, WebBundle } from './static-files.js';
+import type { PageName, StaticAsset, WebBundle } from './static-files.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CHAT_ENTRY = join(ROOT, 'renderer', 'chat', 'main.tsx');
+/**
+ * The web app's pages, each an entry of the one build: the chat (with its admin views, loaded when
+ * opened), and the two pages that must stand alone: first-run setup (before any account exists) and
+ * joining with an invite link (before the person has one). They share chunks and one stylesheet's rules.
+ */
+export const PAGE_ENTRIES: Readonly<Record<PageName, string>> = {
+  chat: CHAT_ENTRY,
+  setup: join(ROOT, 'renderer', 'setup', 'main.tsx'),
+  join: join(ROOT, 'renderer', 'join', 'main.tsx'),
+};
 /** Where `npm run build` puts the prebuilt bundle: beside dist/app (packaged), or inside a test's build dir. */
 const PREBUILT = [join(ROOT, '..', 'web'), join(ROOT, 'web')];
 
@@ -42,12 +52,13 @@ const katexWoff2Only = {
   },
 };
 
-/** Bundles the chat client with esbuild (minified, ES2020, one file each for JS and CSS). */
+/** Bundles the web app with esbuild (minified, ES2020): per page one JS and one CSS file, plus the chunks they share. */
 export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<WebBundle> {
   const esbuild = await import('esbuild');
   const out = await esbuild.build({
-    entryPoints: [CHAT_ENTRY],
+    entryPoints: PAGE_ENTRIES,
     bundle: true,
+    splitting: true,
     write: false,
     format: 'esm',
     target: 'es2020',
@@ -55,7 +66,8 @@ export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<W
     jsx: 'automatic',
     jsxImportSource: 'preact',
     outdir: 'out',
-    entryNames: 'chat',
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
     legalComments: 'none',
     logLevel: 'silent',
     loader: { '.woff2': 'file' },
@@ -63,35 +75,36 @@ export async function buildWebBundle(opts: { minify?: boolean } = {}): Promise<W
     plugins: [katexWoff2Only],
   });
   const assets = new Map<string, StaticAsset>();
-  let script = '';
-  let style = '';
+  const pages = {} as Record<PageName, { script: string; style: string }>;
+  for (const name of Object.keys(PAGE_ENTRIES) as PageName[]) pages[name] = { script: '', style: '' };
   for (const file of out.outputFiles) {
     const body = Buffer.from(file.contents);
-    if (file.path.endsWith('.js')) {
-      script = `chat-${hashOf(body)}.js`;
-      assets.set(script, { body, type: TYPES.js! });
-    } else if (file.path.endsWith('.css')) {
-      style = `chat-${hashOf(body)}.css`;
-      assets.set(style, { body, type: TYPES.css! });
-    } else if (file.path.endsWith('.woff2')) {
-      // KaTeX's fonts, named by esbuild with a hash of their content, as the stylesheet links them.
-      assets.set(basename(file.path), { body, type: TYPES.woff2! });
+    const base = basename(file.path);
+    const page = /^(\w+)\.(js|css)$/.exec(base);
+    if (page && Object.hasOwn(PAGE_ENTRIES, page[1]!)) {
+      // An entry: renamed by a hash of its content (nothing imports an entry, so the name is free).
+      const name = `${page[1]}-${hashOf(body)}.${page[2]}`;
+      pages[page[1] as PageName][page[2] === 'js' ? 'script' : 'style'] = name;
+      assets.set(name, { body, type: TYPES[page[2]!]! });
+    } else if (assetType(base)) {
+      // Shared chunks (`chunk-HASH.js`, imported by name from the entries) and KaTeX's fonts, named by esbuild with a content hash.
+      assets.set(base, { body, type: assetType(base)! });
     }
   }
-  return { script, style, assets };
+  return { script: pages.chat.script, style: pages.chat.style, pages, assets };
 }
 
 /** A bundle `npm run build` wrote to `dir` (build-resources/scripts/build-web.ts), or null if there is none. */
 export function readPrebuilt(dir: string): WebBundle | null {
   const manifest = join(dir, 'manifest.json');
   if (!existsSync(manifest)) return null;
-  const { script, style, files } = JSON.parse(readFileSync(manifest, 'utf8')) as { script: string; style: string; files?: string[] };
+  const { script, style, pages, files } = JSON.parse(readFileSync(manifest, 'utf8')) as Pick<WebBundle, 'script' | 'style' | 'pages'> & { files?: string[] };
   const assets = new Map<string, StaticAsset>();
   for (const name of files ?? [script, style]) {
     const type = assetType(name);
     if (type) assets.set(name, { body: readFileSync(join(dir, name)), type });
   }
-  return { script, style, assets };
+  return { script, style, pages, assets };
 }
 
 /** The prebuilt bundle of a packaged app, if there is one. */
