@@ -8,6 +8,8 @@ import { watchTheme } from './theme.js';
 // KaTeX's stylesheet for the math in messages (its fonts are bundled beside it: web-bundle.ts), then ours.
 import 'katex/dist/katex.min.css';
 import './style.css';
+// The organization settings' forms and tables (their code loads when opened; their rules are here).
+import './admin/admin.css';
 
 // What watches the whole page, from the start (each returns its disposer; the page never stops them).
 watchTheme();
