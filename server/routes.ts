@@ -99,6 +99,7 @@ import { getStatus } from './views/status.js';
 import { backupStatus, startBackup } from './views/backup.js';
 import { resetPassword } from './views/password-reset.js';
 
+import { incomingWebhook } from './views/webhooks.js';
 import { chatAsset, chatIndex, redirectToAdmin } from './views/web-client.js';
 import { staticFile } from './views/static.js';
 import { caCertificate, caProfile, replaceCertificateAuthority, trustPage } from './views/trust.js';
@@ -353,6 +354,8 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/hearth/users/:user_id/password'), view: resetPassword, auth: 'required' },
   { method: 'POST', path: api('/hearth/tls/authority'), view: replaceCertificateAuthority, auth: 'required' },
 
+  // Incoming webhooks (server/webhooks/): the view checks the key (`api_key` or Basic) and reads the body.
+  { method: 'POST', path: api('/external/:integration'), view: incomingWebhook, auth: 'none', rawBody: true },
   // Pages and static files.
   // The web app (renderer/): the chat at `/`, its organization settings at /admin/ (the same page), first-run setup while there is no organization.
   { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },

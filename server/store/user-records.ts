@@ -25,6 +25,8 @@ export interface UserRecord {
   avatar?: { file: string; content_type: string };
   /** Permanently deleted (always also inactive); absent means false. */
   is_deleted?: boolean;
+  /** A bot's last notice to its owner about a misaddressed webhook message (ms; Zulip's `last_reminder`). */
+  last_reminder?: number;
   /**
    * Custom profile field values by field ID (string key): the value as the API shows it (users-type
    * values are JSON lists of IDs) and, for Markdown-capable types, its HTML rendered when it was set.

@@ -34,17 +34,19 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   app: ['routes', 'http', 'views', 'register', 'export', 'actions', 'events', 'lib', 'auth', 'store', 'config', 'log', 'clock', 'errors', 'context'],
   // Requests.
   routes: ['views', 'http', 'context'],
-  views: ['http', 'actions', 'export', 'events', 'lib', 'markdown', 'auth', 'params', 'store', 'tls', 'log', 'clock', 'errors', 'version', 'context'],
+  views: ['http', 'actions', 'webhooks', 'export', 'events', 'lib', 'markdown', 'auth', 'params', 'store', 'tls', 'log', 'clock', 'errors', 'version', 'context'],
   http: ['actions', 'lib', 'auth', 'params', 'store', 'log', 'clock', 'errors', 'version', 'context'],
   export: ['actions', 'lib', 'store', 'log', 'clock', 'errors', 'version', 'context'],
   /** `hearth export`: builds an App of its own to export from. */
   'export/command': ['app', 'actions', 'lib', 'store', 'log', 'clock', 'errors', 'version', 'context'],
   // Changes, and the register snapshot.
   actions: ['events', 'lib', 'markdown', 'auth', 'store', 'log', 'clock', 'errors', 'context'],
-  register: ['events', 'lib', 'auth', 'store', 'clock', 'errors', 'version', 'context'],
+  register: ['webhooks', 'events', 'lib', 'auth', 'store', 'clock', 'errors', 'version', 'context'],
   // The domain.
   lib: ['events', 'markdown', 'auth', 'params', 'store', 'log', 'clock', 'errors', 'version', 'context'],
   // Below lib.
+  /** Incoming-webhook integrations: pure functions from a request to the message to post (the view sends it). */
+  webhooks: ['errors'],
   markdown: ['lib/emoji/unicode', 'errors'],
   params: ['errors'],
   auth: ['store', 'clock', 'errors'],

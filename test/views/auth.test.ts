@@ -415,6 +415,7 @@ describe('users', () => {
       avatar_url: `/avatar/${ts.owner.id}?v=1`,
       avatar_version: 1,
       profile_data: {},
+      bot_type: null,
     };
     for (const [k, val] of Object.entries(expected)) assert.deepEqual(res.body[k], val, k);
     // Nothing beyond Zulip's own-user fields (in particular no key or hash).

@@ -61,8 +61,9 @@ describe('GET /users, /users/{id}, /users/{email}, /users/me', () => {
     for (const f of FIELDS) assert.ok(f in member, f);
     assert.ok(!('profile_data' in member));
     assert.ok(!('is_deleted' in member));
-    // Zulip's format_user_row: bot_type and bot_owner_id only on bots.
-    assert.ok(!('bot_type' in member) && !('bot_owner_id' in member), JSON.stringify(member));
+    // The spec's User table: bot_type null for people; bot_owner_id only on bots.
+    assert.equal(member.bot_type, null, JSON.stringify(member));
+    assert.ok(!('bot_owner_id' in member), JSON.stringify(member));
     assert.match(member.date_joined as string, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}\+00:00$/);
     assert.equal(member.avatar_url, `/avatar/${cast.member.id}?v=1`);
     const bot = byId.get(cast.bot.id) as Record<string, unknown>;

@@ -154,9 +154,12 @@ export function formatUser(
   };
   if (viewer === null) delete out.timezone;
   if (u.is_deleted) out.is_deleted = true;
-  // bot_type and bot_owner_id only for bots, as Zulip's format_user_row.
+  // bot_type is null for people (the spec's User table); bot_owner_id only for bots.
   if (u.is_bot) Object.assign(out, { bot_type: u.bot_type, bot_owner_id: u.bot_owner_id });
-  else if (opts.profileData !== false) out.profile_data = viewer === null ? {} : profileDataOf(u);
+  else {
+    out.bot_type = null;
+    if (opts.profileData !== false) out.profile_data = viewer === null ? {} : profileDataOf(u);
+  }
   return out;
 }
 
@@ -179,6 +182,7 @@ export function inaccessibleUser(app: App, userId: number): User {
     is_admin: false,
     is_guest: false,
     is_bot: false,
+    bot_type: null,
     role: ROLE.MEMBER,
     timezone: '',
     avatar_url: `/avatar/${userId}?v=1`,

@@ -1,0 +1,46 @@
+/**
+ * Zulip's send_rate_limited_pm_notification_to_bot_owner: when a bot posts somewhere nobody will
+ * read it (a channel that does not exist, or one without subscribers), the Notification Bot tells
+ * the bot's owner in a direct message, at most once a minute per bot (`last_reminder`, kept on
+ * the bot's record in the same write as the notice).
+ */
+import type { App } from '../context.js';
+import type { UserRecord } from '../store/records.js';
+import { doSendDirectNotice } from './notification-bot.js';
+
+/** Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD: one minute. */
+const WAIT_MS = 60_000;
+
+async function notifyOwner(app: App, bot: UserRecord, content: string): Promise<void> {
+  if (!bot.is_bot || bot.bot_owner_id === null) return;
+  const owner = app.store.users.get(bot.bot_owner_id);
+  if (!owner?.is_active) return;
+  const now = app.clock.now();
+  if (bot.last_reminder !== undefined && now - bot.last_reminder <= WAIT_MS) return;
+  await doSendDirectNotice(app, owner, content, (tx) => {
+    bot.last_reminder = now;
+    tx.touch(app.store.users.collection);
+  });
+}
+
+const botMention = (bot: UserRecord) => `@_**${bot.full_name}|${bot.id}**`;
+
+/** Zulip's send_pm_if_empty_stream for a channel named by name that does not exist. */
+export const doNotifyMissingChannel = (app: App, bot: UserRecord, name: string) =>
+  notifyOwner(
+    app,
+    bot,
+    `Your bot ${botMention(bot)} tried to send a message to channel #**${name}**, but that channel does not exist. Click [here](#channels/new) to create it.`,
+  );
+
+/** The same for a channel named by ID. */
+export const doNotifyMissingChannelId = (app: App, bot: UserRecord, id: number) =>
+  notifyOwner(app, bot, `Your bot ${botMention(bot)} tried to send a message to channel ID ${id}, but there is no channel with that ID.`);
+
+/** The same for a channel nobody is subscribed to. */
+export const doNotifyEmptyChannel = (app: App, bot: UserRecord, name: string) =>
+  notifyOwner(
+    app,
+    bot,
+    `Your bot ${botMention(bot)} tried to send a message to channel #**${name}**. The channel exists but does not have any subscribers.`,
+  );
