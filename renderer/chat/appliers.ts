@@ -10,7 +10,7 @@ import { topicKey } from '../../server/protocol/conversation-keys.js';
 import type { ClientEvent, ClientEventOf as Of, ClientEventType } from '../../server/protocol/events.js';
 import { onComposeRealm, onDrafts, onReminders, onScheduled, onUserGroup } from './compose-events.js';
 import type { Effects } from './effects.js';
-import { onDelete, onFlags, onMessage, onReaction, onSubmessage, onUpdateMessage } from './message-events.js';
+import { feedMutingChanged, onDelete, onFlags, onMessage, onReaction, onSubmessage, onUpdateMessage } from './message-events.js';
 import { notePresences, onProfileValue, onStatus, onUserTopicPolicy } from './people-state.js';
 import { MESSAGE_RULES, type ChannelFolder, type Store } from './state.js';
 
@@ -65,9 +65,33 @@ function onSubscription(s: Store, e: Of<'subscription'>, fx: Effects): void {
     for (const x of e.subscriptions ?? []) fx.topicsForgotten(x.stream_id);
     const ids = new Set(e.subscriptions.map((x) => x.stream_id));
     s.subscriptions.value = s.subscriptions.value.filter((x) => !ids.has(x.stream_id));
+    // One's own leaving comes as this event, not as a peer's: the count drops by one here.
+    onPeers(s, { type: 'subscription', op: 'peer_remove', stream_ids: [...ids], user_ids: [s.selfId.value] });
   } else if (e.op === 'update') {
+    const was = s.subscriptions.value.find((x) => x.stream_id === e.stream_id);
     s.subscriptions.value = s.subscriptions.value.map((x) => (x.stream_id === e.stream_id ? { ...x, [e.property]: e.value } : x));
+    if ((e.property === 'is_muted' || e.property === 'in_home_view') && was) {
+      const muted = e.property === 'is_muted' ? e.value === true : e.value === false;
+      if (muted !== was.is_muted) feedMutingChanged(s, muted);
+    }
+  } else if (e.op === 'peer_add' || e.op === 'peer_remove') {
+    onPeers(s, e);
   }
+}
+
+/** Subscriber counts follow who joins and leaves (the client keeps counts, not lists: `include_subscribers: false`). */
+function onPeers(s: Store, e: Of<'subscription'> & { op: 'peer_add' | 'peer_remove' }): void {
+  const by = (e.op === 'peer_add' ? 1 : -1) * e.user_ids.length;
+  const ids = new Set(e.stream_ids);
+  const count = <C extends { stream_id: number; subscriber_count?: number }>(c: C): C =>
+    ids.has(c.stream_id) && typeof c.subscriber_count === 'number' ? { ...c, subscriber_count: Math.max(0, c.subscriber_count + by) } : c;
+  s.subscriptions.value = s.subscriptions.value.map(count);
+  const channels = new Map(s.channels.value);
+  for (const id of ids) {
+    const c = channels.get(id);
+    if (c) channels.set(id, count(c));
+  }
+  s.channels.value = channels;
 }
 
 function onStream(s: Store, e: Of<'stream'>): void {
@@ -107,9 +131,11 @@ function onUserTopic(s: Store, e: Of<'user_topic'>): void {
   onUserTopicPolicy(s, e);
   const next = new Set(s.mutedTopics.value);
   const key = topicKey(e.stream_id, e.topic_name);
+  const was = next.has(key);
   if (e.visibility_policy === 1) next.add(key);
   else next.delete(key);
   s.mutedTopics.value = next;
+  if (was !== (e.visibility_policy === 1)) feedMutingChanged(s, !was);
 }
 
 function onChannelFolder(s: Store, e: Of<'channel_folder'>): void {

@@ -19,6 +19,20 @@ export const mutedForFeedIn = (s: Store, m: MessageLike) =>
   (s.subscriptions.value.find((x) => x.stream_id === m.stream_id)?.is_muted === true ||
     s.mutedTopics.value.has(topicKey(m.stream_id!, m.subject)));
 
+/**
+ * A topic or channel muted or unmuted while the combined feed is loaded: muting takes its messages
+ * out at once; unmuting drops the feed, which loads afresh with them when next shown.
+ */
+export function feedMutingChanged(s: Store, muted: boolean): void {
+  const key = keyOf({ kind: 'feed' });
+  const f = s.feeds.value.get(key);
+  if (!f) return;
+  const next = new Map(s.feeds.value);
+  if (muted) next.set(key, { ...f, messages: f.messages.filter((m) => !mutedForFeedIn(s, m)) });
+  else next.delete(key);
+  s.feeds.value = next;
+}
+
 /** Rewrites every loaded copy of some messages (content edits, flags, reactions). */
 function mapMessages(s: Store, ids: Set<number>, change: (m: Message) => Message): void {
   const next = new Map(s.feeds.value);
@@ -95,7 +109,69 @@ export function onFlags(s: Store, e: Of<'update_message_flags'>): void {
   }
   const set = new Set(ids);
   mapMessages(s, set, (m) => ({ ...m, flags: add ? [...new Set([...m.flags, e.flag])] : m.flags.filter((f) => f !== e.flag) }));
-  if (e.flag === 'starred' && !add) refilter(s, (key, m) => !(key === '#narrow/is/starred' && set.has(m.id)));
+  if (e.flag === 'starred' && !add) refilter(s, (key, m) => !(key === STARRED && set.has(m.id)));
+  if (e.flag === 'starred' && add) joinStarred(s, ids);
+}
+
+const STARRED = keyOf({ kind: 'starred' });
+
+/**
+ * Messages starred elsewhere join a loaded Starred feed, in order, from a loaded copy. One not
+ * loaded anywhere (starred by another client) drops the feed, which loads afresh when next shown.
+ */
+function joinStarred(s: Store, ids: number[]): void {
+  const f = s.feeds.value.get(STARRED);
+  if (!f) return;
+  const next = new Map(s.feeds.value);
+  const have = new Set(f.messages.map((m) => m.id));
+  const oldest = f.messages[0]?.id ?? Number.POSITIVE_INFINITY;
+  let messages = f.messages;
+  for (const id of ids) {
+    if (have.has(id) || (!f.foundOldest && id < oldest) || (!f.foundNewest && id > (f.messages.at(-1)?.id ?? 0))) continue;
+    const copy = findLoaded(s, id);
+    if (!copy) {
+      next.delete(STARRED);
+      s.feeds.value = next;
+      return;
+    }
+    messages = [...messages, { ...copy, flags: [...new Set([...copy.flags, 'starred'])] }];
+  }
+  if (messages === f.messages) return;
+  next.set(STARRED, { ...f, messages: messages.sort((a, b) => a.id - b.id) });
+  s.feeds.value = next;
+}
+
+/**
+ * Moved messages join the loaded feeds they now belong in (the channel or topic they went to), where
+ * they fall within what the feed has loaded; a feed that has loaded neither end keeps its range.
+ */
+function joinFeeds(s: Store, ids: Set<number>): void {
+  const moved = [...ids].map((id) => findLoaded(s, id)).filter((m): m is Message => m !== undefined);
+  if (!moved.length) return;
+  const next = new Map(s.feeds.value);
+  let changed = false;
+  for (const [key, f] of next) {
+    const v = viewOf(key);
+    if (!isFeed(v)) continue;
+    const have = new Set(f.messages.map((m) => m.id));
+    const first = f.messages[0]?.id;
+    const last = f.messages.at(-1)?.id;
+    const within = (id: number) => (f.foundOldest || (first !== undefined && id > first)) && (f.foundNewest || (last !== undefined && id < last));
+    const joining = moved.filter((m) => !have.has(m.id) && within(m.id) && matches(v, m, s.selfId.value, (x) => mutedForFeedIn(s, x)));
+    if (!joining.length) continue;
+    next.set(key, { ...f, messages: [...f.messages, ...joining].sort((a, b) => a.id - b.id) });
+    changed = true;
+  }
+  if (changed) s.feeds.value = next;
+}
+
+/** A loaded copy of a message, from whichever feed has it. */
+function findLoaded(s: Store, id: number): Message | undefined {
+  for (const f of s.feeds.value.values()) {
+    const m = f.messages.find((x) => x.id === id);
+    if (m) return m;
+  }
+  return undefined;
 }
 
 export function onUpdateMessage(s: Store, e: Of<'update_message'>, fx: Effects): void {
@@ -114,6 +190,7 @@ export function onUpdateMessage(s: Store, e: Of<'update_message'>, fx: Effects):
   fx.topicsChanged([e.stream_id, newStream]);
   mapMessages(s, ids, (m) => ({ ...m, stream_id: newStream ?? m.stream_id, subject: newTopic ?? m.subject }));
   refilter(s, belongsIn(s));
+  joinFeeds(s, ids);
   moveRecent(s, e, ids, newStream, newTopic);
   const unread = new Map(s.unread.value);
   for (const id of ids) {
@@ -157,10 +234,32 @@ export function onDelete(s: Store, e: Of<'delete_message'>, fx: Effects): void {
   if (e.message_type === 'stream') fx.topicsChanged([e.stream_id]);
   const ids = new Set<number>('message_ids' in e ? e.message_ids : [e.message_id]);
   refilter(s, (_k, m) => !ids.has(m.id));
+  forgetRecent(s, ids);
   const unread = new Map(s.unread.value);
   for (const id of ids) unread.delete(id);
   s.unread.value = unread;
   s.mentions.value = new Set([...s.mentions.value].filter((id) => !ids.has(id)));
+}
+
+/**
+ * Recent conversations whose newest message was deleted: their newest is the newest loaded message
+ * left in them, and a conversation with none left loaded leaves the list (as Zulip's recent view).
+ */
+function forgetRecent(s: Store, ids: Set<number>): void {
+  const hit = new Set([...s.recent.value].filter(([, r]) => ids.has(r.maxId)).map(([key]) => key));
+  if (!hit.size) return;
+  const next = new Map(s.recent.value);
+  for (const key of hit) next.delete(key);
+  s.recent.value = next;
+  // Noted again from what is loaded, as a fresh start notes them: the newest, and who wrote.
+  const selfId = s.selfId.value;
+  const left = new Map<number, [Message, UnreadPlace]>();
+  for (const f of s.feeds.value.values())
+    for (const m of f.messages) {
+      const place = placeOf(m, selfId);
+      if (!m.pending && hit.has(placeKey(place))) left.set(m.id, [m, place]);
+    }
+  noteRecent([...left.values()].sort(([a], [b]) => a.id - b.id), s);
 }
 
 export function onReaction(s: Store, e: Of<'reaction'>): void {

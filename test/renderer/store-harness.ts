@@ -89,8 +89,8 @@ const shown = (m: Message) => ({
 
 /**
  * A channel as the views read it from `store.channels` (what the channel is; how one is subscribed is
- * read from `store.subscriptions`). Subscriber counts are left out: the client asks for no
- * subscribers (`include_subscribers: false`) and keeps no peer events.
+ * read from `store.subscriptions`), with its subscriber count (kept by peer events; the client asks for
+ * no subscriber lists: `include_subscribers: false`).
  */
 const channelShown = (c: Channel) => ({
   stream_id: c.stream_id,
@@ -101,6 +101,7 @@ const channelShown = (c: Channel) => ({
   is_web_public: c.is_web_public,
   is_archived: c.is_archived,
   folder_id: c.folder_id,
+  subscriber_count: c.subscriber_count,
 });
 
 const byKey = <V>(m: ReadonlyMap<string | number, V>) => Object.fromEntries([...m].sort(([a], [b]) => String(a).localeCompare(String(b))));
@@ -117,7 +118,7 @@ export function observable(s: Store) {
     mentions: [...s.mentions.value].sort((a, b) => a - b),
     recent: byKey(new Map([...s.recent.value].map(([k, r]) => [k, { maxId: r.maxId, senders: r.senders }]))),
     channels: byKey(new Map([...s.channels.value].map(([id, c]) => [id, channelShown(c)]))),
-    subscriptions: [...s.subscriptions.value].sort((a, b) => a.stream_id - b.stream_id).map(({ subscribers: _s, subscriber_count: _n, ...sub }) => sub),
+    subscriptions: [...s.subscriptions.value].sort((a, b) => a.stream_id - b.stream_id).map(({ subscribers: _s, ...sub }) => sub),
     users: byKey(s.users.value),
     userStatus: byKey(s.userStatus.value),
     mutedTopics: [...s.mutedTopics.value].sort(),
