@@ -42,6 +42,8 @@ import { doEnsureNotificationBot } from './actions/notification-bot.js';
 import { queueMissingThumbnails } from './actions/thumbnails.js';
 import { ThumbnailQueue } from './lib/uploads/thumbnail-queue.js';
 import { restrictDecoders } from './lib/uploads/thumbnails.js';
+import { newOutgoingWebhookState } from './lib/people/outgoing-webhook-state.js';
+import { startOutgoingWebhooks, stopOutgoingWebhooks } from './actions/outgoing-webhook-worker.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -121,6 +123,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     tlsHandshakeMs: 10_000,
     connectionsPerAddress: 100,
     capLoopbackConnections: false,
+    outgoingWebhookTimeoutMs: 10_000,
+    outgoingWebhookRetryMs: 1000,
     ...opts.config,
   };
   const turn = new TurnEnd((error) => log.error('an answer could not be written', { error: String(error) }));
@@ -145,6 +149,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     exports: new RealmExports(),
     backups: new BackupRunner(),
     storageHealth: newStorageHealth(),
+    outgoingWebhooks: newOutgoingWebhookState(),
     presence: newPresenceBook(),
     scheduledDelivery: { running: false },
     setupInProgress: false,
@@ -198,6 +203,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopMaintenance = scheduleChannelActivity(app);
       stopUploadSweep = scheduleUnclaimedUploadSweep(app);
       stopDelivery = scheduleMessageDelivery(app);
+      // Calls to outgoing-webhook bots left waiting by the last stop are made now.
+      startOutgoingWebhooks(app);
       // Images whose thumbnails a stop or crash left unmade are made now.
       const missing = queueMissingThumbnails(app);
       if (missing) log.info('thumbnails to make', { uploads: missing });
@@ -236,6 +243,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopUploadSweep?.();
       stopDelivery?.();
       stopPresenceSaves?.();
+      // Calls in flight are dropped unanswered; they stay queued and are made at the next start.
+      await stopOutgoingWebhooks(app);
       // The thumbnail being made finishes (its write is durable); the rest are made at the next start.
       await app.thumbnails.stop();
       // Parked polls answer on their next tick, leaving keep-alive sockets idle: close those as they

@@ -4,6 +4,7 @@ import type { PresenceBook } from './lib/people/presence-book.js';
 import type { BackupRunner } from './lib/runtime/backup.js';
 import type { StaticFiles } from './lib/runtime/static-files.js';
 import type { StorageHealth } from './lib/runtime/storage-health-state.js';
+import type { OutgoingWebhookState } from './lib/people/outgoing-webhook-state.js';
 import type { ThumbnailQueue } from './lib/uploads/thumbnail-queue.js';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -105,6 +106,10 @@ export interface ServerConfig {
    * addresses comes from the server computer itself. Tests replace it to play another machine.
    */
   networkInterfaces: () => NodeJS.Dict<NetworkInterfaceInfo[]>;
+  /** How long one call to an outgoing webhook may take, in ms (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: 10 s). */
+  outgoingWebhookTimeoutMs: number;
+  /** How long a call that timed out or could not connect waits before it is tried again, in ms (1 s). */
+  outgoingWebhookRetryMs: number;
 }
 
 /**
@@ -184,6 +189,8 @@ export interface App {
   backups: BackupRunner;
   /** Whether writes are refused after a failed one, and the rollback (server/lib/runtime/storage-health-state.ts). */
   storageHealth: StorageHealth;
+  /** Calls to outgoing-webhook bots being made, and the worker that makes them (actions/outgoing-webhook-worker.ts). */
+  outgoingWebhooks: OutgoingWebhookState;
   /** Presence rows, in memory, saved to presence.json (server/lib/people/presence-book.ts). */
   presence: PresenceBook;
   /** Delivery of due scheduled messages: `running` while a run is sending (one run at a time). */

@@ -24,6 +24,7 @@ import { newSubmessage } from './submessages.js';
 import { setTopicPolicyIn } from './user-topics.js';
 import { emitUserAccessDiff, snapshotUserAccess } from './users-access.js';
 import { systemBot } from '../lib/people/system-bots.js';
+import { queueOutgoingWebhookCalls } from './outgoing-webhook-queue.js';
 
 export interface SendInput {
   addressee: Addressee;
@@ -87,7 +88,8 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const g of rendered.mentionedGroupIds) for (const id of groupMemberIds(app, g)) mentioned.add(id);
 
-  return commit(app, (tx) => {
+  let webhookCalls = 0;
+  const result = await commit(app, (tx) => {
     // A system bot in a direct message (sending it, or written to) is named in the conversation but gets no row.
     const recipients =
       addressee.kind === 'stream'
@@ -160,6 +162,8 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
       }
     }
     claimAttachments(app, tx, sender.id, m.id, rendered.uploadPaths);
+    // Outgoing-webhook bots this message triggers: their calls are on disk with it.
+    webhookCalls = queueOutgoingWebhookCalls(app, tx, sender, m, mentioned);
     input.inSameCommit?.(tx);
     const publicChannel = addressee.kind === 'stream' && !addressee.channel.invite_only;
     tx.emit(
@@ -168,4 +172,6 @@ export async function doSendMessage(app: App, sender: UserRecord, input: SendInp
     );
     return { id: m.id, automaticPolicy };
   });
+  if (webhookCalls) app.outgoingWebhooks.wake();
+  return result;
 }

@@ -38,6 +38,8 @@ export interface RealmSettings {
   hearth_plain_http?: boolean;
   /** LAN discovery by mDNS/DNS-SD (default on). */
   hearth_discovery?: boolean;
+  /** Outgoing webhooks may call this computer (loopback and its own addresses); default off. */
+  hearth_allow_loopback_webhooks?: boolean;
   /** Zulip's welcome_message_custom_text: the Welcome Bot's extra note to new users (≤ 8,000 characters). */
   welcome_message_custom_text?: string;
   enable_guest_user_indicator?: boolean;

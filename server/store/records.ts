@@ -16,3 +16,4 @@ export type { InviteRecord, InvitesDoc } from './invite-records.js';
 export type { DraftType, DraftRecord, DraftsDoc } from './draft-records.js';
 export type { PushTokenRecord, DeviceRecord, DevicesDoc } from './device-records.js';
 export type { RealmEmojiRecord, RealmEmojiDoc } from './emoji-records.js';
+export type { OutgoingWebhookCallRecord, OutgoingWebhooksDoc } from './outgoing-webhook-records.js';

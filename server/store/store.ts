@@ -19,6 +19,7 @@ import { UserTable } from './users.js';
 import { MessageStore } from './messages.js';
 import { AttachmentTable, isAttachmentsDoc, type AttachmentsDoc } from './attachment-records.js';
 import { SessionTable, isSessionsDoc, type SessionsDoc } from './sessions.js';
+import type { OutgoingWebhooksDoc } from './outgoing-webhook-records.js';
 import { randomBytes } from 'node:crypto';
 
 export class StoreOpenError extends Error {
@@ -61,6 +62,7 @@ export class Store {
     readonly scheduled: Collection<ScheduledMessagesDoc>,
     readonly invites: Collection<InvitesDoc>,
     readonly sessions: SessionTable,
+    readonly outgoingWebhooks: Collection<OutgoingWebhooksDoc>,
     private lockFile: string | null,
   ) {}
 
@@ -108,6 +110,10 @@ export class Store {
       }));
       const invites = await Collection.open<InvitesDoc>(join(dataDir, 'invites.json'), () => ({ nextId: 1, invites: [] }));
       const sessions = await Collection.open<SessionsDoc>(join(dataDir, 'sessions.json'), () => ({ sessions: [] }));
+      const outgoingWebhooks = await Collection.open<OutgoingWebhooksDoc>(join(dataDir, 'outgoing_webhooks.json'), () => ({
+        nextId: 1,
+        calls: [],
+      }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -123,6 +129,7 @@ export class Store {
         [scheduled, (d: ScheduledMessagesDoc) => Array.isArray(d.scheduled) && Number.isInteger(d.nextId)],
         [invites, (d: InvitesDoc) => Array.isArray(d.invites) && Number.isInteger(d.nextId)],
         [sessions, isSessionsDoc],
+        [outgoingWebhooks, (d: OutgoingWebhooksDoc) => Array.isArray(d.calls) && Number.isInteger(d.nextId)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -148,6 +155,7 @@ export class Store {
         scheduled,
         invites,
         new SessionTable(sessions),
+        outgoingWebhooks,
         lockFile,
       );
     } catch (err) {
@@ -192,6 +200,7 @@ export class Store {
       this.scheduled,
       this.invites,
       this.sessions.collection,
+      this.outgoingWebhooks,
     ] as Collection<unknown>[];
   }
 

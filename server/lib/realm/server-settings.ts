@@ -2,7 +2,9 @@
  * Hearth's own server switches an owner changes from the admin pages (`PATCH /realm`, like
  * the organization's settings, but never announced to clients): the API rate limit, plain
  * HTTP (off: HTTP only redirects to HTTPS and serves the trust page), and LAN discovery.
- * `GET /hearth/status` shows their values.
+ * `GET /hearth/status` shows their values. One is announced as the organization's settings are
+ * (register's `realm_hearth_allow_loopback_webhooks`, realm `update` events): whether outgoing
+ * webhooks may call this computer itself.
  */
 import { errors } from '../../errors.js';
 import { t } from '../../params/params.js';
@@ -37,5 +39,14 @@ export const SERVER_SETTINGS: RealmSetting[] = [
     stored: { in: 'settings', key: 'hearth_discovery' },
     fallback: true,
     secret: true,
+  } as RealmSetting,
+  {
+    // Off by default: a bot's URL naming this computer (loopback, its own addresses) would let any
+    // member who makes a bot send requests to services listening only locally.
+    name: 'hearth_allow_loopback_webhooks',
+    type: t.bool,
+    who: 'owner',
+    stored: { in: 'settings', key: 'hearth_allow_loopback_webhooks' },
+    fallback: false,
   } as RealmSetting,
 ];
