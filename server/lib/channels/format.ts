@@ -3,7 +3,7 @@
  * stream_to_dict, build_stream_dict_for_sub and get_channel_folder_dict).
  */
 import type { App } from '../../context.js';
-import type { ChannelFolder } from '../../protocol/channel.js';
+import type { Channel, ChannelFolder, Subscription } from '../../protocol/channel.js';
 import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord } from '../../store/channel-records.js';
 import { CHANNEL_SETTING_NAMES } from './settings.js';
 import { subscriberIds } from './access.js';
@@ -27,14 +27,32 @@ function streamPostPolicy(app: App, channel: ChannelRecord): number {
 }
 
 /**
+ * The channel object as the server sends it: the protocol's `Channel` (what clients read, the web
+ * app included: the compiler holds the two together), every field present, plus the fields only
+ * other clients read and the group settings by name.
+ */
+export type ChannelObject = Required<Channel> & {
+  topics_policy: string;
+  message_retention_days: number | null;
+  is_recently_active: boolean;
+  stream_weekly_traffic: number | null;
+  stream_post_policy: number;
+  is_announcement_only: boolean;
+  [groupSetting: string]: unknown;
+};
+
+/** The personal part of a subscription object (the protocol's `Subscription` less the channel). */
+export type SubscriptionSettings = Required<Pick<Subscription, 'color' | 'is_muted' | 'in_home_view' | 'pin_to_top' | (typeof NOTIFICATION_SETTINGS)[number]>>;
+
+/**
  * The channel object (BasicChannel). `subscriberCount` may be passed when the
  * caller already has the subscriber lists (register), to avoid a rescan.
  */
-export function formatChannel(app: App, c: ChannelRecord, subscriberCount?: number): Record<string, unknown> {
+export function formatChannel(app: App, c: ChannelRecord, subscriberCount?: number): ChannelObject {
   const postPolicy = streamPostPolicy(app, c);
   // The history-derived fields come from the messages area (app.channelMessages), falling back to the record.
   const hooks = app.channelMessages;
-  const out: Record<string, unknown> = {
+  const out: ChannelObject = {
     stream_id: c.id,
     name: c.name,
     is_archived: c.is_archived,
@@ -68,7 +86,7 @@ export const NOTIFICATION_SETTINGS = [
 ] as const;
 
 /** The personal part of a subscription object. */
-export function subscriptionFields(sub: SubscriptionRecord): Record<string, unknown> {
+export function subscriptionFields(sub: SubscriptionRecord): SubscriptionSettings {
   return {
     color: sub.color,
     is_muted: sub.is_muted,
@@ -83,7 +101,7 @@ export function subscriptionFields(sub: SubscriptionRecord): Record<string, unkn
 }
 
 /** A subscription object: the channel plus the user's settings for it. */
-export const formatSubscription = (app: App, c: ChannelRecord, sub: SubscriptionRecord, subscriberCount?: number) => ({
+export const formatSubscription = (app: App, c: ChannelRecord, sub: SubscriptionRecord, subscriberCount?: number): ChannelObject & SubscriptionSettings => ({
   ...formatChannel(app, c, subscriberCount),
   ...subscriptionFields(sub),
 });
