@@ -6,7 +6,7 @@
  */
 import type { App } from '../context.js';
 import { botMessageDict, serviceBotTriggers } from '../lib/people/outgoing-webhooks.js';
-import type { MessageRecord } from '../store/message-records.js';
+import { FLAG, type MessageRecord } from '../store/message-records.js';
 import type { OutgoingWebhookCallRecord } from '../store/outgoing-webhook-records.js';
 import type { UserRecord } from '../store/records.js';
 import type { Transaction } from './commit.js';
@@ -24,9 +24,18 @@ export function queueOutgoingWebhookCalls(app: App, tx: Transaction, sender: Use
   return triggers.length;
 }
 
-/** Takes a call off the queue (it has ended). */
+/**
+ * Takes a call off the queue (it has ended) and, as Zulip's do_flag_service_bots_messages_as_processed,
+ * marks the message read for the bot where it has the message (no event: nobody reads as the bot here).
+ */
 export function removeOutgoingWebhookCall(app: App, tx: Transaction, call: OutgoingWebhookCallRecord): void {
   const doc = app.store.outgoingWebhooks.data;
   doc.calls = doc.calls.filter((c) => c.id !== call.id);
   tx.touch(app.store.outgoingWebhooks);
+  const m = app.store.messages.get(call.message_id);
+  const flags = m ? app.store.messages.rowFlags(m, call.bot_id) : null;
+  if (m && flags !== null && (flags & FLAG.read) === 0) {
+    app.store.messages.setRowFlags(m, call.bot_id, flags | FLAG.read);
+    tx.touch(() => app.store.messages.save(m.id));
+  }
 }

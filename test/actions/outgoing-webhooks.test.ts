@@ -15,7 +15,7 @@ import { sendDirect, sendStream } from '../helpers/messages.js';
 import { startTestServer, type Client, type Person, type TestServer } from '../helpers/server.js';
 import { createApp, type HearthServer } from '../../server/app.js';
 import { silentLogger } from '../../server/log.js';
-import type { MessageRecord } from '../../server/store/message-records.js';
+import { FLAG, type MessageRecord } from '../../server/store/message-records.js';
 import { Store } from '../../server/store/store.js';
 
 interface Hit {
@@ -155,6 +155,21 @@ describe('outgoing webhooks', () => {
     assert.deepEqual([...group.dm!].sort(), [sam.account.id, mel.account.id, bot.id].sort());
   });
 
+  it('a connection cut before the answer is tried again (not a failure while a retry succeeds); the message is read for the bot', async () => {
+    let calls = 0;
+    target.handlers.set('flaky', (_hit, res) => {
+      if (++calls === 1) res.socket?.destroy();
+      else json(res, 200, { content: 'second time lucky' });
+    });
+    const bot = await makeBot(mel.client, target, 'flaky');
+    const id = await sendDirect(sam.client, [bot.id], 'try me');
+    await eventually(() => botMessages(ts, bot.id)[0]?.content === 'second time lucky', 'the reply after a retry');
+    assert.equal(target.hitsOn('flaky').length, 2);
+    assert.equal(botMessages(ts, bot.id).length, 1, 'no failure message, no notice');
+    const m = ts.store.messages.get(id)!;
+    assert.equal((ts.store.messages.rowFlags(m, bot.id)! & FLAG.read) !== 0, true);
+  });
+
   it('response_not_required (or "") posts nothing', async () => {
     target.handlers.set('quiet', (_hit, res) => json(res, 200, { response_not_required: true, content: 'not this' }));
     target.handlers.set('empty', (_hit, res) => json(res, 200, ''));
@@ -238,6 +253,24 @@ describe('outgoing webhooks', () => {
     assert.match(nMoved.content, /status code \*302\*/);
     assert.equal(target.hitsOn('boom').length, 1);
     assert.equal(target.hitsOn('echo').length, echoHits, 'the redirect was not followed');
+  });
+
+  it('a reply’s widget_content: a zform is posted with it; content that is not JSON is a failure with a notice', async () => {
+    const zform = { widget_type: 'zform', extra_data: { type: 'choices', heading: 'Lunch?', choices: [{ type: 'multiple_choice', short_name: 'Y', long_name: 'Yes', reply: 'yes' }] } };
+    target.handlers.set('form', (_hit, res) => json(res, 200, { content: 'choose', widget_content: JSON.stringify(zform) }));
+    target.handlers.set('badform', (_hit, res) => json(res, 200, { content: 'whatever', widget_content: 'test' }));
+    const form = await makeBot(mel.client, target, 'form');
+    const bad = await makeBot(mel.client, target, 'badform');
+    await sendStream(sam.client, 'bots', 'widgets', `@**${form.name}** @**${bad.name}**`);
+    const posted = await eventually(() => botMessages(ts, form.id)[0], 'the zform reply');
+    assert.equal(posted.content, 'choose');
+    assert.equal(posted.submessages?.[0]?.msg_type, 'widget');
+    const notice = await eventually(() => ownerNotice(bad.id), 'the notice');
+    assert.match(
+      notice.content,
+      /\n> Widgets: API programmer sent invalid JSON content\nThe response contains the following payload:\n```\n'\{"content":"whatever","widget_content":"test"\}'\n```$/,
+    );
+    assert.ok(botMessages(ts, bad.id).some((m) => m.content === 'Failure! Widgets: API programmer sent invalid JSON content'));
   });
 
   it('an answer over 1 MiB is refused, with a notice', async () => {

@@ -36,11 +36,22 @@ export interface PostRequest {
   signal: AbortSignal;
 }
 
+/** An IPv4-mapped IPv6 address as its IPv4 address (`::ffff:127.0.0.1`, which URLs write `::ffff:7f00:1`). */
+function mappedV4(a: string): string | null {
+  const dotted = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(a);
+  if (dotted) return dotted[1]!;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
+  if (!hex) return null;
+  const [hi, lo] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+}
+
 /** This computer: loopback, one of its addresses, or the unspecified address (0.0.0.0/8, ::), which reaches it. */
 function isThisComputer(address: string, isOwn: (a: string) => boolean): boolean {
-  const a = address.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  const v4 = a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
-  return /^0\./.test(v4) || a === '::' || isOwn(a);
+  const a = address.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const v4 = mappedV4(a);
+  const plain = v4 ?? a;
+  return /^0\./.test(plain) || a === '::' || /^127\./.test(plain) || a === '::1' || isOwn(plain);
 }
 
 class RefusedAddress extends Error {
