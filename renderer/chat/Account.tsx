@@ -3,7 +3,7 @@
  * and a zuliprc for the terminal and Python clients (after entering the password again);
  * this browser's desktop notifications and a way to the personal settings; signing out.
  */
-import { httpsSite, zuliprc } from '../zuliprc.js';
+import { httpsSite, zuliprc } from './zuliprc.js';
 import { useState } from 'preact/hooks';
 import { ApiError, del, patch, post, serverSettings, uploadAvatar } from './api.js';
 import { href } from './router.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { roleName } from '../../renderer/admin-api.js';
 import { encode } from '../../renderer/api.js';
-import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/zuliprc.js';
+import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/chat/zuliprc.js';
 import { withoutInlineAttributes } from '../../renderer/dom.js';
 import { formatBytes, formatUptime } from '../../renderer/status.js';
 

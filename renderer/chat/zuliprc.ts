@@ -1,8 +1,8 @@
 /**
  * Zulip's zuliprc file (what the Zulip web app's "download zuliprc" gives), shared by the
- * admin pages' bots and the chat's own API key: the `site` people can reach, over HTTPS
- * when the server has it, naming this server's authority for the Python library
- * (`cert_bundle`, the file downloaded beside it).
+ * organization settings' bots (admin/users/) and one's own API key (Account.tsx): the `site`
+ * people can reach, over HTTPS when the server has it, naming this server's authority for the
+ * Python library (`cert_bundle`, the file downloaded beside it).
  */
 export const zuliprc = (email: string, key: string, site: string, certBundle?: string) =>
   `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n${certBundle ? `cert_bundle=${certBundle}\n` : ''}`;
