@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkLayers, checkWebImports, lintLayers } from './layers.js';
+import { checkLayers, checkWebCycles, checkWebImports, lintLayers } from './layers.js';
 
 const TABLE = {
   views: ['actions', 'lib', 'context'],
@@ -78,9 +78,21 @@ test('the web app imports from server/ only server/protocol/', () => {
   assert.deepEqual(checkWebImports(files), ['renderer/chat/View.tsx:1: the web app imports from server/ only server/protocol/ (not server/errors.ts)']);
 });
 
-test('the real server/ has no import cycle', () => {
+test('the real server/ and web app keep their layers and have no import cycle', () => {
   assert.deepEqual(
     lintLayers().filter((p) => p.startsWith('import cycle')),
     [],
   );
+});
+
+test('the web app may have no import cycle, through .tsx files and type imports too', () => {
+  const web = new Map([
+    ['renderer/chat/a.tsx', "import { b } from './store/b.js';"],
+    ['renderer/chat/store/b.ts', "import type { C } from '../c.js';"],
+    ['renderer/chat/c.tsx', "import { a } from './a.js';"],
+    ['renderer/chat/d.ts', "import { b } from './store/b.js';"],
+  ]);
+  assert.deepEqual(checkWebCycles(web), ['import cycle (3 files): renderer/chat/a.tsx -> renderer/chat/store/b.ts -> renderer/chat/c.tsx -> renderer/chat/a.tsx']);
+  web.set('renderer/chat/c.tsx', 'export const c = 1;');
+  assert.deepEqual(checkWebCycles(web), []);
 });

@@ -101,7 +101,7 @@ function importsOf(path: string, text: string, files: ReadonlyMap<string, string
       return;
     }
     const joined = posix.normalize(posix.join(posix.dirname(path), spec));
-    const candidates = [joined, joined.replace(/\.js$/, '.ts'), `${joined}.ts`];
+    const candidates = [joined, joined.replace(/\.js$/, '.ts'), joined.replace(/\.js$/, '.tsx'), `${joined}.ts`];
     const found = joined.startsWith('..') ? null : (candidates.find((c) => files.has(c)) ?? candidates[1]!);
     out.push({ target: found, spec, typeOnly, line });
   };
@@ -253,6 +253,13 @@ export function checkWebImports(files: ReadonlyMap<string, string>): string[] {
   return problems;
 }
 
+/** Import cycles in the web app (type imports count, as on the server): none allowed. */
+export function checkWebCycles(files: ReadonlyMap<string, string>): string[] {
+  const graph = new Map<string, string[]>();
+  for (const [path, text] of files) graph.set(path, importsOf(path, text, files).flatMap((i) => (i.target && files.has(i.target) ? [i.target] : [])));
+  return cycles(graph).map((component) => `import cycle (${component.length} files): ${cyclePath(component, graph).join(' -> ')}`);
+}
+
 /** The .ts and .js files under `dir` (or those `pattern` takes), by path relative to it. */
 export function readSources(dir: string, pattern = /\.(ts|js)$/): Map<string, string> {
   const out = new Map<string, string>();
@@ -267,9 +274,9 @@ export function readSources(dir: string, pattern = /\.(ts|js)$/): Map<string, st
   return out;
 }
 
-/** The violations in this checkout's server/, and the web app's imports from it. */
+/** The violations in this checkout's server/, and the web app's imports from it and cycles. */
 export function lintLayers(): string[] {
   const root = join(dirname(new URL(import.meta.url).pathname), '..', '..');
   const web = new Map([...readSources(join(root, 'renderer'), /\.(ts|tsx)$/)].map(([path, text]) => [`renderer/${path}`, text]));
-  return [...checkLayers(readSources(join(root, 'server'))), ...checkWebImports(web)];
+  return [...checkLayers(readSources(join(root, 'server'))), ...checkWebImports(web), ...checkWebCycles(web)];
 }
