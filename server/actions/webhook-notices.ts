@@ -44,3 +44,19 @@ export const doNotifyEmptyChannel = (app: App, bot: UserRecord, name: string) =>
     bot,
     `Your bot ${botMention(bot)} tried to send a message to channel #**${name}**. The channel exists but does not have any subscribers.`,
   );
+
+/**
+ * Zulip's MISSING_EVENT_HEADER_MESSAGE: the request named no event type. Zulip ends by pointing at
+ * its support address; a Hearth server has none, so the owner is pointed at the administrators.
+ */
+export const doNotifyMissingHeader = (app: App, bot: UserRecord, path: string, header: string, integration: string) =>
+  notifyOwner(
+    app,
+    bot,
+    `Hi there!  Your bot ${bot.full_name} just sent an HTTP request to ${path} that
+is missing the HTTP ${header} header.  Because this header is how
+${integration} indicates the event type, this usually indicates a configuration
+issue, where you either entered the URL for a different integration, or are running
+an older version of the third-party service that doesn't provide that header.
+Contact your server's administrators if you need help debugging!`,
+  );

@@ -10,6 +10,8 @@
  *   success, nothing posted, and the Notification Bot tells the owner (by ID: the error too).
  * - `only_events` / `exclude_events`: JSON lists of shell-style patterns (fnmatch) matched
  *   against the event type, for integrations that report one.
+ * - An integration's missing event header (MissingEventHeaderError) is answered 400 and the
+ *   Notification Bot tells the bot's owner, as Zulip's validate_extract_webhook_http_header.
  * - Messages go out as the bot through doSendMessage, as any message.
  * - The body is read here (up to WEBHOOK_BODY_LIMIT, then 413), as UTF-8; forms are split with
  *   URLSearchParams. Unknown integrations, and the /json/ mirror, are the router's JSON 404.
@@ -18,7 +20,12 @@ import type Koa from 'koa';
 import type { ApiRequest } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import { doSendMessage } from '../actions/messages.js';
-import { doNotifyEmptyChannel, doNotifyMissingChannel, doNotifyMissingChannelId } from '../actions/webhook-notices.js';
+import {
+  doNotifyEmptyChannel,
+  doNotifyMissingChannel,
+  doNotifyMissingChannelId,
+  doNotifyMissingHeader,
+} from '../actions/webhook-notices.js';
 import { safeEqual } from '../auth/secrets.js';
 import { basicUser } from '../http/auth.js';
 import { notFound } from '../http/envelope.js';
@@ -28,7 +35,7 @@ import { normaliseContent } from '../lib/messages/content.js';
 import { Params, t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import type { UserRecord } from '../store/records.js';
-import { filteredOut, type Integration, type WebhookMessage, type WebhookRequest } from '../webhooks/common.js';
+import { filteredOut, type Integration, MissingEventHeaderError, type WebhookMessage, type WebhookRequest } from '../webhooks/common.js';
 import { findIntegration } from '../webhooks/registry.js';
 
 /** The largest body a webhook may send: 10 MiB (real payloads are a few KiB; GitHub's largest, a few MiB). */
@@ -95,7 +102,9 @@ async function channelAddressee(req: ApiRequest, bot: UserRecord, stream: string
 async function post(req: ApiRequest, integration: Integration, bot: UserRecord, params: Params, message: WebhookMessage): Promise<void> {
   const only = params.get('only_events', t.json(v.list(v.str)));
   const exclude = params.get('exclude_events', t.json(v.list(v.str)));
-  if (message.eventType !== undefined && integration.allEventTypes !== null && filteredOut(message.eventType, only, exclude)) return;
+  // As Zulip's check_send_webhook_message: any event type the integration reports is filtered,
+  // whether or not its register entry lists the types.
+  if (message.eventType !== undefined && filteredOut(message.eventType, only, exclude)) return;
   const stream = params.get('stream', t.string);
   const topic = params.get('topic', t.string) ?? message.topic;
   const content = normaliseContent(message.content);
@@ -151,6 +160,7 @@ export async function incomingWebhook(req: ApiRequest): Promise<void> {
     koa.status = 200;
     koa.body = { result: 'success', msg: '', ...outcome.answer };
   } catch (err) {
+    if (err instanceof MissingEventHeaderError) await doNotifyMissingHeader(req.app, bot, koa.path, err.header, err.integrationName);
     if (!integration.slackErrors || !(err instanceof HearthError)) throw err;
     // Zulip's slack_error_handler: Slack's error shape, with the error's status.
     koa.status = err.status;

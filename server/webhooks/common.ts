@@ -128,3 +128,26 @@ export function filteredOut(eventType: string, only: string[] | undefined, exclu
   if (only !== undefined && !only.some((p) => fnmatch(eventType, p))) return true;
   return exclude !== undefined && exclude.some((p) => fnmatch(eventType, p));
 }
+
+/**
+ * Zulip's MissingHTTPEventHeaderError: an integration that reads its event type from a header got
+ * a request without it (400 MISSING_HTTP_EVENT_HEADER, `header` in the answer). The view also tells
+ * the bot's owner, naming the integration as Zulip's message does.
+ */
+export class MissingEventHeaderError extends HearthError {
+  constructor(
+    readonly header: string,
+    readonly integrationName: string,
+  ) {
+    super(`Missing the HTTP event header '${header}'`, { code: 'MISSING_HTTP_EVENT_HEADER', extra: { header } });
+  }
+}
+
+/** Zulip's validate_extract_webhook_http_header: the first of `headers` present, else MissingEventHeaderError for the first. */
+export function eventHeader(req: WebhookRequest, integrationName: string, ...headers: [string, ...string[]]): string {
+  for (const name of headers) {
+    const value = req.header(name);
+    if (value !== undefined) return value;
+  }
+  throw new MissingEventHeaderError(headers[0], integrationName);
+}

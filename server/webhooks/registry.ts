@@ -3,10 +3,11 @@
  * (by name), and their entries in `realm_incoming_webhook_bots`.
  */
 import type { Integration } from './common.js';
+import { gitea } from './gitea.js';
 import { jsonIntegration } from './json.js';
 import { slackIncoming } from './slack-incoming.js';
 
-export const INTEGRATIONS: readonly Integration[] = [jsonIntegration, slackIncoming];
+export const INTEGRATIONS: readonly Integration[] = [gitea, jsonIntegration, slackIncoming];
 
 const BY_NAME: ReadonlyMap<string, Integration> = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 

@@ -150,7 +150,8 @@ describe('POST /api/v1/external/json', () => {
 
   it('register lists the integrations in realm_incoming_webhook_bots', async () => {
     const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    assert.deepEqual(res.body.realm_incoming_webhook_bots, [
+    const ours = res.body.realm_incoming_webhook_bots.filter((b: { name: string }) => b.name === 'json' || b.name === 'slack_incoming');
+    assert.deepEqual(ours, [
       { name: 'json', display_name: 'JSON formatter', all_event_types: null, config_options: [], url_options: [] },
       { name: 'slack_incoming', display_name: 'Slack-compatible webhook', all_event_types: null, config_options: [], url_options: [] },
     ]);
