@@ -2,8 +2,9 @@
  * The web app's pages (renderer/, bundled by server/lib/runtime/web-bundle.ts): small HTML pages
  * naming a page's hashed script and style, served with a strict Content-Security-Policy; the hashed
  * files are cached for a year. The chat is at `/`, its organization settings at `/#organization/…`
- * (`/admin/`, where the desktop window opens, is the same page); before an organization exists both
- * are the first-run setup. Joining with an invite link is a page of its own (views/invites.ts).
+ * (`/admin/`, where the desktop window opens, is the same page); before an organization exists,
+ * `/admin/` is the first-run setup and `/` redirects there. Joining with an invite link is a page of
+ * its own (`/join/<key>/`, views/invites.ts).
  */
 import type { ApiRequest } from '../context.js';
 import { errors } from '../errors.js';
@@ -43,8 +44,16 @@ export async function servePage(req: ApiRequest, name: PageName): Promise<void> 
   req.koa.body = html(TITLES[name], page.script, page.style);
 }
 
-/** GET / and GET /admin/: the chat (its organization settings at /admin/), or the first-run setup while there is no organization. */
-export const chatIndex = (req: ApiRequest): Promise<void> => servePage(req, req.app.store.realm.data.realm ? 'chat' : 'setup');
+/**
+ * GET / and GET /admin/: the chat (its organization settings at /admin/), or the first-run setup
+ * while there is no organization, at /admin/ (where the desktop window opens): `/` goes there,
+ * keeping the query (`?setup_token=`).
+ */
+export async function chatIndex(req: ApiRequest): Promise<void> {
+  if (req.app.store.realm.data.realm) return servePage(req, 'chat');
+  if (req.koa.path === '/') return redirectToAdmin(req);
+  return servePage(req, 'setup');
+}
 
 /** GET /admin: to /admin/ (keeping the query, e.g. `?setup_token=`). */
 export function redirectToAdmin(req: ApiRequest): void {
