@@ -21,6 +21,7 @@ import { baseUrl, pathInt } from './common.js';
 import { requireUser } from '../lib/people/require.js';
 import { serverLanUrls } from '../lib/network/server-urls.js';
 import { validateNewAccount } from '../lib/people/new-account.js';
+import { servePage } from './web-client.js';
 
 /**
  * The address links for other people use: the request's, unless that is the server computer's
@@ -148,9 +149,17 @@ export async function joinWithInvite(req: ApiRequest): Promise<ViewResult> {
   return { user_id: user.id, email: user.email, realm_url: baseUrl(req) };
 }
 
-/** GET /join/<key>/: the join page (the key travels in the fragment, never in a request the page makes). */
-export function joinPage(req: ApiRequest): void {
+/**
+ * GET /join/<key>/: the join page (renderer/join/), which reads the key from its address and sends
+ * it only with the join call (its other requests carry no referrer); `/join/<key>` goes there.
+ */
+export async function joinPage(req: ApiRequest): Promise<void> {
   const key = req.path.key ?? '';
   if (!/^[a-z0-9]{1,64}$/.test(key)) throw errors.notFound('Not Found');
-  req.koa.redirect(`/admin/join.html#${key}`);
+  if (!req.koa.path.endsWith('/')) {
+    req.koa.status = 302;
+    req.koa.redirect(`/join/${key}/`);
+    return;
+  }
+  await servePage(req, 'join');
 }
