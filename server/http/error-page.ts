@@ -46,7 +46,7 @@ export function renderErrorPage(ctx: Koa.Context): void {
   ctx.status = status;
   ctx.body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Hearth</title><link rel="icon" href="/static/hearth-icon.png"><link rel="stylesheet" href="/admin/style.css"></head>
+<title>${escapeHtml(title)} · Hearth</title><link rel="icon" href="/static/hearth-icon.png"><link rel="stylesheet" href="/help/help.css"></head>
 <body><main class="page" id="main"><h1>${escapeHtml(title)}</h1>
 ${detail ? `<p>${escapeHtml(detail)}</p>` : ''}
 <p class="muted">Error ${status}</p>

@@ -2,13 +2,13 @@
  * When an owner turns plain HTTP off (the `hearth_plain_http` switch) and HTTPS is on, the
  * HTTP listener only redirects to the same address over HTTPS (308, so a POST stays a POST)
  * and serves what a device needs before it can trust HTTPS: the trust page, the authority's
- * downloads and the page's stylesheet.
+ * downloads and the page's stylesheet (the help center's).
  */
 import type Koa from 'koa';
 import type { App } from '../context.js';
 import { requestLinkOrigin } from './link-origin.js';
 
-const OPEN: ReadonlySet<string> = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/admin/style.css', '/static/hearth-icon.png']);
+const OPEN: ReadonlySet<string> = new Set(['/hearth/trust', '/hearth/ca.crt', '/hearth/ca.mobileconfig', '/help/help.css', '/static/hearth-icon.png']);
 
 /** Whether a request on this socket, to this path, is only redirected to HTTPS. */
 export function redirectedToHttps(app: App, socket: object, path: string): boolean {

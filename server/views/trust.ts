@@ -156,7 +156,7 @@ ${secure ? `<p>Then open Hearth at <a href="${escapeHtml(secure)}">${escapeHtml(
   req.koa.type = 'text/html; charset=utf-8';
   req.koa.body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Trust this Hearth server</title><link rel="icon" href="/static/hearth-icon.png"><link rel="stylesheet" href="/admin/style.css"></head>
+<title>Trust this Hearth server</title><link rel="icon" href="/static/hearth-icon.png"><link rel="stylesheet" href="/help/help.css"></head>
 <body><main class="page trust" id="main"><h1>Trust this Hearth server</h1>
 ${body}
 </main></body></html>`;

@@ -375,7 +375,7 @@ describe('hearth over HTTPS', () => {
       assert.equal(redirected.status, 308);
       assert.equal(redirected.headers.get('location'), `https://127.0.0.1:${server.httpsPort}/api/v1/server_settings?x=1`);
       assert.equal((await fetch(`${server.url}/`, { redirect: 'manual' })).status, 308);
-      for (const path of ['/hearth/trust', '/hearth/ca.crt', '/admin/style.css']) assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
+      for (const path of ['/hearth/trust', '/hearth/ca.crt', '/help/help.css']) assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
       assert.equal((await get(`${base}/api/v1/server_settings`, { ca })).status, 200, 'HTTPS serves as before');
       const auth = `Basic ${Buffer.from(`o@example.com:${login.body.api_key}`).toString('base64')}`;
       assert.equal((await fetch(`${server.url}/api/v1/hearth/status`, { headers: { authorization: auth }, redirect: 'manual' })).status, 308, 'the API over HTTP too');
