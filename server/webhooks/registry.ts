@@ -4,10 +4,11 @@
  */
 import type { Integration } from './common.js';
 import { gitea } from './gitea.js';
+import { grafana } from './grafana.js';
 import { jsonIntegration } from './json.js';
 import { slackIncoming } from './slack-incoming.js';
 
-export const INTEGRATIONS: readonly Integration[] = [gitea, jsonIntegration, slackIncoming];
+export const INTEGRATIONS: readonly Integration[] = [gitea, grafana, jsonIntegration, slackIncoming];
 
 const BY_NAME: ReadonlyMap<string, Integration> = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
