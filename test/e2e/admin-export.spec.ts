@@ -26,6 +26,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { openPage, type TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signInToAdmin } from '../helpers/chat-page.js';
+import { networkQuiet } from '../helpers/network-quiet.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import type { Account, Client, TestServer } from '../helpers/server.js';
@@ -120,7 +121,7 @@ test.describe('admin Status page: Export for Zulip in Chromium', () => {
   test('the owner exports: progress, then the export with a Download link; the server agrees and the file is a .tar.gz', async () => {
     const { page } = t;
     const card = exportCard(page);
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     // The first answers after the click, in the server's shape (see the header); each twice (one second).
     const scripted = [
       { phase: 'messages', done: 2000, total: 2949 },
@@ -285,7 +286,7 @@ test.describe('admin Status page: Export for Zulip in Chromium', () => {
         .getByText('Private channels and direct messages can be exported by an organization owner only; as an administrator you can export the public channels.')
         .waitFor();
       assert.equal(await card.getByRole('button', { name: 'Export for Zulip', exact: true }).count(), 0);
-      await page.waitForLoadState('networkidle');
+      await networkQuiet(page);
       await button.click();
       await card.getByRole('status').filter({ hasText: 'Export finished: download it from the list below.' }).waitFor();
       const items = pastExports(page).getByRole('listitem');
@@ -312,7 +313,7 @@ test.describe('admin Status page: Export for Zulip in Chromium', () => {
       const p = await context.newPage();
       await signInToStatus(p, ts.url, ts.owner);
       await downloadLinks(p).first().waitFor();
-      await p.waitForLoadState('networkidle');
+      await networkQuiet(p);
       const found = (await axeViolations(p)).map((v) => `1280: ${v}`);
       await p.setViewportSize({ width: 390, height: 844 });
       found.push(...(await axeViolations(p)).map((v) => `390: ${v}`));
