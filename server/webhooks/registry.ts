@@ -2,13 +2,15 @@
  * The incoming-webhook integrations Hearth serves at `/api/v1/external/{name}`, in Zulip's order
  * (by name), and their entries in `realm_incoming_webhook_bots`.
  */
+import { alertmanager } from './alertmanager.js';
 import type { Integration } from './common.js';
 import { gitea } from './gitea.js';
+import { gitlab } from './gitlab.js';
 import { grafana } from './grafana.js';
 import { jsonIntegration } from './json.js';
 import { slackIncoming } from './slack-incoming.js';
 
-export const INTEGRATIONS: readonly Integration[] = [gitea, grafana, jsonIntegration, slackIncoming];
+export const INTEGRATIONS: readonly Integration[] = [alertmanager, gitea, gitlab, grafana, jsonIntegration, slackIncoming];
 
 const BY_NAME: ReadonlyMap<string, Integration> = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
