@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { serverSettings, type ApiError } from './api.js';
-import { sanitize } from './html.js';
+import { sanitizeOwnImages } from './html.js';
 import { signIn } from './session.js';
 
 /** `hearth demo`'s accounts (server/demo/roster.ts): public, like the demo itself. */
@@ -73,7 +73,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
     <form class="card" onSubmit={submit} aria-labelledby="signin-title">
         <img src={typeof settings.realm_icon === 'string' ? settings.realm_icon : '/static/hearth-icon.png'} alt="" width={48} height={48} />
         <h1 id="signin-title">Sign in to {realm}</h1>
-        {typeof settings.realm_description === 'string' && settings.realm_description && <div class="realm-description rendered" dangerouslySetInnerHTML={{ __html: sanitize(settings.realm_description) }} />}
+        {typeof settings.realm_description === 'string' && settings.realm_description && <div class="realm-description rendered" dangerouslySetInnerHTML={{ __html: sanitizeOwnImages(settings.realm_description) }} />}
         {plain && (
           <section class="insecure-note" aria-label="Connection not encrypted">
             <p>

@@ -6,7 +6,7 @@
  */
 import DOMPurify from 'dompurify';
 import type { DOMPurify as Purify } from 'dompurify';
-import { createSanitizer } from '../purify.js';
+import { createSanitizer, withoutInlineAttributes } from '../purify.js';
 import { escapeHtml } from '../../server/protocol/html.js';
 import { installKatexStyles, KATEX_TAGS, renameStyles } from './katex-style.js';
 
@@ -99,7 +99,9 @@ const imagePreviews = (purify: Purify) =>
  */
 const sanitizer = createSanitizer(DOMPurify, {
   inAppHref: inAppHash,
-  prepare: renameStyles,
+  // KaTeX's styles kept under another name first; then any other style or on* attribute dropped before parsing
+  // (Chromium reports each against the CSP even in an inert document; DOMPurify would drop them anyway).
+  prepare: (html) => withoutInlineAttributes(renameStyles(html)),
   hooks: [emojiAndSpoilers, imagePreviews, installKatexStyles],
   config: { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], ADD_TAGS: KATEX_TAGS },
 });
@@ -126,4 +128,18 @@ export function meMessage(html: string, name: string): string {
   const prefix = '<p>/me ';
   if (!html.startsWith(prefix)) return html;
   return `<p class="me-message"><span class="me-name">${escapeHtml(name)}</span> ${html.slice(prefix.length)}`;
+}
+
+/**
+ * Server HTML shown outside messages (the organization's description on the sign-in form, channel
+ * folders' descriptions in the organization settings): sanitised as above, and images only from
+ * this server (the page's CSP would refuse others anyway, as an error in the console).
+ */
+export function sanitizeOwnImages(html: string): string {
+  const box = document.createElement('template');
+  box.innerHTML = sanitize(html);
+  for (const img of Array.from(box.content.querySelectorAll('img'))) {
+    if (new URL(img.getAttribute('src') ?? '', location.href).origin !== location.origin) img.remove();
+  }
+  return box.innerHTML;
 }

@@ -17,6 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { ARTIFACTS, type TestPage } from '../helpers/browser.js';
 import { isSessionProbe, signInToAdmin } from '../helpers/chat-page.js';
+import { networkQuiet } from '../helpers/network-quiet.js';
 import { eventually } from '../helpers/eventually.js';
 import { createChannel } from '../helpers/channels.js';
 import { Client, type Account, type TestServer } from '../helpers/server.js';
@@ -314,7 +315,7 @@ test.describe('admin Channels page and Welcome note in Chromium', () => {
       await page.goto(`${ts.url}/admin/#settings`);
       const card = page.getByRole('form', { name: 'Welcome note' });
       await card.getByLabel('Note for new people').waitFor();
-      await page.waitForLoadState('networkidle');
+      await networkQuiet(page);
       assert.equal(await scrollsSideways(page), false, '#settings at 390 px');
       for (const el of [card, card.getByLabel('Note for new people'), card.getByRole('button', { name: 'Send me a test' })]) {
         const box = await el.boundingBox();

@@ -19,6 +19,7 @@ import { silentLogger } from '../../server/log.js';
 import { startServer } from '../../server/start.js';
 import type { Store } from '../../server/store/store.js';
 import { openPage, type TestPage } from '../helpers/browser.js';
+import { networkQuiet } from '../helpers/network-quiet.js';
 import { Client, type TestServer } from '../helpers/server.js';
 
 // Skipped where Chromium is missing, except in CI (.ci/run installs it), where that is a failure.
@@ -351,7 +352,7 @@ test.describe('admin UI in Chromium', () => {
     assert.equal(sub.status, 200, JSON.stringify(sub.body));
     const mods = await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'moderators' }], invite_only: true });
     assert.equal(mods.status, 200, JSON.stringify(mods.body));
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Organization name').waitFor();
     await page.getByLabel('Organization name').fill('Acme Corp');
     await page.getByLabel('Organization description').fill('The **Acme** team chat');
@@ -603,7 +604,7 @@ test.describe('admin UI in Chromium', () => {
       await ann.page.waitForLoadState('networkidle');
       const annId = (await owner.get('/users')).body.members.find((u: { delivery_email: string }) => u.delivery_email === 'ann@example.com').user_id;
       assert.equal((await owner.delete(`/users/${annId}`)).status, 200);
-      await ann.page.getByRole('link', { name: 'Settings' }).click();
+      await ann.page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Settings' }).click();
       await ann.page.getByRole('heading', { name: /^Sign in to / }).waitFor();
       assert.equal(await sessionCookie(ann), null, 'the dead session\'s cookie is cleared');
       expectNetworkErrors(ann, 401, '/json/register');
@@ -627,7 +628,7 @@ test.describe('admin UI in Chromium', () => {
       for (const route of ['users', 'settings', 'status']) {
         await page.goto(`${ts.url}/admin/#${route}`);
         await page.getByRole('navigation', { name: 'Admin sections' }).waitFor();
-        await page.waitForLoadState('networkidle');
+        await networkQuiet(page);
         for (const width of [1280, 390, 360]) await shotAt(width, `09-${route}`);
         if (route === 'users') {
           // The users table is wider than a phone: it scrolls inside its box.

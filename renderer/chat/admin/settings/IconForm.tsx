@@ -1,0 +1,62 @@
+/** Settings: the organization icon (`/realm/icon`): upload a new one, or go back to the default. */
+import { useId, useRef, useState } from 'preact/hooks';
+import { BusyButton } from '../../ui/BusyButton.js';
+import { useBusy } from '../../ui/busy.js';
+import { Field } from '../../ui/Field.js';
+import { Notice, useNotice } from '../../ui/Notice.js';
+import { del, upload } from '../api.js';
+import { IMAGE_TYPES, type SettingsState } from './settings-state.js';
+
+export function IconForm({ state }: { state: SettingsState }) {
+  const [notice, setNotice] = useNotice();
+  const [busy, run] = useBusy(setNotice);
+  const [icon, setIcon] = useState(state.realm_icon_url ?? '');
+  const file = useRef<HTMLInputElement>(null);
+  const id = useId();
+  return (
+    <form
+      class="card"
+      aria-labelledby={id}
+      aria-busy={busy ? 'true' : undefined}
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        const input = file.current!;
+        const chosen = input.files?.[0];
+        if (!chosen) return;
+        void run(async () => {
+          const data = new FormData();
+          data.append('file', chosen);
+          const res = await upload<{ icon_url: string }>('/realm/icon', data);
+          setIcon(res.icon_url);
+          input.value = '';
+          setNotice({ kind: 'ok', text: 'Icon updated.' });
+        });
+      }}
+    >
+      <h2 id={id}>Organization icon</h2>
+      <img class="realm-icon" alt="Current organization icon" src={icon} />
+      <Field label="New icon" hint="PNG, JPEG, GIF or WebP, up to 5 MiB; square works best.">
+        {(p) => <input {...p} ref={file} type="file" name="icon" accept={IMAGE_TYPES} required />}
+      </Field>
+      <Notice notice={notice} />
+      <div class="actions">
+        <BusyButton type="submit" busy={busy}>
+          Upload icon
+        </BusyButton>
+        <BusyButton
+          class="secondary"
+          busy={busy}
+          onClick={() =>
+            void run(async () => {
+              const res = await del<{ icon_url: string }>('/realm/icon');
+              setIcon(res.icon_url);
+              setNotice({ kind: 'ok', text: 'Back to the default icon.' });
+            })
+          }
+        >
+          Use the default icon
+        </BusyButton>
+      </div>
+    </form>
+  );
+}
