@@ -7,10 +7,11 @@ import type { Integration } from './common.js';
 import { gitea } from './gitea.js';
 import { gitlab } from './gitlab.js';
 import { grafana } from './grafana.js';
+import { homeassistant } from './homeassistant.js';
 import { jsonIntegration } from './json.js';
 import { slackIncoming } from './slack-incoming.js';
 
-export const INTEGRATIONS: readonly Integration[] = [alertmanager, gitea, gitlab, grafana, jsonIntegration, slackIncoming];
+export const INTEGRATIONS: readonly Integration[] = [alertmanager, gitea, gitlab, grafana, homeassistant, jsonIntegration, slackIncoming];
 
 const BY_NAME: ReadonlyMap<string, Integration> = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
