@@ -51,7 +51,7 @@ function Main() {
 
 /**
  * Admin (the organization settings; "Open the chat" while they are open), Settings, Account, Help (the
- * help center, /help/) and Sign out: in the top bar, and in the drawer on phones (`onNavigate` closes it).
+ * help center, /help/; its admin guide from the organization settings) and Sign out: in the top bar, and in the drawer on phones (`onNavigate` closes it).
  */
 function AccountLinks({ where, onNavigate }: { where: 'topbar' | 'drawer'; onNavigate?: () => void }) {
   return (
@@ -72,7 +72,8 @@ function AccountLinks({ where, onNavigate }: { where: 'topbar' | 'drawer'; onNav
         ))}
       <a href={href({ kind: 'settings', tab: 'preferences' })}>Settings</a>
       <a href={href({ kind: 'account' })}>Account</a>
-      <a href="/help/">Help</a>
+      {/* In the organization settings, Help opens the admin guide. */}
+      <a href={view.value.kind === 'organization' ? '/help/admin-guide' : '/help/'}>Help</a>
       <button type="button" class="link" onClick={() => void signOut().then(() => stop())}>
         Sign out
       </button>

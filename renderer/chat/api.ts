@@ -35,9 +35,9 @@ export function upload(file: File, onProgress: (fraction: number) => void): Prom
 /** A same-origin file (the emoji data) as the browser gets it, with the session cookie. */
 export const getStaticFile = (path: string): Promise<Response> => fetch(path, { credentials: 'same-origin' });
 
-/** `GET /api/v1/server_settings` (no sign-in needed): the server's public facts; `{}` when it cannot be read. */
+/** `GET /json/server_settings` (no sign-in needed): the server's public facts; `{}` when it cannot be read. */
 export const serverSettings = (): Promise<Record<string, unknown>> =>
-  fetch('/api/v1/server_settings')
+  fetch('/json/server_settings', { credentials: 'same-origin' })
     .then((r) => r.json() as Promise<Record<string, unknown>>)
     .catch(() => ({}));
 

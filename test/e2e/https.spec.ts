@@ -110,7 +110,7 @@ test.describe('HTTPS and the trust page in Chromium', () => {
   test('over HTTPS: no notice, signing in works and the session cookie is Secure', async () => {
     const { page, context } = t;
     await page.goto(`https://127.0.0.1:${server.httpsPort}/`);
-    await page.getByRole('heading', { name: 'Sign in to Hearth' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in to Secure Office' }).waitFor();
     assert.equal(await page.getByRole('region', { name: 'Connection not encrypted' }).count(), 0);
     await page.getByLabel('Email').fill('o@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
