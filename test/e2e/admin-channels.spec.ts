@@ -88,8 +88,9 @@ test.describe('admin Channels page and Welcome note in Chromium', () => {
     assert.deepEqual(await defaultNames(), []);
     await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('heading', { name: 'Channels', level: 1 }).waitFor();
-    assert.equal(new URL(page.url()).hash, '#channels');
-    assert.equal(await page.getByRole('link', { name: 'Channels' }).getAttribute('aria-current'), 'page');
+    // One web app: /admin/#channels is the chat page's #organization/channels.
+    assert.equal(new URL(page.url()).hash, '#organization/channels');
+    assert.equal(await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Channels' }).getAttribute('aria-current'), 'page');
     await channelRow(page, 'general').waitFor();
     // A header row and one row per channel, sorted by name.
     const rows = channelsTable(page).getByRole('row');
@@ -284,7 +285,7 @@ test.describe('admin Channels page and Welcome note in Chromium', () => {
     try {
       await page.goto(`${ts.url}/admin/#channels`);
       await channelRow(page, 'lunch').waitFor();
-      await page.waitForLoadState('networkidle');
+      await networkQuiet(page);
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
         await page.waitForTimeout(150);

@@ -5,7 +5,7 @@ import { roleName } from '../../renderer/admin-api.js';
 import { encode } from '../../renderer/api.js';
 import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/chat/zuliprc.js';
 import { withoutInlineAttributes } from '../../renderer/dom.js';
-import { formatBytes, formatUptime } from '../../renderer/status.js';
+import { formatBytes, formatUptime } from '../../renderer/chat/admin/status/format.js';
 
 describe('admin UI helpers', () => {
   it('encodes parameters as Zulip clients do: strings raw, the rest JSON, undefined left out', () => {

@@ -88,7 +88,7 @@ export function ChannelsPage() {
     });
   return (
     <>
-      <section class="card" aria-labelledby="channels-title">
+      <section class="card channels-card" aria-labelledby="channels-title">
         <h2 id="channels-title">All channels</h2>
         <TableBox label="Channels">
           <table class="list channels-list" aria-label="Channels">

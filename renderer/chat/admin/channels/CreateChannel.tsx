@@ -48,7 +48,7 @@ export function CreateChannel({ people, onCreated }: { people: readonly number[]
 
   return (
     <form
-      class="card"
+      class="card channels-card"
       aria-labelledby="create-channel-title"
       aria-busy={busy ? 'true' : undefined}
       onSubmit={(e) => {

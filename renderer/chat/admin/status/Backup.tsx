@@ -60,7 +60,7 @@ export function Backup() {
 
   return (
     <form
-      class="card"
+      class="card status-card"
       aria-labelledby="backup-title"
       aria-busy={busy ? 'true' : undefined}
       onSubmit={(e) => {

@@ -99,7 +99,7 @@ export function Export() {
 
   const text = progress ? exportProgressText(progress) : '';
   return (
-    <section class="card" aria-labelledby="export-title">
+    <section class="card status-card" aria-labelledby="export-title">
       <h2 id="export-title">Export for Zulip</h2>
       <p>
         Writes this organization in the form Zulip's importer reads, for moving to a Zulip server. The help center's <a href="/help/moving-to-zulip">Moving to Zulip</a> page has

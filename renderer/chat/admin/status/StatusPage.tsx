@@ -60,14 +60,14 @@ function Facts({ s }: { s: ServerStatus }) {
           Hearth cannot save to its data folder ({s.storage_error}): every change is refused until it can. Free some disk space or check the folder; Hearth retries by itself.
         </p>
       )}
-      <section class="card" aria-labelledby="server-title">
+      <section class="card status-card" aria-labelledby="server-title">
         <h2 id="server-title">Server</h2>
         <dl class="facts">
           {rows.map(([k, v]) => [<dt key={`${k}-t`}>{k}</dt>, <dd key={`${k}-d`}>{v}</dd>])}
         </dl>
         <OpenDataFolder />
       </section>
-      <section class="card" aria-labelledby="connect-title">
+      <section class="card status-card" aria-labelledby="connect-title">
         <h2 id="connect-title">How people connect</h2>
         <ConnectList urls={s.lan_urls} />
       </section>

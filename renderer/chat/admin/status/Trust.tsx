@@ -27,7 +27,7 @@ export function Trust({ fingerprint: initial, nameConstrained, leftOut }: { fing
   };
 
   return (
-    <section class="card" aria-labelledby="trust-title">
+    <section class="card status-card" aria-labelledby="trust-title">
       <h2 id="trust-title">Certificate authority</h2>
       {unlimited && (
         <p class="notice notice-error">
