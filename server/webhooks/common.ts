@@ -151,3 +151,17 @@ export function eventHeader(req: WebhookRequest, integrationName: string, ...hea
   }
   throw new MissingEventHeaderError(headers[0], integrationName);
 }
+
+/** A URL option Zulip reads as `Json[bool]` (`true` or `false`), or `fallback` when absent. */
+export function jsonBoolParam(req: WebhookRequest, name: string, fallback: boolean): boolean {
+  const raw = req.param(name);
+  if (raw === undefined) return fallback;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new HearthError(`${name} is not valid JSON`, { code: 'REQUEST_VARIABLE_INVALID', extra: { var_name: name } });
+  }
+  if (typeof parsed !== 'boolean') throw new HearthError(`${name} is not a boolean`, { code: 'REQUEST_VARIABLE_INVALID', extra: { var_name: name } });
+  return parsed;
+}

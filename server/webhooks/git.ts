@@ -133,7 +133,9 @@ export function pullRequestMessage(p: PrInput): string {
   const type = p.type ?? 'PR';
   const id = p.number === null || p.number === undefined ? '' : ` #${p.number}`;
   const title = p.title === null || p.title === undefined ? '' : ` ${p.title}`;
-  const who = p.action === 'assigned' ? ` ${py(p.assigneeUpdated)} to` : p.action === 'unassigned' ? ` ${py(p.assigneeUpdated)} from` : '';
+  // Zulip writes "assigned None to" when the payload names nobody; Hearth leaves the name out.
+  const updated = p.assigneeUpdated;
+  const who = !updated ? '' : p.action === 'assigned' ? ` ${updated} to` : p.action === 'unassigned' ? ` ${updated} from` : '';
   let main = `${p.userName} ${ACTION_WORDS[p.action] ?? p.action}${who} [${type}${id}${title}](${p.url})`;
   if (p.targetBranch && p.baseBranch) main = `${main} from \`${p.targetBranch}\` to \`${p.baseBranch}\``;
   const hasAssignees = p.assignees !== null && p.assignees !== undefined && p.assignees.length > 0;
@@ -178,3 +180,30 @@ export const releaseMessage = (userName: string, action: string, tagName: string
 /** The `branches` URL option: a comma-separated list (spaces around names ignored); none is every branch. */
 export const branchNotifiable = (branch: string, branches: string | undefined) =>
   branches === undefined || branches.split(',').some((b) => b.trim() === branch);
+
+/** Zulip's get_issue_labeled_or_unlabeled_event_message. */
+export function issueLabelMessage(userName: string, action: string, url: string, number: number, label: string, userUrl: string, title: string | null): string {
+  const preposition = action === 'added' ? 'to' : 'from';
+  const issue = title === null ? `Issue #${number}` : `Issue #${number} ${title}`;
+  return `[${userName}](${userUrl}) ${action} the ${label} label ${preposition} [${issue}](${url}).`;
+}
+
+/** Zulip's get_issue_milestoned_or_demilestoned_event_message. */
+export function issueMilestoneMessage(
+  userName: string,
+  action: string,
+  url: string,
+  number: number,
+  milestone: string,
+  milestoneUrl: string,
+  userUrl: string,
+  title: string | null,
+): string {
+  const preposition = action === 'added' ? 'to' : 'from';
+  const issue = title === null ? `issue #${number}` : `issue #${number} ${title}`;
+  return `[${userName}](${userUrl}) ${action} milestone [${milestone}](${milestoneUrl}) ${preposition} [${issue}](${url}).`;
+}
+
+/** Zulip's get_setup_webhook_message. */
+export const setupMessage = (integration: string, userName: string | null) =>
+  `${integration} webhook has been successfully configured${userName ? ` by ${userName}` : ''}.`;

@@ -8,8 +8,7 @@
  * the repository. The `branches` option filters pushes. With a `topic` in the URL the message
  * starts with a link to the project and names the MR or issue's title, as Zulip's.
  */
-import { HearthError } from '../errors.js';
-import { eventHeader, type Integration, parseJson, type WebhookOutcome } from './common.js';
+import { eventHeader, type Integration, jsonBoolParam, parseJson, type WebhookOutcome } from './common.js';
 import { branchNotifiable, topicWithPrOrIssue } from './git.js';
 import * as f from './gitlab-format.js';
 import { Wild } from './wild.js';
@@ -109,19 +108,6 @@ function topicOf(event: string, payload: Wild, mrTitle: boolean): string {
   return repo();
 }
 
-/** `use_merge_request_title` (JSON true or false, default true). */
-function boolParam(raw: string | undefined, name: string): boolean {
-  if (raw === undefined) return true;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new HearthError(`${name} is not valid JSON`, { code: 'REQUEST_VARIABLE_INVALID', extra: { var_name: name } });
-  }
-  if (typeof parsed !== 'boolean') throw new HearthError(`${name} is not a boolean`, { code: 'REQUEST_VARIABLE_INVALID', extra: { var_name: name } });
-  return parsed;
-}
-
 function handle(payload: Wild, header: string, mrTitle: boolean, param: (name: string) => string | undefined): WebhookOutcome {
   const event = eventOf(header, payload, param('branches'));
   if (event === null) return { messages: [] };
@@ -144,7 +130,7 @@ export const gitlab: Integration = {
   urlOptions: [{ key: 'branches', label: '', input_type: 'text' }],
   handle(req) {
     const payload = new Wild('payload', parseJson(req.body));
-    const mrTitle = boolParam(req.param('use_merge_request_title'), 'use_merge_request_title');
+    const mrTitle = jsonBoolParam(req, 'use_merge_request_title', true);
     const header = eventHeader(req, 'GitLab', 'X-GitLab-Event');
     return handle(payload, header, mrTitle, (name) => req.param(name));
   },

@@ -5,13 +5,14 @@
 import { alertmanager } from './alertmanager.js';
 import type { Integration } from './common.js';
 import { gitea } from './gitea.js';
+import { github } from './github.js';
 import { gitlab } from './gitlab.js';
 import { grafana } from './grafana.js';
 import { homeassistant } from './homeassistant.js';
 import { jsonIntegration } from './json.js';
 import { slackIncoming } from './slack-incoming.js';
 
-export const INTEGRATIONS: readonly Integration[] = [alertmanager, gitea, gitlab, grafana, homeassistant, jsonIntegration, slackIncoming];
+export const INTEGRATIONS: readonly Integration[] = [alertmanager, gitea, github, gitlab, grafana, homeassistant, jsonIntegration, slackIncoming];
 
 const BY_NAME: ReadonlyMap<string, Integration> = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
