@@ -64,7 +64,7 @@ export function Bots({ members, reload }: { members: readonly User[]; reload: ()
       <Notice notice={notice} />
       {bots.length ? (
         <TableBox label="Bots list">
-          <table class="list" aria-label="Bots">
+          <table class="list people-list" aria-label="Bots">
             <thead>
               <tr>
                 {COLUMNS.map((c) => (

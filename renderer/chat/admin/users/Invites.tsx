@@ -60,7 +60,7 @@ export function Invites() {
   };
 
   return (
-    <section class="card" aria-labelledby="invites-title">
+    <section class="card invites-card" aria-labelledby="invites-title">
       <h2 id="invites-title">Invite links</h2>
       <p class="hint">Anyone with a link can create their own account until it expires or you revoke it; new accounts join the default channels.</p>
       <form class="inline-form" aria-busy={busy ? 'true' : undefined} onSubmit={create}>
@@ -105,7 +105,7 @@ export function Invites() {
 function CreatedLink({ link, setNotice }: { link: string; setNotice: SetNotice }) {
   const input = useRef<HTMLInputElement>(null);
   return (
-    <div class="inline-form">
+    <div class="inline-form new-invite">
       <input ref={input} readOnly value={link} aria-label="New invite link" />
       <button
         type="button"

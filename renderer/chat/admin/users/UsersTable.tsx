@@ -25,7 +25,7 @@ export function UsersTable({ members, query, ...actions }: { members: readonly U
   if (!humans.length) return <p class="empty">{q ? 'No user matches the search.' : 'No users yet.'}</p>;
   return (
     <TableBox label="Users list">
-      <table class="list" aria-label="Users">
+      <table class="list people-list" aria-label="Users">
         <thead>
           <tr>
             {COLUMNS.map((c) => (
@@ -90,9 +90,11 @@ function UserRow({ user: u, setNotice, reload, roleSaved, resetPassword }: { use
             ))}
           </select>
           {/* A separate button: arrowing through a closed <select> fires `change` on every step. */}
-          <BusyButton class="secondary small" hidden={wanted === u.role} aria-label={`Save the role of ${u.full_name}`} busy={savingRole} onClick={saveRole}>
-            Save
-          </BusyButton>
+          {wanted !== u.role && (
+            <BusyButton class="secondary small" aria-label={`Save the role of ${u.full_name}`} busy={savingRole} onClick={saveRole}>
+              Save
+            </BusyButton>
+          )}
         </div>
       </td>
       <td>{u.is_active ? 'Active' : 'Deactivated'}</td>
