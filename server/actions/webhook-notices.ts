@@ -11,7 +11,8 @@ import { doSendDirectNotice } from './notification-bot.js';
 /** Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD: one minute. */
 const WAIT_MS = 60_000;
 
-async function notifyOwner(app: App, bot: UserRecord, content: string): Promise<void> {
+/** A notice from the Notification Bot to the bot's owner (an integration's own wording). */
+export async function doNotifyBotOwner(app: App, bot: UserRecord, content: string): Promise<void> {
   if (!bot.is_bot || bot.bot_owner_id === null) return;
   const owner = app.store.users.get(bot.bot_owner_id);
   if (!owner?.is_active) return;
@@ -27,7 +28,7 @@ const botMention = (bot: UserRecord) => `@_**${bot.full_name}|${bot.id}**`;
 
 /** Zulip's send_pm_if_empty_stream for a channel named by name that does not exist. */
 export const doNotifyMissingChannel = (app: App, bot: UserRecord, name: string) =>
-  notifyOwner(
+  doNotifyBotOwner(
     app,
     bot,
     `Your bot ${botMention(bot)} tried to send a message to channel #**${name}**, but that channel does not exist. Click [here](#channels/new) to create it.`,
@@ -35,11 +36,11 @@ export const doNotifyMissingChannel = (app: App, bot: UserRecord, name: string) 
 
 /** The same for a channel named by ID. */
 export const doNotifyMissingChannelId = (app: App, bot: UserRecord, id: number) =>
-  notifyOwner(app, bot, `Your bot ${botMention(bot)} tried to send a message to channel ID ${id}, but there is no channel with that ID.`);
+  doNotifyBotOwner(app, bot, `Your bot ${botMention(bot)} tried to send a message to channel ID ${id}, but there is no channel with that ID.`);
 
 /** The same for a channel nobody is subscribed to. */
 export const doNotifyEmptyChannel = (app: App, bot: UserRecord, name: string) =>
-  notifyOwner(
+  doNotifyBotOwner(
     app,
     bot,
     `Your bot ${botMention(bot)} tried to send a message to channel #**${name}**. The channel exists but does not have any subscribers.`,
@@ -50,7 +51,7 @@ export const doNotifyEmptyChannel = (app: App, bot: UserRecord, name: string) =>
  * its support address; a Hearth server has none, so the owner is pointed at the administrators.
  */
 export const doNotifyMissingHeader = (app: App, bot: UserRecord, path: string, header: string, integration: string) =>
-  notifyOwner(
+  doNotifyBotOwner(
     app,
     bot,
     `Hi there!  Your bot ${bot.full_name} just sent an HTTP request to ${path} that

@@ -21,6 +21,7 @@ import type { ApiRequest } from '../context.js';
 import { errors, HearthError } from '../errors.js';
 import { doSendMessage } from '../actions/messages.js';
 import {
+  doNotifyBotOwner,
   doNotifyEmptyChannel,
   doNotifyMissingChannel,
   doNotifyMissingChannelId,
@@ -36,6 +37,7 @@ import { Params, t } from '../params/params.js';
 import { v } from '../params/validate.js';
 import type { UserRecord } from '../store/records.js';
 import { filteredOut, type Integration, MissingEventHeaderError, type WebhookMessage, type WebhookRequest } from '../webhooks/common.js';
+import { OwnerNoticeError } from '../webhooks/owner-notice.js';
 import { findIntegration } from '../webhooks/registry.js';
 
 /** The largest body a webhook may send: 10 MiB (real payloads are a few KiB; GitHub's largest, a few MiB). */
@@ -161,6 +163,7 @@ export async function incomingWebhook(req: ApiRequest): Promise<void> {
     koa.body = { result: 'success', msg: '', ...outcome.answer };
   } catch (err) {
     if (err instanceof MissingEventHeaderError) await doNotifyMissingHeader(req.app, bot, koa.path, err.header, err.integrationName);
+    if (err instanceof OwnerNoticeError) await doNotifyBotOwner(req.app, bot, err.notice(bot.full_name));
     if (!integration.slackErrors || !(err instanceof HearthError)) throw err;
     // Zulip's slack_error_handler: Slack's error shape, with the error's status.
     koa.status = err.status;

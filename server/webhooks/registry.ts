@@ -11,8 +11,9 @@ import { grafana } from './grafana.js';
 import { homeassistant } from './homeassistant.js';
 import { jsonIntegration } from './json.js';
 import { slackIncoming } from './slack-incoming.js';
+import { zabbix } from './zabbix.js';
 
-export const INTEGRATIONS: readonly Integration[] = [alertmanager, gitea, github, gitlab, grafana, homeassistant, jsonIntegration, slackIncoming];
+export const INTEGRATIONS: readonly Integration[] = [alertmanager, gitea, github, gitlab, grafana, homeassistant, jsonIntegration, slackIncoming, zabbix];
 
 const BY_NAME: ReadonlyMap<string, Integration> = new Map(INTEGRATIONS.map((i) => [i.name, i]));
 
