@@ -7,7 +7,7 @@ import { Field } from '../../ui/Field.js';
 import { errorText, useNotice } from '../../ui/Notice.js';
 import { del, get, upload } from '../api.js';
 import { ListCard } from './ListCard.js';
-import { IMAGE_TYPES } from './settings-state.js';
+import { IMAGE_TYPES, preloadImage } from './settings-state.js';
 
 /** The server's rule for a name (it checks again), said before the upload. */
 const EMOJI_NAME = /^[0-9a-z_-]*[0-9a-z]$/;
@@ -18,13 +18,15 @@ export function CustomEmoji() {
   const [emoji, setEmoji] = useState<RealmEmoji[]>([]);
   const name = useRef<HTMLInputElement>(null);
   const file = useRef<HTMLInputElement>(null);
-  const load = useCallback(async () => {
+  /** Lists the active emoji; `shown`: the one just added, listed once its image is loaded. */
+  const load = useCallback(async (shown?: string) => {
     const res = await get<{ emoji?: Record<string, RealmEmoji> }>('/realm/emoji');
-    setEmoji(
-      Object.values(res.emoji ?? {})
-        .filter((e) => !e.deactivated)
-        .sort((a, b) => String(a.name).localeCompare(b.name)),
-    );
+    const active = Object.values(res.emoji ?? {})
+      .filter((e) => !e.deactivated)
+      .sort((a, b) => String(a.name).localeCompare(b.name));
+    const added = active.find((e) => e.name === shown);
+    if (added) await preloadImage(String(added.source_url));
+    setEmoji(active);
   }, []);
   useEffect(() => {
     load().catch((err: unknown) => setNotice({ kind: 'error', text: `Could not load custom emoji: ${errorText(err)}` }));
@@ -78,7 +80,7 @@ export function CustomEmoji() {
             await upload(`/realm/emoji/${encodeURIComponent(added)}`, data);
             name.current!.value = '';
             file.current!.value = '';
-            await load();
+            await load(added);
             setNotice({ kind: 'ok', text: `:${added}: added.` });
           });
         }}

@@ -5,7 +5,7 @@ import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { Notice, useNotice } from '../../ui/Notice.js';
 import { del, upload } from '../api.js';
-import { IMAGE_TYPES, type SettingsState } from './settings-state.js';
+import { IMAGE_TYPES, preloadImage, type SettingsState } from './settings-state.js';
 
 export function IconForm({ state }: { state: SettingsState }) {
   const [notice, setNotice] = useNotice();
@@ -27,6 +27,8 @@ export function IconForm({ state }: { state: SettingsState }) {
           const data = new FormData();
           data.append('file', chosen);
           const res = await upload<{ icon_url: string }>('/realm/icon', data);
+          // Said once the new icon shows.
+          await preloadImage(res.icon_url);
           setIcon(res.icon_url);
           input.value = '';
           setNotice({ kind: 'ok', text: 'Icon updated.' });
@@ -49,6 +51,7 @@ export function IconForm({ state }: { state: SettingsState }) {
           onClick={() =>
             void run(async () => {
               const res = await del<{ icon_url: string }>('/realm/icon');
+              await preloadImage(res.icon_url);
               setIcon(res.icon_url);
               setNotice({ kind: 'ok', text: 'Back to the default icon.' });
             })

@@ -51,3 +51,10 @@ export type ChannelList = { channels: Channel[] | null; error: string | null };
 
 /** Images the organization uploads (its icon, custom emoji). */
 export const IMAGE_TYPES = 'image/png,image/jpeg,image/gif,image/webp';
+
+/** Resolves once the image at `src` is loaded (or failed), so an `<img>` given it next shows it at once. */
+export async function preloadImage(src: string): Promise<void> {
+  const img = new Image();
+  img.src = src;
+  await img.decode().catch(() => undefined);
+}
