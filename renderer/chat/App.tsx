@@ -74,7 +74,8 @@ function AccountLinks({ where, onNavigate }: { where: 'topbar' | 'drawer'; onNav
       <a href={href({ kind: 'account' })}>Account</a>
       {/* In the organization settings, Help opens the admin guide. */}
       <a href={view.value.kind === 'organization' ? '/help/admin-guide' : '/help/'}>Help</a>
-      <button type="button" class="link" onClick={() => void signOut().then(() => stop())}>
+      {/* The event queue goes first, while the session still works (no 401 from its long-poll or its release). */}
+      <button type="button" class="link" onClick={() => void stop().then(signOut)}>
         Sign out
       </button>
     </nav>

@@ -22,7 +22,8 @@ interface Queue {
   lastEventId: number;
 }
 
-const queue: { current: Queue | null; stopped: boolean; generation: number } = { current: null, stopped: false, generation: 0 };
+/** The queue, whether polling stopped, which start() is the live one, and its pending long-poll (stop() aborts it). */
+const queue: { current: Queue | null; stopped: boolean; generation: number; poll: AbortController | null } = { current: null, stopped: false, generation: 0, poll: null };
 
 /** The server took the connection but did not answer in time. */
 class NotAnswering extends Error {}
@@ -118,6 +119,7 @@ export async function start(): Promise<void> {
       if (!queue.current) await register();
       const q = queue.current!;
       const poll = new AbortController();
+      queue.poll = poll;
       // A retry does not wait for events (dont_block): its answer is due at once.
       const unwatch = failures > 0 ? giveUpAfter(poll, CHECK_TIMEOUT_MS) : watchPoll(poll);
       let res: { events: (ClientEvent & { id: number })[] };
@@ -155,13 +157,18 @@ export async function start(): Promise<void> {
   }
 }
 
-/** Stops polling and releases the queue (sign-out, page close). */
-export function stop(): void {
+/**
+ * Stops polling (the pending long-poll is abandoned) and releases the queue (sign-out, page close);
+ * resolves once the server has answered, so signing out can wait for it while the session still works.
+ */
+export function stop(): Promise<void> {
   queue.stopped = true;
   queue.generation++;
+  queue.poll?.abort();
+  queue.poll = null;
   const q = queue.current;
   queue.current = null;
-  if (q) call('DELETE', '/events', { queue_id: q.id }).catch(() => undefined);
+  return q ? call('DELETE', '/events', { queue_id: q.id }).then(() => undefined, () => undefined) : Promise.resolve();
 }
 
 /** The queue ID, for sends that want their local echo matched (`queue_id` + `local_id`). */

@@ -639,6 +639,8 @@ test.describe('admin UI in Chromium', () => {
           await t.shot('09-users-360-table-scrolled');
         }
       }
+      // At 360 px the chat's account links, Sign out among them, are in the drawer.
+      await page.getByRole('button', { name: 'Channels and conversations' }).click();
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: /^Sign in to / }).waitFor();
       for (const width of [1280, 390, 360]) await shotAt(width, '09-sign-in');
