@@ -96,6 +96,7 @@ import { deleteExport, downloadExport, exportConsents, exportProgress, listExpor
 
 import { getSetup, postSetup } from './views/setup.js';
 import { getStatus } from './views/status.js';
+import { testIntegration } from './views/integrations.js';
 import { backupStatus, startBackup } from './views/backup.js';
 import { resetPassword } from './views/password-reset.js';
 
@@ -353,6 +354,8 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/hearth/backup'), view: startBackup, auth: 'required' },
   { method: 'POST', path: api('/hearth/users/:user_id/password'), view: resetPassword, auth: 'required' },
   { method: 'POST', path: api('/hearth/tls/authority'), view: replaceCertificateAuthority, auth: 'required' },
+  // The Integrations section's "Send a test message": a tool's sample payload through its integration, as a bot.
+  { method: 'POST', path: api('/hearth/integrations/test'), view: testIntegration, auth: 'required' },
 
   // Incoming webhooks (server/webhooks/): the view checks the key (`api_key` or Basic) and reads the body.
   { method: 'POST', path: api('/external/:integration'), view: incomingWebhook, auth: 'none', rawBody: true },

@@ -6,6 +6,7 @@
  * large, a "Failure! ..." message there and a notice to the bot's owner; a call that timed out or
  * could not connect is tried again (up to MAX_REQUEST_RETRIES), then "Failure! Bot is unavailable"
  * and the notice. Calls in flight when the server stops stay queued and are made at the next start.
+ * Each call's outcome is kept as the bot's last call (`hearth_last_call`), in the commit that follows it.
  */
 import type { App } from '../context.js';
 import { HearthError } from '../errors.js';
@@ -28,8 +29,9 @@ import {
   type NoticeDetails,
   type OutgoingService,
 } from '../lib/people/outgoing-webhooks.js';
-import type { OutgoingWebhookCallRecord } from '../store/outgoing-webhook-records.js';
+import type { OutgoingWebhookCallRecord, OutgoingWebhookLastCall } from '../store/outgoing-webhook-records.js';
 import type { UserRecord } from '../store/records.js';
+import { emitBotUpdate } from './bot-events.js';
 import { commit, type Transaction } from './commit.js';
 import { doSendMessage } from './messages.js';
 import { removeOutgoingWebhookCall } from './outgoing-webhook-queue.js';
@@ -110,9 +112,12 @@ async function makeCall(app: App, call: OutgoingWebhookCallRecord, signal: Abort
   const bot = app.store.users.get(call.bot_id);
   const service = outgoingService(bot);
   // A bot deactivated, or no longer an outgoing webhook, since the message: nothing to call.
-  if (!bot || !service) return finish(app, call, bot, []);
+  if (!bot || !service) return finish(app, call, bot, [], null);
   if (service.interface === INTERFACE.SLACK && call.message.type !== 'stream') {
-    return finish(app, call, bot, [failure("Slack outgoing webhooks don't support direct messages.")]);
+    return finish(app, call, bot, [failure("Slack outgoing webhooks don't support direct messages.")], {
+      ok: false,
+      text: 'not called: the Slack format takes no direct messages',
+    });
   }
   const started = Date.now();
   const outcome = await postWebhook({
@@ -135,13 +140,50 @@ async function makeCall(app: App, call: OutgoingWebhookCallRecord, signal: Abort
       await commit(app, (tx) => {
         live.failed_tries += 1;
         live.next_at = app.clock.now() + app.config.outgoingWebhookRetryMs;
+        noteLastCall(app, tx, bot, { ok: false, text: `${lastCallOf(service, outcome).text}, trying again` });
         tx.touch(app.store.outgoingWebhooks);
       });
       return;
     }
     app.log.warn('outgoing webhook: maximum retries exceeded', { bot_id: bot.id, message_id: call.message_id });
   }
-  return finish(app, call, bot, postsFor(app, bot, service, call, outcome));
+  return finish(app, call, bot, postsFor(app, bot, service, call, outcome), lastCallOf(service, outcome));
+}
+
+type CallSummary = Omit<OutgoingWebhookLastCall, 'timestamp'>;
+
+/** The short account of a call kept as the bot's last call: "HTTP 200", "HTTP 500", "timed out" … */
+function lastCallOf(service: OutgoingService, outcome: PostOutcome): CallSummary {
+  switch (outcome.kind) {
+    case 'response': {
+      const http = `HTTP ${outcome.status}`;
+      if (outcome.status < 200 || outcome.status > 299) return { ok: false, text: http };
+      const reply = readReply(service.interface, outcome.body.toString('utf8'));
+      return reply.kind === 'error' ? { ok: false, text: `${http}: ${reply.message}` } : { ok: true, text: http };
+    }
+    case 'timeout':
+      return { ok: false, text: 'timed out' };
+    case 'connection':
+      return { ok: false, text: 'could not connect' };
+    case 'loopback':
+      return { ok: false, text: 'refused: the address is this server’s own computer' };
+    case 'too_large':
+      return { ok: false, text: 'answer larger than 1 MiB' };
+    case 'exception':
+      return { ok: false, text: `${outcome.name}: ${outcome.message}`.slice(0, 200) };
+    case 'aborted':
+      return { ok: false, text: 'stopped' };
+  }
+}
+
+/** Keeps the call's outcome as the bot's last call, and tells its administrators (`realm_bot` update). */
+function noteLastCall(app: App, tx: Transaction, bot: UserRecord, summary: CallSummary): void {
+  const doc = app.store.outgoingWebhooks.data;
+  doc.last_calls ??= {};
+  const last = { timestamp: Math.floor(app.clock.now() / 1000), ...summary };
+  doc.last_calls[String(bot.id)] = last;
+  tx.touch(app.store.outgoingWebhooks);
+  emitBotUpdate(app, tx, bot, { hearth_last_call: { ...last } });
 }
 
 const failure = (text: string): Post => ({ to: 'conversation', content: `Failure! ${text}` });
@@ -199,11 +241,15 @@ function refusedReply(app: App, bot: UserRecord, call: OutgoingWebhookCallRecord
   ];
 }
 
-/** Sends what the call led to, the first message taking the call off the queue in its own commit. */
-async function finish(app: App, call: OutgoingWebhookCallRecord, bot: UserRecord | undefined, posts: Post[]): Promise<void> {
+/**
+ * Sends what the call led to, the first message taking the call off the queue (and keeping the
+ * call's outcome, `last`, as the bot's last call) in its own commit.
+ */
+async function finish(app: App, call: OutgoingWebhookCallRecord, bot: UserRecord | undefined, posts: Post[], last: CallSummary | null): Promise<void> {
   let removed = false;
   const remove = (tx: Transaction) => {
     removeOutgoingWebhookCall(app, tx, call);
+    if (bot && last) noteLastCall(app, tx, bot, last);
     removed = true;
   };
   const queue = [...posts];

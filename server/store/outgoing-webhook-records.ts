@@ -20,7 +20,19 @@ export interface OutgoingWebhookCallRecord {
   next_at: number;
 }
 
+/** How a bot's latest call went (a Hearth extension, shown to the bot's administrators as `hearth_last_call`). */
+export interface OutgoingWebhookLastCall {
+  /** When the call ended, in seconds since the epoch. */
+  timestamp: number;
+  /** Whether the service answered 2xx with a reply Hearth could use (or none). */
+  ok: boolean;
+  /** A short account: "HTTP 200", "HTTP 500", "timed out", "could not connect" … */
+  text: string;
+}
+
 export interface OutgoingWebhooksDoc {
   nextId: number;
   calls: OutgoingWebhookCallRecord[];
+  /** Each bot's latest call, by bot ID (absent in files written before it was kept). */
+  last_calls?: Record<string, OutgoingWebhookLastCall>;
 }

@@ -22,6 +22,7 @@ import {
   defaultChannelId,
   EMBEDDED_BOT_NAMES,
   INTERFACE_TYPES,
+  lastCallField,
   requireMemberOrAdmin,
   settingsOf,
 } from '../lib/people/bots.js';
@@ -142,6 +143,7 @@ export function listBots(req: ApiRequest): ViewResult {
       api_key: bot.api_key,
       avatar_url: avatarUrl(bot),
       ...defaultsOf(req, bot),
+      ...lastCallField(req.app, bot),
     }));
   return { bots };
 }

@@ -5,6 +5,7 @@
  */
 import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
+import type { OutgoingWebhookLastCall } from '../../store/outgoing-webhook-records.js';
 import type { BotSettings, UserRecord } from '../../store/records.js';
 import { channelById, channelByName, hasContentAccess } from '../channels/access.js';
 import { activeUsers, avatarUrl, fakeDomain, isAdmin } from './people.js';
@@ -42,6 +43,16 @@ export function botServices(bot: UserRecord): Record<string, unknown>[] {
   return [];
 }
 
+/**
+ * An outgoing-webhook bot's latest call (a Hearth extension: `{timestamp, ok, text}`, null before
+ * its first call); absent for other bots.
+ */
+export function lastCallField(app: App, bot: UserRecord): { hearth_last_call?: OutgoingWebhookLastCall | null } {
+  if (bot.bot_type !== BOT_TYPE.OUTGOING_WEBHOOK) return {};
+  const last = app.store.outgoingWebhooks.data.last_calls?.[String(bot.id)];
+  return { hearth_last_call: last ? { ...last } : null };
+}
+
 /** The bot object of `realm_bots` and `realm_bot` add events (Zulip's created_bot_event / get_owned_bot_dicts). */
 export function formatBot(app: App, bot: UserRecord): Record<string, unknown> {
   const s = settingsOf(bot);
@@ -58,6 +69,7 @@ export function formatBot(app: App, bot: UserRecord): Record<string, unknown> {
     avatar_url: avatarUrl(bot),
     owner_id: bot.bot_owner_id,
     services: botServices(bot),
+    ...lastCallField(app, bot),
   };
 }
 
