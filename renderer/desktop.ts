@@ -9,14 +9,3 @@ export type { DesktopBridge };
 
 export const desktop = (): DesktopBridge | null =>
   ((window as unknown as { hearth?: DesktopBridge }).hearth ?? null);
-
-/** Links that leave the admin page: in the desktop window they open in the system browser. */
-export function externalLink(a: HTMLAnchorElement): HTMLAnchorElement {
-  a.addEventListener('click', (ev) => {
-    const open = desktop()?.openExternal;
-    if (!open) return;
-    ev.preventDefault();
-    void open(a.href);
-  });
-  return a;
-}

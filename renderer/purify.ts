@@ -1,11 +1,9 @@
 /**
- * The web app's one DOMPurify set-up, for the chat (`chat/html.ts`: messages, descriptions) and the
- * admin pages (`dom.ts` `safeHtml`: the organization's and channels' descriptions). Server HTML goes
- * into a page only through here, even though the server sanitises too: no `style` attribute (the
- * CSP refuses inline style), nothing scriptable, and links out open in a new tab without the opener
- * (links into the page, where the page says which those are, in this one). Each page adds its own
- * hooks and settings. No package imports (the admin pages load this file as is): the chat passes
- * the DOMPurify it bundles, the admin pages the one `index.html` loads (`vendor/purify.min.js`).
+ * The web app's one DOMPurify set-up (`chat/html.ts` calls it with the DOMPurify it bundles, for
+ * messages, descriptions and the sign-in page's organization description). Server HTML goes into a
+ * page only through here, even though the server sanitises too: no `style` attribute (the CSP
+ * refuses inline style), nothing scriptable, and links out open in a new tab without the opener
+ * (links into the page, where the page says which those are, in this one).
  */
 import type { Config, DOMPurify } from 'dompurify';
 
@@ -33,14 +31,6 @@ export interface SanitizerSetup {
 
 export interface Sanitizer {
   toHtml(html: string): string;
-  toFragment(html: string): DocumentFragment;
-}
-
-/** The DOMPurify the admin pages load as a global (`vendor/purify.min.js` in `index.html`). */
-export function globalPurify(): DOMPurify {
-  const purify = (globalThis as { DOMPurify?: DOMPurify }).DOMPurify;
-  if (!purify) throw new Error('DOMPurify is not loaded');
-  return purify;
 }
 
 /**
@@ -66,6 +56,5 @@ export function createSanitizer(purify: DOMPurify, setup: SanitizerSetup = {}): 
   const prepare = setup.prepare ?? withoutInlineAttributes;
   return {
     toHtml: (html) => purify.sanitize(prepare(html), { ...config, RETURN_DOM: false, RETURN_DOM_FRAGMENT: false }) as string,
-    toFragment: (html) => purify.sanitize(prepare(html), { ...config, RETURN_DOM_FRAGMENT: true }),
   };
 }

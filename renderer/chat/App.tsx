@@ -68,7 +68,17 @@ function AccountLinks({ where, onNavigate }: { where: 'topbar' | 'drawer'; onNav
             Open the chat
           </a>
         ) : (
-          <a href={href({ kind: 'organization', section: 'users' })}>Admin</a>
+          // `/admin/` (the address the desktop window and bookmarks use) is this page: opened in place, without a reload.
+          <a
+            href="/admin/"
+            onClick={(e) => {
+              if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+              e.preventDefault();
+              go({ kind: 'organization', section: 'users' });
+            }}
+          >
+            Admin
+          </a>
         ))}
       <a href={href({ kind: 'settings', tab: 'preferences' })}>Settings</a>
       <a href={href({ kind: 'account' })}>Account</a>

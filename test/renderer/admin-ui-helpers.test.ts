@@ -1,10 +1,10 @@
-/** The admin UI's pure helpers, under Node (no browser). */
+/** The organization settings' pure helpers, under Node (no browser). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { roleName } from '../../renderer/admin-api.js';
+import { withoutInlineAttributes } from '../../renderer/purify.js';
+import { roleName } from '../../renderer/chat/admin/api.js';
 import { encode } from '../../renderer/api.js';
 import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/chat/zuliprc.js';
-import { withoutInlineAttributes } from '../../renderer/dom.js';
 import { formatBytes, formatUptime } from '../../renderer/chat/admin/status/format.js';
 
 describe('admin UI helpers', () => {
