@@ -50,19 +50,22 @@ export function isAllowedExternalUrl(raw: string, lanOrigins: readonly string[] 
   return u.protocol === 'https:' && u.port === '' && EXTERNAL_HOSTS.includes(u.hostname);
 }
 
-/** The admin UI's address, with the one-time setup token in the fragment (never sent to the server or logged). */
-export function adminUrl(serverUrl: string, setupToken: string | null): string {
+/**
+ * The organization settings' address (`/admin/`, the first-run setup while there is no organization),
+ * with the one-time setup token in the fragment (never sent to the server or logged).
+ */
+export function setupUrl(serverUrl: string, setupToken: string | null): string {
   const u = new URL('/admin/', originOf(serverUrl));
   if (setupToken) u.hash = `setup_token=${encodeURIComponent(setupToken)}`;
   return u.toString();
 }
 
 /**
- * What the window opens: the first-run setup (admin pages, with the token) while the server
- * has none yet, else the chat at `/`, whose top bar leads to the admin pages.
+ * What the window opens: the first-run setup (with the token) while the server has no organization
+ * yet, else the chat at `/`, whose top bar leads to the organization settings.
  */
 export function startUrl(serverUrl: string, setupToken: string | null): string {
-  return setupToken ? adminUrl(serverUrl, setupToken) : new URL('/', originOf(serverUrl)).toString();
+  return setupToken ? setupUrl(serverUrl, setupToken) : new URL('/', originOf(serverUrl)).toString();
 }
 
 /** The URL the window loads for a server bound to `host:port` (a wildcard bind is reached on loopback). */

@@ -50,7 +50,7 @@ export interface HearthWindowOptions {
   webPreferences: SecureWebPreferences;
 }
 
-/** The Hearth window: 1024×768 at least (what the admin pages are built for; the chat fits any size). */
+/** The Hearth window: 1024×768 at least (room for the chat's sidebar, messages and people beside each other; the app fits any size). */
 export function hearthWindowOptions(preloadPath: string, iconPath?: string): HearthWindowOptions {
   return {
     width: 1200,

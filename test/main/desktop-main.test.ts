@@ -18,7 +18,7 @@ import { IPC, IPC_PREFIX, isTrustedSender } from '../../main/lib/ipc.js';
 import { listenWithFallback, parsePort } from '../../main/lib/ports.js';
 import { autostartProgram, execArgument, linuxAutostartEntry, linuxAutostartFile, linuxLoginItem } from '../../main/lib/login-item.js';
 import { trayMenuModel, trayTooltip } from '../../main/lib/tray-model.js';
-import { adminUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf, startUrl } from '../../main/lib/url-policy.js';
+import { setupUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf, startUrl } from '../../main/lib/url-policy.js';
 import { CONTENT_SECURITY_POLICY, hearthWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../../main/lib/window-options.js';
 import { silentLogger } from '../../server/log.js';
 
@@ -72,11 +72,11 @@ describe('URL policy (parsed, never substring checks)', () => {
   });
 
   it('admin URL carries the setup token in the fragment only; wildcard binds are reached on loopback', () => {
-    assert.equal(adminUrl('http://127.0.0.1:9991', null), 'http://127.0.0.1:9991/admin/');
+    assert.equal(setupUrl('http://127.0.0.1:9991', null), 'http://127.0.0.1:9991/admin/');
     // The window opens the setup while there is a token (no organization yet), else the chat.
     assert.equal(new URL(startUrl('http://127.0.0.1:9991', 'tok')).pathname, '/admin/');
     assert.equal(startUrl('http://127.0.0.1:9991/x', null), 'http://127.0.0.1:9991/');
-    const withToken = new URL(adminUrl('http://127.0.0.1:9991/x?y', 'a+b/c'));
+    const withToken = new URL(setupUrl('http://127.0.0.1:9991/x?y', 'a+b/c'));
     assert.equal(withToken.pathname, '/admin/');
     assert.equal(withToken.search, '');
     assert.equal(new URLSearchParams(withToken.hash.slice(1)).get('setup_token'), 'a+b/c');
