@@ -99,7 +99,6 @@ import { getStatus } from './views/status.js';
 import { testIntegration } from './views/integrations.js';
 import { backupStatus, startBackup } from './views/backup.js';
 import { resetPassword } from './views/password-reset.js';
-
 import { incomingWebhook } from './views/webhooks.js';
 import { chatAsset, chatIndex, redirectToAdmin } from './views/web-client.js';
 import { staticFile } from './views/static.js';
@@ -346,7 +345,7 @@ export const routes: Route[] = [
   { method: 'GET', path: api('/hearth/export'), view: exportProgress, auth: 'required' },
   { method: 'GET', path: '/hearth/exports/:id/:token/:name', view: downloadExport, auth: 'required' },
 
-  // Hearth's desktop admin: first-run setup, status, backup, password reset, a new certificate authority.
+  // Hearth's desktop admin: first-run setup, status, backup, password reset, a new certificate authority, an integration's test message.
   { method: 'GET', path: api('/hearth/setup'), view: getSetup, auth: 'none', needsRealm: false },
   { method: 'POST', path: api('/hearth/setup'), view: postSetup, auth: 'none', needsRealm: false },
   { method: 'GET', path: api('/hearth/status'), view: getStatus, auth: 'required' },
@@ -354,13 +353,11 @@ export const routes: Route[] = [
   { method: 'POST', path: api('/hearth/backup'), view: startBackup, auth: 'required' },
   { method: 'POST', path: api('/hearth/users/:user_id/password'), view: resetPassword, auth: 'required' },
   { method: 'POST', path: api('/hearth/tls/authority'), view: replaceCertificateAuthority, auth: 'required' },
-  // The Integrations section's "Send a test message": a tool's sample payload through its integration, as a bot.
   { method: 'POST', path: api('/hearth/integrations/test'), view: testIntegration, auth: 'required' },
 
   // Incoming webhooks (server/webhooks/): the view checks the key (`api_key` or Basic) and reads the body.
   { method: 'POST', path: api('/external/:integration'), view: incomingWebhook, auth: 'none', rawBody: true },
-  // Pages and static files.
-  // The web app (renderer/): the chat at `/`, its organization settings at /admin/ (the same page), first-run setup while there is no organization.
+  // Pages and static files. The web app (renderer/): the chat at `/`, its organization settings at /admin/ (the same page), first-run setup while there is no organization.
   { method: 'GET', path: '/', view: chatIndex, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/web/:file', view: chatAsset, auth: 'none', needsRealm: false },
   { method: 'GET', path: '/static/:name', view: staticFile, auth: 'none', needsRealm: false },

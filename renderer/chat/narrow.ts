@@ -35,7 +35,7 @@ export const SETTINGS_TABS = ['preferences', 'notifications', 'muted-users', 'to
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** The organization settings' sections, in their order (`admin/Organization.tsx`). */
-export const ORGANIZATION_SECTIONS = ['users', 'channels', 'settings', 'status'] as const;
+export const ORGANIZATION_SECTIONS = ['users', 'channels', 'settings', 'integrations', 'status'] as const;
 export type OrganizationSection = (typeof ORGANIZATION_SECTIONS)[number];
 
 /**

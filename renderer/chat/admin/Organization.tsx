@@ -1,7 +1,7 @@
 /**
  * Organization settings, for owners and administrators, as Zulip's settings overlay has them
  * (`#organization/<section>`; `/admin/`, where the desktop window opens, shows them too): Users and
- * bots, Channels, Settings, Status. Each section is a folder beside this file. This code is a chunk
+ * bots, Channels, Settings, Integrations, Status. Each section is a folder beside this file. This code is a chunk
  * of its own, loaded when the view is first opened (App.tsx). Someone signed in who may not
  * administer is told so, offered the chat, and may sign in here as an administrator.
  */
@@ -12,6 +12,7 @@ import { session } from '../session.js';
 import { SignInForm } from '../SignIn.js';
 import { store } from '../state.js';
 import { ChannelsPage } from './channels/ChannelsPage.js';
+import { IntegrationsPage } from './integrations/IntegrationsPage.js';
 import { OrganizationSettingsPage } from './settings/OrganizationSettingsPage.js';
 import { StatusPage } from './status/StatusPage.js';
 import { UsersPage } from './users/UsersPage.js';
@@ -20,6 +21,7 @@ const SECTIONS: readonly { section: OrganizationSection; title: string; Page: Co
   { section: 'users', title: 'Users and bots', Page: UsersPage },
   { section: 'channels', title: 'Channels', Page: ChannelsPage },
   { section: 'settings', title: 'Settings', Page: OrganizationSettingsPage },
+  { section: 'integrations', title: 'Integrations', Page: IntegrationsPage },
   { section: 'status', title: 'Status', Page: StatusPage },
 ];
 

@@ -10,6 +10,7 @@ import { TableBox } from '../../ui/TableBox.js';
 import { del, get, post } from '../api.js';
 import { type BotCard, type BotKey, BotKeyDialog } from './BotKeyDialog.js';
 import { useDialog } from './dialog-state.js';
+import { OutgoingBots } from './OutgoingBot.js';
 
 /** A bot the administrator owns, with its key (`GET /bots`). */
 interface OwnBot {
@@ -104,6 +105,7 @@ export function Bots({ members, reload }: { members: readonly User[]; reload: ()
       {open?.kind === 'key' && (
         <BotKeyDialog bot={open.bot} initialKey={open.key} changed={(k) => keys.current.set(open.bot.user_id, k)} onClose={() => dialog.close()} />
       )}
+      <OutgoingBots bots={bots} />
     </section>
   );
 }
