@@ -120,6 +120,9 @@ test.describe('admin Integrations in Chromium', () => {
     assert.match(sent.content, /pushed.* 1 commit to branch main/);
     assert.match(sent.content, /Test message from Hearth/);
     await shots(t, 'gitea');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await t.shot('admin-integrations-gitea-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Asked again: the same bot, no second one.
     await card.getByLabel('Topic').fill('');
