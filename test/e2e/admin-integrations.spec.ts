@@ -6,7 +6,7 @@
  * topic, and the URL itself takes a real Gitea delivery. The owner allows outgoing webhooks to
  * this computer; an outgoing bot's URL and format are edited, and its last call shows once a
  * mention has called it. Each step is checked in the server's store. A 390 px phone scrolls
- * nothing sideways; any console error fails. Screenshots: test-results/admin-ui/admin-integrations-*.png.
+ * nothing sideways; axe-core finds no serious or critical violation; any console error fails. Screenshots: test-results/admin-ui/admin-integrations-*.png.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { serialSuite, test } from '../helpers/fixtures.js';
 import type { TestPage } from '../helpers/browser.js';
+import { axeViolations } from '../helpers/axe.js';
 import { isSessionProbe, signInToAdmin } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
 import { eventually } from '../helpers/eventually.js';
@@ -123,6 +124,7 @@ test.describe('admin Integrations in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await t.shot('admin-integrations-gitea-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(await axeViolations(page), [], 'axe: no serious or critical violation');
 
     // Asked again: the same bot, no second one.
     await card.getByLabel('Topic').fill('');
@@ -191,5 +193,6 @@ test.describe('admin Integrations in Chromium', () => {
     await form.getByText(/^Last call .*: OK, HTTP 200$/).waitFor();
     await form.scrollIntoViewIfNeeded();
     await shots(t, 'outgoing-bot');
+    assert.deepEqual(await axeViolations(page), [], 'axe: no serious or critical violation');
   });
 });
