@@ -3,8 +3,8 @@
  * without answering ("Hearth is not answering"), with the next try's countdown and "Try now".
  */
 import { useEffect, useState } from 'preact/hooks';
-import { retryNow } from './events.js';
-import { store } from './state.js';
+import { retryNow } from './store/events.js';
+import { store } from './store/state.js';
 
 export function ConnectionBanner() {
   const state = store.connection.value;

@@ -4,8 +4,8 @@
  * back where it was.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import { Modal } from './Dialog.js';
-import { SEARCH_HELP } from './search-terms.js';
+import { Modal } from './ui/Dialog.js';
+import { SEARCH_HELP } from './search/search-terms.js';
 import { helpOpen, SHORTCUTS, type Shortcut } from './shortcuts.js';
 
 const GROUPS: Shortcut['group'][] = ['Messages', 'Writing', 'Going places', 'The app'];

@@ -4,9 +4,9 @@
  * It names the organization, with its icon and description, as Zulip's login page does.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { serverSettings, type ApiError } from './api.js';
-import { sanitizeOwnImages } from './html.js';
-import { signIn } from './session.js';
+import { serverSettings, type ApiError } from './store/api.js';
+import { sanitizeOwnImages } from './messages/html.js';
+import { signIn } from './store/session.js';
 
 /** `hearth demo`'s accounts (server/demo/roster.ts): public, like the demo itself. */
 const DEMO_OWNER = 'maya@juniper.example';

@@ -1,10 +1,10 @@
 /** The chat web client's entry point (bundled by server/lib/runtime/web-bundle.ts). */
 import { render } from 'preact';
 import { App } from './App.js';
-import { installFileDrop } from './file-drop.js';
-import { watchViewChanges } from './message-actions.js';
-import { watchBeforeSearch } from './router.js';
-import { watchTheme } from './theme.js';
+import { installFileDrop } from './compose/file-drop.js';
+import { watchViewChanges } from './messages/message-actions.js';
+import { watchBeforeSearch } from './store/router.js';
+import { watchTheme } from './settings/theme.js';
 // KaTeX's stylesheet for the math in messages (its fonts are bundled beside it: web-bundle.ts), then ours.
 import 'katex/dist/katex.min.css';
 import './style.css';

@@ -12,12 +12,12 @@
  * direct messages, as Zulip's favicon does.
  */
 import { effect } from '@preact/signals';
-import { katexAsTex, renameStyles } from './katex-style.js';
-import { dmPeers } from './narrow.js';
-import { isTopicFollowed } from './people-state.js';
-import { go } from './router.js';
-import { channelName, isTopicMuted, store, unreadCounts, userName, type Message } from './state.js';
-import { once } from './once.js';
+import { katexAsTex, renameStyles } from './messages/katex-style.js';
+import { dmPeers } from './store/narrow.js';
+import { isTopicFollowed } from './store/people-state.js';
+import { go } from './store/router.js';
+import { channelName, isTopicMuted, store, unreadCounts, userName, type Message } from './store/state.js';
+import { once } from './store/once.js';
 
 const ICON = '/static/hearth-icon.png';
 /** The icon is drawn this many pixels square (sharp at twice the usual 32). */

@@ -6,20 +6,20 @@
  * the exception: it leaves a field, a search or a selection.
  */
 import { signal } from '@preact/signals';
-import { go, view } from './router.js';
-import { goNextUnreadDm, goNextUnreadTopic } from './next-unread.js';
-import { moveSelection, select, selectedElement, selectedId } from './selection.js';
-import { leaveSearch, openSearchBox } from './Search.js';
-import { store, type Message } from './state.js';
-import { dmPeers, isFeed, type View } from './narrow.js';
-import { announce } from './Toast.js';
-import { composeElsewhere } from './compose-bus.js';
-import { openMenuOf, openOverlayOf } from './MessageActions.js';
-import * as act from './message-actions.js';
-import { focusPeopleFilter } from './People.js';
-import { openProfileCard } from './ProfileCard.js';
-import { imageLinkOf } from './Lightbox.js';
-import { showChannelTopics } from './SidebarTopics.js';
+import { go, view } from './store/router.js';
+import { goNextUnreadDm, goNextUnreadTopic } from './messages/next-unread.js';
+import { moveSelection, select, selectedElement, selectedId } from './messages/selection.js';
+import { leaveSearch, openSearchBox } from './search/Search.js';
+import { store, type Message } from './store/state.js';
+import { dmPeers, isFeed, type View } from './store/narrow.js';
+import { announce } from './ui/Toast.js';
+import { composeElsewhere } from './compose/compose-bus.js';
+import { openMenuOf, openOverlayOf } from './messages/MessageActions.js';
+import * as act from './messages/message-actions.js';
+import { focusPeopleFilter } from './people/People.js';
+import { openProfileCard } from './people/ProfileCard.js';
+import { imageLinkOf } from './messages/Lightbox.js';
+import { showChannelTopics } from './sidebar/SidebarTopics.js';
 
 /** Whether the "Keyboard shortcuts" dialog is open. */
 export const helpOpen = signal(false);

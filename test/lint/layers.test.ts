@@ -72,7 +72,7 @@ test('protocol/ imports only its own files, and every layer may import it', () =
 
 test('the web app imports from server/ only server/protocol/', () => {
   const files = new Map([
-    ['renderer/chat/state.ts', "import type { User } from '../../server/protocol/user.js';\nimport { x } from './x.js';\n"],
+    ['renderer/chat/store/state.ts', "import type { User } from '../../server/protocol/user.js';\nimport { x } from './x.js';\n"],
     ['renderer/chat/View.tsx', "import { errors } from '../../server/errors.js';\nexport const V = () => <p>{errors.length}</p>;\n"],
   ]);
   assert.deepEqual(checkWebImports(files), ['renderer/chat/View.tsx:1: the web app imports from server/ only server/protocol/ (not server/errors.ts)']);

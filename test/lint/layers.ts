@@ -239,7 +239,7 @@ export function checkLayers(
 
 /**
  * The web app's imports from server/: only server/protocol/. `files` are renderer/ files by path
- * relative to the checkout (`renderer/chat/state.ts`).
+ * relative to the checkout (`renderer/chat/store/state.ts`).
  */
 export function checkWebImports(files: ReadonlyMap<string, string>): string[] {
   const problems: string[] = [];

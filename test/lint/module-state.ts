@@ -28,9 +28,9 @@ export const MEMO_TABLES: Readonly<Record<string, string>> = {
     'whether a compiled linkifier pattern is too slow, by its source: measured once per process (a verdict near the time limit could differ between machines, not between servers); bounded (cleared past 1,000 entries)',
   'server/lib/people/alert-words.ts: cache':
     'alert-word RegExp by word (no g flag, so no lastIndex state); bounded (cleared past 10,000 entries)',
-  'renderer/chat/html.ts: clean':
+  'renderer/chat/messages/html.ts: clean':
     'sanitised HTML by input HTML (DOMPurify with fixed settings and hooks); bounded (cleared past 5,000 entries)',
-  'renderer/chat/alert-words.ts: done':
+  'renderer/chat/settings/alert-words.ts: done':
     "a message's HTML with its alert words marked, by words and HTML; bounded (cleared past 2,000 entries)",
 };
 

@@ -49,8 +49,8 @@ test('a module-level object changed in place is state: refused outside the store
 
 test('only the API modules reach the network', () => {
   const text = "export const f = () => fetch('/json/x');\nexport const x = () => new XMLHttpRequest();";
-  assert.equal(rendererProblems('renderer/chat/Account.tsx', text).length, 2);
-  assert.deepEqual(rendererProblems('renderer/chat/api.ts', text), []);
+  assert.equal(rendererProblems('renderer/chat/settings/Account.tsx', text).length, 2);
+  assert.deepEqual(rendererProblems('renderer/chat/store/api.ts', text), []);
 });
 
 test('a store module imports no component', () => {

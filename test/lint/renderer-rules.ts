@@ -22,25 +22,25 @@ const root = new URL('../..', import.meta.url).pathname;
  * tab, fed by register and events; components read them and re-render.
  */
 export const STORE_MODULES: Readonly<Record<string, string>> = {
-  'renderer/chat/state.ts': "the page's one store (`createStore()`, which tests call for their own): register state kept current by events",
-  'renderer/chat/apply-event.ts': "the typing indicators' expiry timers (the page's effects of applying events, appliers.ts)",
-  'renderer/chat/sidebar-state.ts': "each channel's topic list, fetched from the server and kept current by the page's effects of applying events",
-  'renderer/chat/feeds.ts': 'the open feeds, where each resumes after a re-register, and the batch of messages to mark read',
-  'renderer/chat/events.ts': 'the event queue and who wants to hear of a re-register',
-  'renderer/chat/unsent.ts': 'sends with no answer yet, to retry',
+  'renderer/chat/store/state.ts': "the page's one store (`createStore()`, which tests call for their own): register state kept current by events",
+  'renderer/chat/store/apply-event.ts': "the typing indicators' expiry timers (the page's effects of applying events, appliers.ts)",
+  'renderer/chat/sidebar/sidebar-state.ts': "each channel's topic list, fetched from the server and kept current by the page's effects of applying events",
+  'renderer/chat/messages/feeds.ts': 'the open feeds, where each resumes after a re-register, and the batch of messages to mark read',
+  'renderer/chat/store/events.ts': 'the event queue and who wants to hear of a re-register',
+  'renderer/chat/compose/unsent.ts': 'sends with no answer yet, to retry',
   'renderer/session.ts': 'who is signed in (the chat and the admin pages: one session)',
-  'renderer/chat/session.ts': 'who is signed in, as a signal for the views',
-  'renderer/chat/router.ts': 'the view in the hash, and the last one that was not a search',
-  'renderer/chat/selection.ts': 'the J/K selected message',
-  'renderer/chat/message-actions.ts': 'which message menu, picker, dialog or notice is open',
-  'renderer/chat/compose-bus.ts': 'what other views ask the compose box to do, and what it took',
-  'renderer/chat/draft-sync.ts': 'a draft the Drafts view asked the compose box to open',
-  'renderer/chat/autocomplete.ts': "suggestions' data fetched on first use: topics per channel, emoji names",
+  'renderer/chat/store/session.ts': 'who is signed in, as a signal for the views',
+  'renderer/chat/store/router.ts': 'the view in the hash, and the last one that was not a search',
+  'renderer/chat/messages/selection.ts': 'the J/K selected message',
+  'renderer/chat/messages/message-actions.ts': 'which message menu, picker, dialog or notice is open',
+  'renderer/chat/compose/compose-bus.ts': 'what other views ask the compose box to do, and what it took',
+  'renderer/chat/compose/draft-sync.ts': 'a draft the Drafts view asked the compose box to open',
+  'renderer/chat/compose/autocomplete.ts': "suggestions' data fetched on first use: topics per channel, emoji names",
   'renderer/chat/notifications.ts': 'the desktop notifications shown, closed once their message is read',
-  'renderer/chat/file-drop.ts': 'files dragged over the page, and the compose box that takes them',
-  'renderer/chat/widget-sends.ts': 'the poll option and task numbers this page handed out',
-  'renderer/chat/presence.ts': "this page's presence reports: the timer, the last input, what was sent",
-  'renderer/chat/typing.ts': 'the typing notification this page sent last, and its stop timer',
+  'renderer/chat/compose/file-drop.ts': 'files dragged over the page, and the compose box that takes them',
+  'renderer/chat/widgets/widget-sends.ts': 'the poll option and task numbers this page handed out',
+  'renderer/chat/people/presence.ts': "this page's presence reports: the timer, the last input, what was sent",
+  'renderer/chat/compose/typing.ts': 'the typing notification this page sent last, and its stop timer',
 };
 
 /**
@@ -48,24 +48,24 @@ export const STORE_MODULES: Readonly<Record<string, string>> = {
  * outlives its component or that other modules set (a key opens it, another view reads it).
  */
 export const VIEW_SIGNALS: Readonly<Record<string, string>> = {
-  'renderer/chat/Inbox.tsx: folded': 'the folded sections, remembered in localStorage',
-  'renderer/chat/People.tsx: wide': 'whether the window is wide (a media query)',
-  'renderer/chat/ProfileCard.tsx: card': 'the open profile card (opened from names anywhere and by a key)',
-  'renderer/chat/Search.tsx: searchOpen': 'the search box open over the top bar on phones (the / key opens it)',
-  'renderer/chat/SidebarTopics.tsx: zoomedChannel': '"More topics" open for a channel (the Y key opens it)',
-  'renderer/chat/SidebarTopics.tsx: topicFilter': 'the filter typed in "More topics"',
-  'renderer/chat/SidebarTopics.tsx: focusMoreNext': 'where focus goes when the redrawn list leaves "More topics"',
+  'renderer/chat/conversations/Inbox.tsx: folded': 'the folded sections, remembered in localStorage',
+  'renderer/chat/people/People.tsx: wide': 'whether the window is wide (a media query)',
+  'renderer/chat/people/ProfileCard.tsx: card': 'the open profile card (opened from names anywhere and by a key)',
+  'renderer/chat/search/Search.tsx: searchOpen': 'the search box open over the top bar on phones (the / key opens it)',
+  'renderer/chat/sidebar/SidebarTopics.tsx: zoomedChannel': '"More topics" open for a channel (the Y key opens it)',
+  'renderer/chat/sidebar/SidebarTopics.tsx: topicFilter': 'the filter typed in "More topics"',
+  'renderer/chat/sidebar/SidebarTopics.tsx: focusMoreNext': 'where focus goes when the redrawn list leaves "More topics"',
   'renderer/chat/shortcuts.ts: helpOpen': 'the keyboard shortcuts dialog open (the ? key)',
-  'renderer/chat/condense.tsx: expanded': 'the long messages the reader expanded, kept through re-renders and scrolling',
-  'renderer/chat/condense.tsx: resized': 'bumped after a window resize, so every message measures again',
-  'renderer/chat/Toast.tsx: toast': 'the one toast shown (any module says one)',
+  'renderer/chat/messages/condense.tsx: expanded': 'the long messages the reader expanded, kept through re-renders and scrolling',
+  'renderer/chat/messages/condense.tsx: resized': 'bumped after a window resize, so every message measures again',
+  'renderer/chat/ui/Toast.tsx: toast': 'the one toast shown (any module says one)',
   'renderer/chat/settings/save.ts: error': 'the last failed save, shown over whichever settings tab is open',
 };
 
 /** The only modules that reach the network; everything else calls them. */
 export const NETWORK_MODULES: ReadonlySet<string> = new Set([
   'renderer/api.ts',
-  'renderer/chat/api.ts',
+  'renderer/chat/store/api.ts',
 ]);
 
 const COLLECTIONS: ReadonlySet<string> = new Set(['Map', 'Set', 'WeakMap', 'WeakSet']);
@@ -124,14 +124,14 @@ export function rendererProblems(rel: string, text: string, storesUsed: Set<stri
         else if (key in VIEW_SIGNALS) storesUsed.add(key);
         else problems.push(`${at(node)}: module-level signal() outside the store modules (test/lint/renderer-rules.ts STORE_MODULES, VIEW_SIGNALS)`);
       } else if (name === 'fetch' && !NETWORK_MODULES.has(rel)) {
-        problems.push(`${at(node)}: fetch outside the API modules (call renderer/chat/api.ts)`);
+        problems.push(`${at(node)}: fetch outside the API modules (call renderer/chat/store/api.ts)`);
       }
     }
     if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && COLLECTIONS.has(node.expression.text) && rel in STORE_MODULES && atModuleLoad(node)) {
       storesUsed.add(rel);
     }
     if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && NETWORK_NAMES.has(node.expression.text) && !NETWORK_MODULES.has(rel)) {
-      problems.push(`${at(node)}: new ${node.expression.text} outside the API modules (call renderer/chat/api.ts)`);
+      problems.push(`${at(node)}: new ${node.expression.text} outside the API modules (call renderer/chat/store/api.ts)`);
     }
     if (
       rel in STORE_MODULES &&

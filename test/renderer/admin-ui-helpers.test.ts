@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { withoutInlineAttributes } from '../../renderer/purify.js';
 import { roleName } from '../../renderer/chat/admin/api.js';
 import { encode } from '../../renderer/api.js';
-import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/chat/zuliprc.js';
+import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/chat/settings/zuliprc.js';
 import { formatBytes, formatUptime } from '../../renderer/chat/admin/status/format.js';
 
 describe('admin UI helpers', () => {

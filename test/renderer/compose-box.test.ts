@@ -1,8 +1,8 @@
 /** The compose box's pure parts under Node: Zulip's formatting edits, keys and the length the server counts. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatEdit, formatOfKey, isTooLong, lengthOf, type Edit, type Format } from '../../renderer/chat/compose-box.js';
-import { store } from '../../renderer/chat/state.js';
+import { formatEdit, formatOfKey, isTooLong, lengthOf, type Edit, type Format } from '../../renderer/chat/compose/compose-box.js';
+import { store } from '../../renderer/chat/store/state.js';
 
 /** The text and selection after the edit, the selection shown as [brackets]. */
 function run(text: string, kind: Format): string {

@@ -1,7 +1,7 @@
-/** The chat's check of KaTeX's inline styles (renderer/chat/katex-style.ts), under Node. */
+/** The chat's check of KaTeX's inline styles (renderer/chat/messages/katex-style.ts), under Node. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { katexStyle, renameStyles } from '../../renderer/chat/katex-style.js';
+import { katexStyle, renameStyles } from '../../renderer/chat/messages/katex-style.js';
 
 describe("KaTeX's inline styles in the chat", () => {
   it("keeps KaTeX's own declarations", () => {

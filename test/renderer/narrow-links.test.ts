@@ -1,12 +1,12 @@
 /**
- * The chat's hash links (renderer/chat/narrow.ts, search-terms.ts), under Node: every `#narrow/` form
+ * The chat's hash links (renderer/chat/store/narrow.ts, search/search-terms.ts), under Node: every `#narrow/` form
  * Zulip's clients make opens the view it names (issue 29, item 11), Zulip's `.XX` encoding both ways,
  * and this client's own hashes still round-trip.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hashOf, keyOf, viewOf, type FeedView, type View } from '../../renderer/chat/narrow.js';
-import { decodeHashComponent, encodeHashComponent, parseSearch, termsFromPath, termsToPath } from '../../renderer/chat/search-terms.js';
+import { hashOf, keyOf, viewOf, type FeedView, type View } from '../../renderer/chat/store/narrow.js';
+import { decodeHashComponent, encodeHashComponent, parseSearch, termsFromPath, termsToPath } from '../../renderer/chat/search/search-terms.js';
 
 const SELF = 5;
 const EMAILS: Record<string, number> = { 'lucas@example.com': 6, 'mel@example.com': 7 };

@@ -2,15 +2,15 @@
  * The web client's store kept by events, against a fresh register (as the server's verifyAction
  * tests do for the server's state): a person registers as the web client does, a fresh store loads
  * the answer and opens some feeds; people act through the API; the queued events are applied
- * (renderer/chat/appliers.ts); then a second register into another fresh store, with the same feeds
+ * (renderer/chat/store/appliers.ts); then a second register into another fresh store, with the same feeds
  * fetched anew, must show the same: messages in feeds, unread counts, channels, subscriptions, people,
  * statuses, drafts …
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { APPLIERS, type Appliers } from '../../renderer/chat/appliers.js';
-import { noEffects, type Effects } from '../../renderer/chat/effects.js';
-import { keyOf, type FeedView } from '../../renderer/chat/narrow.js';
+import { APPLIERS, type Appliers } from '../../renderer/chat/store/appliers.js';
+import { noEffects, type Effects } from '../../renderer/chat/store/effects.js';
+import { keyOf, type FeedView } from '../../renderer/chat/store/narrow.js';
 import { startTestServer, type Person, type TestServer } from '../helpers/server.js';
 import { applyQueued, assertSameAsFresh, observable, openFeeds, registerStore, type Fed } from './store-harness.js';
 

@@ -1,20 +1,20 @@
 /**
  * The client store against a real server, without a browser (test/renderer/store-*.test.ts): a
- * person's register answer loaded into a fresh store (renderer/chat/load-state.ts), the feeds the
+ * person's register answer loaded into a fresh store (renderer/chat/store/load-state.ts), the feeds the
  * web client would open fetched as it fetches them, the events of the person's queue applied
- * (renderer/chat/appliers.ts, no browser effects), and the store's observable state as plain data,
+ * (renderer/chat/store/appliers.ts, no browser effects), and the store's observable state as plain data,
  * so two stores can be compared as the server's verifyAction compares a state with a fresh one.
  */
 import assert from 'node:assert/strict';
 import type { ClientEvent } from '../../server/protocol/events.js';
 import type { RegisterState } from '../../server/protocol/register.js';
-import { APPLIERS, applyTo, type Appliers } from '../../renderer/chat/appliers.js';
-import { noEffects, type Effects } from '../../renderer/chat/effects.js';
-import { loadStore } from '../../renderer/chat/load-state.js';
-import { placeOf } from '../../renderer/chat/message-events.js';
-import { apiNarrow, keyOf, type FeedView } from '../../renderer/chat/narrow.js';
-import { REGISTER_PARAMS } from '../../renderer/chat/register-params.js';
-import { createStore, noteRecent, type Channel, type Message, type Store } from '../../renderer/chat/state.js';
+import { APPLIERS, applyTo, type Appliers } from '../../renderer/chat/store/appliers.js';
+import { noEffects, type Effects } from '../../renderer/chat/store/effects.js';
+import { loadStore } from '../../renderer/chat/store/load-state.js';
+import { placeOf } from '../../renderer/chat/store/message-events.js';
+import { apiNarrow, keyOf, type FeedView } from '../../renderer/chat/store/narrow.js';
+import { REGISTER_PARAMS } from '../../renderer/chat/store/register-params.js';
+import { createStore, noteRecent, type Channel, type Message, type Store } from '../../renderer/chat/store/state.js';
 import type { Client } from '../helpers/server.js';
 
 /** A store fed by one person's event queue. */

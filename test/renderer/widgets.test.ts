@@ -1,4 +1,4 @@
-/** Polls and to-do lists from submessages (renderer/chat/widgets.ts), as Zulip's poll_data and todo_widget read them. */
+/** Polls and to-do lists from submessages (renderer/chat/widgets/widgets.ts), as Zulip's poll_data and todo_widget read them. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -12,7 +12,7 @@ import {
   type PollState,
   type Submessage,
   type TodoState,
-} from '../../renderer/chat/widgets.js';
+} from '../../renderer/chat/widgets/widgets.js';
 
 const AUTHOR = 10;
 const MEL = 11;

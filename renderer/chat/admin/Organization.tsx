@@ -6,11 +6,11 @@
  * administer is told so, offered the chat, and may sign in here as an administrator.
  */
 import type { ComponentType } from 'preact';
-import type { OrganizationSection } from '../narrow.js';
-import { href } from '../router.js';
-import { session } from '../session.js';
+import type { OrganizationSection } from '../store/narrow.js';
+import { href } from '../store/router.js';
+import { session } from '../store/session.js';
 import { SignInForm } from '../SignIn.js';
-import { store } from '../state.js';
+import { store } from '../store/state.js';
 import { ChannelsPage } from './channels/ChannelsPage.js';
 import { IntegrationsPage } from './integrations/IntegrationsPage.js';
 import { OrganizationSettingsPage } from './settings/OrganizationSettingsPage.js';

@@ -5,7 +5,7 @@
  */
 import { call, type Method, type Params, sessionLost } from '../../api.js';
 import { forget } from '../../session.js';
-import { session } from '../session.js';
+import { session } from '../store/session.js';
 
 export { ApiError } from '../../api.js';
 

@@ -1,6 +1,6 @@
 /** The row under the compose box: the length counter, files, video call, poll, to-do list, preview, schedule, send. */
-import { store } from '../state.js';
-import { COUNTER_FROM } from '../compose-box.js';
+import { store } from '../store/state.js';
+import { COUNTER_FROM } from './compose-box.js';
 import type { WidgetKind } from './widget-dialogs.js';
 
 interface Props {

@@ -1,6 +1,6 @@
 /** While files are dragged over the chat: where they will go (file-drop.ts hands them to the compose box). */
-import { store } from '../state.js';
-import type { TypingTarget } from '../typing.js';
+import { store } from '../store/state.js';
+import type { TypingTarget } from './typing.js';
 import { placeOf } from './echo.js';
 
 export function DropOverlay({ destination, mode }: { destination: TypingTarget | null; mode: 'channel' | 'dm' }) {

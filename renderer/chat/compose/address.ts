@@ -3,10 +3,10 @@
  * while nobody or no channel is picked) and the draft's address. In a direct message view with
  * nobody picked, the message goes to oneself, as Zulip's does.
  */
-import type { Address } from '../ComposeTo.js';
-import type { DraftAddress } from '../draft-sync.js';
-import { store } from '../state.js';
-import type { TypingTarget } from '../typing.js';
+import type { Address } from './ComposeTo.js';
+import type { DraftAddress } from './draft-sync.js';
+import { store } from '../store/state.js';
+import type { TypingTarget } from './typing.js';
 
 export function targetOf(a: Address, fixedPeople: number[] | null): TypingTarget | null {
   if (a.mode === 'channel') return a.channel ? { kind: 'channel', streamId: a.channel, topic: a.topic } : null;

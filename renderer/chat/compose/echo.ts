@@ -4,9 +4,9 @@
  * comes), the parameters of `POST /messages`, and how the box names where it sends.
  */
 import { escapeHtml } from '../../../server/protocol/html.js';
-import { channelName, store, topicLabel, userName, type Message } from '../state.js';
-import type { TypingTarget } from '../typing.js';
-import type { SendParams } from '../unsent.js';
+import { channelName, store, topicLabel, userName, type Message } from '../store/state.js';
+import type { TypingTarget } from './typing.js';
+import type { SendParams } from './unsent.js';
 
 
 /** The message shown in the feed until the server's copy replaces it. */

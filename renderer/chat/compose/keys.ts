@@ -1,6 +1,6 @@
 /** The message box's own keys: Zulip's formatting keys (compose-box.ts), and Enter to send. */
-import { applyEdit, formatEdit, formatOfKey } from '../compose-box.js';
-import { store } from '../state.js';
+import { applyEdit, formatEdit, formatOfKey } from './compose-box.js';
+import { store } from '../store/state.js';
 
 /** Applies a formatting key to `box`; whether the key sends the message (the key is then taken). */
 export function messageKeySends(e: KeyboardEvent, box: HTMLTextAreaElement | null): boolean {

@@ -1,6 +1,6 @@
 /** The compose box's preview (the server renders the text) and back; Alt+P moves the keyboard with it. */
 import { useRef, useState } from 'preact/hooks';
-import { post } from '../api.js';
+import { post } from '../store/api.js';
 
 /**
  * `preview`: the rendered HTML while shown, else null. `box` is the text box, whose caret is kept

@@ -1,9 +1,9 @@
 /** "Schedule" (send later) and its Undo: the calls behind the compose box's schedule dialog. */
-import { del, post } from '../api.js';
-import type { Notice } from '../ComposeNotice.js';
-import { href } from '../router.js';
-import { whenFmt } from '../ScheduleDialog.js';
-import type { TypingTarget } from '../typing.js';
+import { del, post } from '../store/api.js';
+import type { Notice } from './ComposeNotice.js';
+import { href } from '../store/router.js';
+import { whenFmt } from './ScheduleDialog.js';
+import type { TypingTarget } from './typing.js';
 import { sendParams } from './echo.js';
 
 /** Schedules `content` to `t` at `at` (seconds); the notice says when, with Undo and a link to the list. */

@@ -3,11 +3,11 @@
  * echo.ts), then goes out (unsent.ts: no answer in 10 s leaves it as "Not sent", with Retry and
  * Cancel); a refusal takes the echo out again.
  */
-import { mutedForFeed } from '../apply-event.js';
-import { keyOf, matches, type FeedView } from '../narrow.js';
-import { store, updateFeed, type Message } from '../state.js';
-import type { TypingTarget } from '../typing.js';
-import { markUnsent, sendWithTimeout, unanswered, type SendParams } from '../unsent.js';
+import { mutedForFeed } from '../store/apply-event.js';
+import { keyOf, matches, type FeedView } from '../store/narrow.js';
+import { store, updateFeed, type Message } from '../store/state.js';
+import type { TypingTarget } from './typing.js';
+import { markUnsent, sendWithTimeout, unanswered, type SendParams } from './unsent.js';
 import { localEcho, sendParams } from './echo.js';
 
 export interface Echo {

@@ -3,9 +3,9 @@
  * over the organization's size limit refused before any byte is sent; progress while they upload.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { upload } from '../api.js';
-import { acceptDrops } from '../file-drop.js';
-import { store } from '../state.js';
+import { upload } from '../store/api.js';
+import { acceptDrops } from './file-drop.js';
+import { store } from '../store/state.js';
 
 export type Upload = { name: string; progress: number };
 

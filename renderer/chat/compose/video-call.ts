@@ -1,6 +1,6 @@
 /** Compose's "Video call": a call link from the organization's video call provider, as Markdown. */
-import { post } from '../api.js';
-import { store } from '../state.js';
+import { post } from '../store/api.js';
+import { store } from '../store/state.js';
 
 /** `[Join video call](url)`, the room named after the topic (or the organization). */
 export async function videoCallLink(topic: string): Promise<string> {

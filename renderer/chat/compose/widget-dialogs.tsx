@@ -4,7 +4,7 @@
  * dialog makes goes into the box, ready to send, as Zulip's dialogs do.
  */
 import { useRef, useState } from 'preact/hooks';
-import { PollDialog, TodoDialog } from '../WidgetDialogs.js';
+import { PollDialog, TodoDialog } from '../widgets/WidgetDialogs.js';
 
 export type WidgetKind = 'poll' | 'todo';
 

@@ -1,7 +1,7 @@
 /** Settings, Alert words: words that notify you as a mention does. */
 import { useState } from 'preact/hooks';
-import { del, post } from '../api.js';
-import { store } from '../state.js';
+import { del, post } from '../store/api.js';
+import { store } from '../store/state.js';
 import { fail, ok } from './save.js';
 
 export function AlertWords() {

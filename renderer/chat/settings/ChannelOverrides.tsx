@@ -1,6 +1,6 @@
 /** Per-channel notification settings, where `null` means "use the default" (Reset returns to it). */
-import { post } from '../api.js';
-import { store, type Subscription } from '../state.js';
+import { post } from '../store/api.js';
+import { store, type Subscription } from '../store/state.js';
 import { fail, ok, setting } from './save.js';
 
 /** The notification table's columns (Notifications.tsx's too). */

@@ -1,6 +1,6 @@
 /** Settings, Muted users: whom you muted and since when, with Unmute. */
-import { del } from '../api.js';
-import { store, userName } from '../state.js';
+import { del } from '../store/api.js';
+import { store, userName } from '../store/state.js';
 import { fail, ok } from './save.js';
 
 export function MutedUsers() {

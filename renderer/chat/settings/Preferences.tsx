@@ -1,5 +1,5 @@
 /** Settings, Preferences: theme, time format, font size and line spacing, time zone, availability, privacy. */
-import { DENSITY } from '../theme.js';
+import { DENSITY } from './theme.js';
 import { Check, Choice } from './fields.js';
 import { save, setting } from './save.js';
 

@@ -1,8 +1,8 @@
 /** Settings, Topics: muted, unmuted and followed topics, with the way back to the default. */
 import { useState } from 'preact/hooks';
-import { post } from '../api.js';
-import { href } from '../router.js';
-import { channelName, store, topicLabel } from '../state.js';
+import { post } from '../store/api.js';
+import { href } from '../store/router.js';
+import { channelName, store, topicLabel } from '../store/state.js';
 import { fail, ok } from './save.js';
 
 const POLICY: Record<number, string> = { 1: 'Muted', 2: 'Unmuted', 3: 'Followed' };

@@ -4,8 +4,8 @@
  * of the settings page, whichever tab is open.
  */
 import { signal } from '@preact/signals';
-import { ApiError, patch } from '../api.js';
-import { store } from '../state.js';
+import { ApiError, patch } from '../store/api.js';
+import { store } from '../store/state.js';
 
 /** The last failed save, shown at the top of the page. */
 export const error = signal('');

@@ -3,7 +3,7 @@
  * button and Cancel. `onSubmit` runs busy; answering false (or failing) keeps the dialog open.
  */
 import type { ComponentChildren } from 'preact';
-import { Modal } from '../Dialog.js';
+import { Modal } from './Dialog.js';
 import { BusyButton } from './BusyButton.js';
 import { useBusy } from './busy.js';
 import { Notice, type SetNotice, useNotice } from './Notice.js';

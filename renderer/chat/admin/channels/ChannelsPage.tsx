@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Channel } from '../../../../server/protocol/channel.js';
-import { sanitize } from '../../html.js';
+import { sanitize } from '../../messages/html.js';
 import { errorText, Notice, type SetNotice, useNotice } from '../../ui/Notice.js';
 import { Loading, TableBox } from '../../ui/TableBox.js';
 import { del, post } from '../api.js';

@@ -3,7 +3,7 @@
  * everyone subscribed and as a default channel for people who join later.
  */
 import { useState } from 'preact/hooks';
-import { session } from '../../session.js';
+import { session } from '../../store/session.js';
 import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';

@@ -7,7 +7,7 @@
 import type { Channel } from '../../../../server/protocol/channel.js';
 import { useEffect, useState } from 'preact/hooks';
 import { errorText } from '../../ui/Notice.js';
-import { store } from '../../state.js';
+import { store } from '../../store/state.js';
 import { Loading } from '../../ui/TableBox.js';
 import { ConnectTool } from './ConnectTool.js';
 import { fetchChannels, fetchIntegrations, fetchOrigin, type IntegrationsState, type RealmBot } from './integrations-state.js';

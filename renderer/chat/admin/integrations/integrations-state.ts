@@ -5,7 +5,7 @@
  */
 import type { Channel } from '../../../../server/protocol/channel.js';
 import type { RegisterState } from '../../../../server/protocol/register.js';
-import { zuliprcSite } from '../../zuliprc.js';
+import { zuliprcSite } from '../../settings/zuliprc.js';
 import { del, get, post } from '../api.js';
 import { botFullName, botShortName, type Tool } from './tools.js';
 

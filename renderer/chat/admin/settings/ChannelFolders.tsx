@@ -1,7 +1,7 @@
 /** Settings: channel folders (`/channel_folders`): listed in their order with their description, created, archived. */
 import type { ChannelFolder } from '../../../../server/protocol/channel.js';
 import { useRef, useState } from 'preact/hooks';
-import { sanitizeOwnImages } from '../../html.js';
+import { sanitizeOwnImages } from '../../messages/html.js';
 import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';

@@ -7,7 +7,7 @@ import { copyText, download } from '../../ui/clipboard.js';
 import { Field } from '../../ui/Field.js';
 import { FormDialog } from '../../ui/FormDialog.js';
 import { Notice, useNotice } from '../../ui/Notice.js';
-import { httpsSite, zuliprc, zuliprcSite } from '../../zuliprc.js';
+import { httpsSite, zuliprc, zuliprcSite } from '../../settings/zuliprc.js';
 import { get, post } from '../api.js';
 
 /** What the status section says of where the server is reached (`GET /hearth/status`), as far as a zuliprc needs. */
