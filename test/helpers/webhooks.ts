@@ -1,6 +1,8 @@
 /** Incoming-webhook tests: a bot, raw POSTs to /api/v1/external/{name}, and the message they stored. */
 import assert from 'node:assert/strict';
-import type { Client, TestServer } from './server.js';
+import { after, before } from 'node:test';
+import { createChannel } from './channels.js';
+import { type Account, type Client, startTestServer, type TestServer } from './server.js';
 
 export interface Hook {
   id: number;
@@ -13,6 +15,33 @@ export async function makeHookBot(owner: Client, shortName: string): Promise<Hoo
   const res = await owner.post('/bots', { full_name: `Hook ${shortName}`, short_name: shortName, bot_type: 2 });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return { id: res.body.user_id, email: `${shortName}-bot@hearth.local`, apiKey: res.body.api_key };
+}
+
+/** What an integration's test file shares: a server, Mel (an administrator), her incoming-webhook bot and a channel. */
+export interface HookSuite {
+  ts: TestServer;
+  mel: Account;
+  melC: Client;
+  hook: Hook;
+  /** The channel's id. */
+  channelId: number;
+}
+
+/**
+ * Registers the file's `before` (a fresh server, Mel, her bot `shortName` and the channel
+ * `channel`) and `after` (the server stopped). The fields are filled before the first test.
+ */
+export function hookSuite(shortName: string, channel: string): HookSuite {
+  const s = {} as HookSuite;
+  before(async () => {
+    s.ts = await startTestServer();
+    s.mel = await s.ts.addUser('Mel', 400);
+    s.melC = s.ts.client(s.mel);
+    s.hook = await makeHookBot(s.melC, shortName);
+    s.channelId = await createChannel(s.ts, s.melC, channel);
+  });
+  after(() => s.ts.stop());
+  return s;
 }
 
 /** POSTs `body` (an object is sent as JSON) to the integration with `query` in the URL. */
@@ -46,4 +75,54 @@ export function newest(ts: TestServer) {
   const m = ts.store.messages.get(ts.store.messages.maxId);
   assert.ok(m, 'no message');
   return { id: m.id, topic: m.topic, content: m.content, senderId: m.sender_id, streamId: m.stream_id, dm: m.dm, client: m.client };
+}
+
+/**
+ * POSTs as the suite's bot (its api_key added to `query`), asserts a 200 with `answer`, and answers
+ * the messages this request stored, oldest first (topic and content).
+ */
+export async function postStored(
+  s: HookSuite,
+  integration: string,
+  query: Record<string, string>,
+  body: string | object,
+  headers: Record<string, string> = {},
+  answer: object = { result: 'success', msg: '' },
+): Promise<{ topic: string; content: string }[]> {
+  const before = s.ts.store.messages.maxId;
+  const res = await postHook(s.ts, integration, { api_key: s.hook.apiKey, ...query }, body, headers);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(res.body, answer);
+  const out: { topic: string; content: string }[] = [];
+  for (let id = before + 1; id <= s.ts.store.messages.maxId; id++) {
+    const m = s.ts.store.messages.get(id);
+    if (m) out.push({ topic: m.topic, content: m.content });
+  }
+  return out;
+}
+
+/**
+ * postStored for an integration that posts at most one message: null when it posted none, else
+ * the newest message's topic and content, asserting it was sent by the integration's `client`.
+ */
+export async function postOne(
+  s: HookSuite,
+  client: string | null,
+  integration: string,
+  query: Record<string, string>,
+  body: string | object,
+  headers: Record<string, string> = {},
+  answer: object = { result: 'success', msg: '' },
+): Promise<{ topic: string; content: string } | null> {
+  const out = await postStored(s, integration, query, body, headers, answer);
+  if (out.length === 0) return null;
+  const m = newest(s.ts);
+  if (client !== null) assert.equal(m.client, client);
+  return { topic: m.topic, content: m.content };
+}
+
+/** The integration's entry in Mel's `realm_incoming_webhook_bots` (register), or undefined. */
+export async function registerEntry(s: HookSuite, name: string) {
+  const res = await s.melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
+  return res.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === name);
 }

@@ -1,24 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, newest, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, makeHookBot, newest, postHook } from '../helpers/webhooks.js';
 import { filteredOut, fnmatch } from '../../server/webhooks/common.js';
 
-let ts: TestServer;
-let mel: Account;
-let melC: Client;
-let hook: Hook;
-let ops: number;
-
-before(async () => {
-  ts = await startTestServer();
-  mel = await ts.addUser('Mel', 400);
-  melC = ts.client(mel);
-  hook = await makeHookBot(melC, 'ci');
-  ops = await createChannel(ts, melC, 'ops');
-});
-after(() => ts.stop());
+const s = hookSuite('ci', 'ops');
 
 /** A Sentry-like alert a monitoring tool posts. */
 const ALERT = {
@@ -30,94 +15,94 @@ const ALERT = {
 
 describe('POST /api/v1/external/json', () => {
   it('posts the payload pretty-printed in a json code block, topic "JSON", as the bot', async () => {
-    const res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'ops' }, ALERT);
+    const res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'ops' }, ALERT);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { result: 'success', msg: '' });
-    const m = newest(ts);
-    assert.equal(m.streamId, ops);
+    const m = newest(s.ts);
+    assert.equal(m.streamId, s.channelId);
     assert.equal(m.topic, 'JSON');
-    assert.equal(m.senderId, hook.id);
+    assert.equal(m.senderId, s.hook.id);
     assert.equal(m.client, 'ZulipJSONWebhook');
     assert.equal(m.content, `\`\`\`json\n${JSON.stringify(ALERT, null, 2)}\n\`\`\``);
   });
 
   it('escapes non-ASCII as Python json.dumps does, and takes `topic` and a channel ID', async () => {
-    const res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: String(ops), topic: 'nightly' }, { city: 'Zürich', mood: '🙂' });
+    const res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: String(s.channelId), topic: 'nightly' }, { city: 'Zürich', mood: '🙂' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const m = newest(ts);
+    const m = newest(s.ts);
     assert.equal(m.topic, 'nightly');
     assert.equal(m.content, '```json\n{\n  "city": "Z\\u00fcrich",\n  "mood": "\\ud83d\\ude42"\n}\n```');
   });
 
   it('without `stream`, sends the bot owner a direct message; the message is unread for the owner and found by search', async () => {
-    const res = await postHook(ts, 'json', { api_key: hook.apiKey }, { ping: 1 });
+    const res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey }, { ping: 1 });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const m = newest(ts);
-    assert.deepEqual(m.dm, [mel.id, hook.id].sort((a, b) => a - b));
-    const mine = await melC.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'search', operand: 'ping' }] });
+    const m = newest(s.ts);
+    assert.deepEqual(m.dm, [s.mel.id, s.hook.id].sort((a, b) => a - b));
+    const mine = await s.melC.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'search', operand: 'ping' }] });
     assert.equal(mine.body.messages.at(-1)?.id, m.id, JSON.stringify(mine.body));
     assert.deepEqual(mine.body.messages.at(-1)?.flags, []);
   });
 
   it('takes HTTP Basic (email:api_key) instead of api_key', async () => {
-    const email = ts.store.users.get(hook.id)!.email;
-    const auth = `Basic ${Buffer.from(`${email}:${hook.apiKey}`).toString('base64')}`;
-    const res = await postHook(ts, 'json', { stream: 'ops' }, { basic: true }, { authorization: auth });
+    const email = s.ts.store.users.get(s.hook.id)!.email;
+    const auth = `Basic ${Buffer.from(`${email}:${s.hook.apiKey}`).toString('base64')}`;
+    const res = await postHook(s.ts, 'json', { stream: 'ops' }, { basic: true }, { authorization: auth });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.equal(newest(ts).senderId, hook.id);
+    assert.equal(newest(s.ts).senderId, s.hook.id);
   });
 
   it('answers Zulip errors for a missing, malformed or wrong key and a deactivated bot', async () => {
-    let res = await postHook(ts, 'json', { stream: 'ops' }, { a: 1 });
+    let res = await postHook(s.ts, 'json', { stream: 'ops' }, { a: 1 });
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { result: 'error', msg: "Missing 'api_key' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'api_key' });
-    res = await postHook(ts, 'json', { api_key: 'short', stream: 'ops' }, { a: 1 });
+    res = await postHook(s.ts, 'json', { api_key: 'short', stream: 'ops' }, { a: 1 });
     assert.equal(res.status, 401);
     assert.deepEqual(res.body, { result: 'error', msg: 'Malformed API key', code: 'INVALID_API_KEY' });
-    res = await postHook(ts, 'json', { api_key: 'x'.repeat(32), stream: 'ops' }, { a: 1 });
+    res = await postHook(s.ts, 'json', { api_key: 'x'.repeat(32), stream: 'ops' }, { a: 1 });
     assert.equal(res.status, 401);
     assert.deepEqual(res.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
-    const gone = await makeHookBot(melC, 'gone');
-    assert.equal((await melC.delete(`/bots/${gone.id}`)).status, 200);
-    res = await postHook(ts, 'json', { api_key: gone.apiKey, stream: 'ops' }, { a: 1 });
+    const gone = await makeHookBot(s.melC, 'gone');
+    assert.equal((await s.melC.delete(`/bots/${gone.id}`)).status, 200);
+    res = await postHook(s.ts, 'json', { api_key: gone.apiKey, stream: 'ops' }, { a: 1 });
     assert.equal(res.status, 401);
     assert.deepEqual(res.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
   });
 
   it('a channel that does not exist: success, nothing posted, and the owner hears from the Notification Bot once a minute', async () => {
-    const before = ts.store.messages.maxId;
-    const res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'no-such' }, { a: 1 });
+    const before = s.ts.store.messages.maxId;
+    const res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'no-such' }, { a: 1 });
     assert.deepEqual(res.body, { result: 'success', msg: '' });
-    const notice = newest(ts);
+    const notice = newest(s.ts);
     assert.equal(notice.id, before + 1);
-    assert.deepEqual(notice.dm?.includes(mel.id), true);
+    assert.deepEqual(notice.dm?.includes(s.mel.id), true);
     assert.equal(
       notice.content,
-      `Your bot @_**Hook ci|${hook.id}** tried to send a message to channel #**no-such**, but that channel does not exist. Click [here](#channels/new) to create it.`,
+      `Your bot @_**Hook ci|${s.hook.id}** tried to send a message to channel #**no-such**, but that channel does not exist. Click [here](#channels/new) to create it.`,
     );
-    await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'no-such' }, { a: 2 });
-    assert.equal(ts.store.messages.maxId, notice.id, 'no second notice within a minute');
+    await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'no-such' }, { a: 2 });
+    assert.equal(s.ts.store.messages.maxId, notice.id, 'no second notice within a minute');
     // By ID the error is answered too.
-    const byId = await postHook(ts, 'json', { api_key: hook.apiKey, stream: '99999' }, { a: 3 });
+    const byId = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: '99999' }, { a: 3 });
     assert.equal(byId.status, 400);
     assert.equal(byId.body.code, 'STREAM_DOES_NOT_EXIST');
   });
 
   it('bad input is always a JSON error: not JSON, too deep, not UTF-8, 20 MB, unknown integration, the /json/ mirror', async () => {
-    let res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'ops' }, '{"oops": ', { 'content-type': 'application/json' });
+    let res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'ops' }, '{"oops": ', { 'content-type': 'application/json' });
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' });
-    res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'ops' }, '', { 'content-type': 'application/json' });
+    res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'ops' }, '', { 'content-type': 'application/json' });
     assert.equal(res.body.code, 'INVALID_JSON');
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'ops' }, deep, { 'content-type': 'application/json' });
+    res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'ops' }, deep, { 'content-type': 'application/json' });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'INVALID_JSON');
     const ok = `${'['.repeat(1000)}${']'.repeat(1000)}`;
-    res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'ops' }, ok, { 'content-type': 'application/json' });
+    res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'ops' }, ok, { 'content-type': 'application/json' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.match(newest(ts).content, /\[message truncated\]$/);
-    const latin1 = await fetch(`${ts.url}/api/v1/external/json?api_key=${hook.apiKey}&stream=ops`, {
+    assert.match(newest(s.ts).content, /\[message truncated\]$/);
+    const latin1 = await fetch(`${s.ts.url}/api/v1/external/json?api_key=${s.hook.apiKey}&stream=ops`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]),
@@ -125,13 +110,13 @@ describe('POST /api/v1/external/json', () => {
     assert.equal(latin1.status, 400);
     assert.equal((await latin1.json()).msg, 'Malformed payload');
     const huge = JSON.stringify({ blob: 'x'.repeat(20 * 1024 * 1024) });
-    res = await postHook(ts, 'json', { api_key: hook.apiKey, stream: 'ops' }, huge, { 'content-type': 'application/json' });
+    res = await postHook(s.ts, 'json', { api_key: s.hook.apiKey, stream: 'ops' }, huge, { 'content-type': 'application/json' });
     assert.equal(res.status, 413);
     assert.deepEqual(res.body, { result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' });
-    res = await postHook(ts, 'nosuchtool', { api_key: hook.apiKey }, { a: 1 });
+    res = await postHook(s.ts, 'nosuchtool', { api_key: s.hook.apiKey }, { a: 1 });
     assert.equal(res.status, 404);
     assert.deepEqual(res.body, { result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
-    const mirror = await fetch(`${ts.url}/json/external/json?api_key=${hook.apiKey}`, { method: 'POST', body: '{}' });
+    const mirror = await fetch(`${s.ts.url}/json/external/json?api_key=${s.hook.apiKey}`, { method: 'POST', body: '{}' });
     assert.equal(mirror.status, 404);
   });
 
@@ -149,7 +134,7 @@ describe('POST /api/v1/external/json', () => {
   });
 
   it('register lists the integrations in realm_incoming_webhook_bots', async () => {
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
+    const res = await s.melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
     const ours = res.body.realm_incoming_webhook_bots.filter((b: { name: string }) => b.name === 'json' || b.name === 'slack_incoming');
     assert.deepEqual(ours, [
       { name: 'json', display_name: 'JSON formatter', all_event_types: null, config_options: [], url_options: [] },

@@ -1,33 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, postHook, postStored, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let melC: Client;
-let hook: Hook;
-
-before(async () => {
-  ts = await startTestServer();
-  melC = ts.client(await ts.addUser('Mel', 400));
-  hook = await makeHookBot(melC, 'prometheus');
-  await createChannel(ts, melC, 'alerts');
-});
-after(() => ts.stop());
+const s = hookSuite('prometheus', 'alerts');
 
 /** Posts to #alerts and answers the messages stored by this request. */
 async function post(payload: object, query: Record<string, string> = {}) {
-  const before = ts.store.messages.maxId;
-  const res = await postHook(ts, 'alertmanager', { api_key: hook.apiKey, stream: 'alerts', ...query }, payload);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { result: 'success', msg: '' });
-  const out: { topic: string; content: string }[] = [];
-  for (let id = before + 1; id <= ts.store.messages.maxId; id++) {
-    const m = ts.store.messages.get(id);
-    if (m) out.push({ topic: m.topic, content: m.content });
-  }
-  return out;
+  return postStored(s, 'alertmanager', { stream: 'alerts', ...query }, payload);
 }
 
 const GRAPH = 'http://prometheus.office.lan:9090/graph?g0.expr=node_filesystem_avail_bytes+%3C+1e10&g0.tab=1';
@@ -104,13 +83,12 @@ describe('POST /api/v1/external/alertmanager', () => {
   it('has no event types: only_events does not filter it (as Zulip\'s, whose alertmanager reports none)', async () => {
     const out = await post(group([alert('firing', { alertname: 'DiskAlmostFull', instance: 'nas-01:9100' })]), { only_events: '["resolved"]' });
     assert.equal(out.length, 1);
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    const entry = res.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === 'alertmanager');
+    const entry = await registerEntry(s, 'alertmanager');
     assert.deepEqual(entry, { name: 'alertmanager', display_name: 'Prometheus Alertmanager', all_event_types: null, config_options: [], url_options: [] });
   });
 
   it('payloads that are not Alertmanager\'s: Zulip\'s WildValue errors', async () => {
-    const send = (payload: object) => postHook(ts, 'alertmanager', { api_key: hook.apiKey, stream: 'alerts' }, payload);
+    const send = (payload: object) => postHook(s.ts, 'alertmanager', { api_key: s.hook.apiKey, stream: 'alerts' }, payload);
     let res = await send({ receiver: 'hearth' });
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { result: 'error', msg: 'payload["alerts"] is missing', code: 'BAD_REQUEST' });

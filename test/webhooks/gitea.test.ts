@@ -1,22 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, newest, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let melC: Client;
-let mel: Account;
-let hook: Hook;
-
-before(async () => {
-  ts = await startTestServer();
-  mel = await ts.addUser('Mel', 400);
-  melC = ts.client(mel);
-  hook = await makeHookBot(melC, 'forge');
-  await createChannel(ts, melC, 'commits');
-});
-after(() => ts.stop());
+const s = hookSuite('forge', 'commits');
 
 const BASE = 'https://git.office.lan/ops/infra';
 const ann = { id: 3, login: 'ann', username: 'ann', full_name: 'Ann Lee', email: 'ann@office.lan' };
@@ -25,14 +11,7 @@ const repository = { id: 12, name: 'infra', full_name: 'ops/infra', html_url: BA
 
 /** Posts a Gitea event and answers the stored topic and content (null when nothing was posted). */
 async function post(event: string, payload: object, query: Record<string, string> = {}, header = 'X-Gitea-Event') {
-  const before = ts.store.messages.maxId;
-  const res = await postHook(ts, 'gitea', { api_key: hook.apiKey, stream: 'commits', ...query }, payload, { [header]: event });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { result: 'success', msg: '' });
-  if (ts.store.messages.maxId === before) return null;
-  const m = newest(ts);
-  assert.equal(m.client, 'ZulipGiteaWebhook');
-  return { topic: m.topic, content: m.content };
+  return postOne(s, 'ZulipGiteaWebhook', 'gitea', { stream: 'commits', ...query }, payload, { [header]: event });
 }
 
 const commit = (sha: string, message: string, author: { name: string; username: string }) => ({
@@ -218,7 +197,7 @@ describe('POST /api/v1/external/gitea', () => {
   });
 
   it("an unknown event is Zulip's unsupported answer; no event header is MISSING_HTTP_EVENT_HEADER and the owner is told", async () => {
-    const res = await postHook(ts, 'gitea', { api_key: hook.apiKey, stream: 'commits' }, { action: 'created', repository, sender: ann }, { 'X-Gitea-Event': 'wiki' });
+    const res = await postHook(s.ts, 'gitea', { api_key: s.hook.apiKey, stream: 'commits' }, { action: 'created', repository, sender: ann }, { 'X-Gitea-Event': 'wiki' });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
       result: 'error',
@@ -227,8 +206,8 @@ describe('POST /api/v1/external/gitea', () => {
       webhook_name: 'Gitea',
       event_type: 'wiki',
     });
-    const before = ts.store.messages.maxId;
-    const missing = await postHook(ts, 'gitea', { api_key: hook.apiKey, stream: 'commits' }, push([]));
+    const before = s.ts.store.messages.maxId;
+    const missing = await postHook(s.ts, 'gitea', { api_key: s.hook.apiKey, stream: 'commits' }, push([]));
     assert.equal(missing.status, 400);
     assert.deepEqual(missing.body, {
       result: 'error',
@@ -236,9 +215,9 @@ describe('POST /api/v1/external/gitea', () => {
       code: 'MISSING_HTTP_EVENT_HEADER',
       header: 'X-Gitea-Event',
     });
-    const notice = newest(ts);
+    const notice = newest(s.ts);
     assert.equal(notice.id, before + 1);
-    assert.deepEqual(notice.dm?.includes(mel.id), true);
+    assert.deepEqual(notice.dm?.includes(s.mel.id), true);
     assert.ok(
       notice.content.startsWith(
         'Hi there!  Your bot Hook forge just sent an HTTP request to /api/v1/external/gitea that\nis missing the HTTP X-Gitea-Event header.  Because this header is how\nGitea indicates the event type,',
@@ -248,14 +227,13 @@ describe('POST /api/v1/external/gitea', () => {
   });
 
   it('a payload of the wrong shape is a 400 naming the field', async () => {
-    const res = await postHook(ts, 'gitea', { api_key: hook.apiKey, stream: 'commits' }, { ...push([]), commits: 'none' }, { 'X-Gitea-Event': 'push' });
+    const res = await postHook(s.ts, 'gitea', { api_key: s.hook.apiKey, stream: 'commits' }, { ...push([]), commits: 'none' }, { 'X-Gitea-Event': 'push' });
     assert.equal(res.status, 400);
     assert.equal(res.body.msg, 'payload["commits"] is not a list');
   });
 
   it('is listed by register with the `branches` option', async () => {
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    const entry = res.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === 'gitea');
+    const entry = await registerEntry(s, 'gitea');
     assert.equal(entry.display_name, 'Gitea');
     assert.equal(entry.all_event_types, null);
     assert.deepEqual(

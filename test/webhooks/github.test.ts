@@ -1,22 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, newest, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let melC: Client;
-let mel: Account;
-let hook: Hook;
-
-before(async () => {
-  ts = await startTestServer();
-  mel = await ts.addUser('Mel', 400);
-  melC = ts.client(mel);
-  hook = await makeHookBot(melC, 'ghes');
-  await createChannel(ts, melC, 'github');
-});
-after(() => ts.stop());
+const s = hookSuite('ghes', 'github');
 
 // GitHub Enterprise Server on the office network.
 const WEB = 'https://github.office.lan/infra/dns';
@@ -27,14 +13,7 @@ const organization = { login: 'infra', id: 2 };
 
 /** Posts a GitHub event and answers the stored topic and content (null when nothing was posted). */
 async function post(event: string, payload: object, query: Record<string, string> = {}) {
-  const before = ts.store.messages.maxId;
-  const res = await postHook(ts, 'github', { api_key: hook.apiKey, stream: 'github', ...query }, payload, { 'X-GitHub-Event': event });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { result: 'success', msg: '' });
-  if (ts.store.messages.maxId === before) return null;
-  const m = newest(ts);
-  assert.equal(m.client, 'ZulipGitHubWebhook');
-  return { topic: m.topic, content: m.content };
+  return postOne(s, 'ZulipGitHubWebhook', 'github', { stream: 'github', ...query }, payload, { 'X-GitHub-Event': event });
 }
 
 const SHA1 = '9049f1265b7d61be4a8904a9a27120d2064dab3b';
@@ -231,7 +210,7 @@ describe('POST /api/v1/external/github', () => {
 
   it("workflow_run and other unknown events are Zulip's unsupported answer (event:action); no X-GitHub-Event is MISSING_HTTP_EVENT_HEADER", async () => {
     const unsupported = async (event: string, payload: object, type: string) => {
-      const res = await postHook(ts, 'github', { api_key: hook.apiKey, stream: 'github' }, payload, { 'X-GitHub-Event': event });
+      const res = await postHook(s.ts, 'github', { api_key: s.hook.apiKey, stream: 'github' }, payload, { 'X-GitHub-Event': event });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {
         result: 'error',
@@ -246,7 +225,7 @@ describe('POST /api/v1/external/github', () => {
     await unsupported('workflow_job', { workflow_job: {}, repository, sender }, 'workflow_job:???');
     await unsupported('pull_request', pr('enqueued'), 'pull_request:enqueued');
     await unsupported('team', { action: 'renamed', team: { name: 'ops' }, sender }, 'unsupported team action renamed');
-    const res = await postHook(ts, 'github', { api_key: hook.apiKey, stream: 'github' }, push());
+    const res = await postHook(s.ts, 'github', { api_key: s.hook.apiKey, stream: 'github' }, push());
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, {
       result: 'error',
@@ -254,13 +233,12 @@ describe('POST /api/v1/external/github', () => {
       code: 'MISSING_HTTP_EVENT_HEADER',
       header: 'X-GitHub-Event',
     });
-    assert.ok(newest(ts).dm?.includes(mel.id));
-    assert.ok(newest(ts).content.includes('is missing the HTTP X-GitHub-Event header.  Because this header is how\nGitHub indicates'));
+    assert.ok(newest(s.ts).dm?.includes(s.mel.id));
+    assert.ok(newest(s.ts).content.includes('is missing the HTTP X-GitHub-Event header.  Because this header is how\nGitHub indicates'));
   });
 
   it('is listed by register with its event types and options', async () => {
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    const entry = res.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === 'github');
+    const entry = await registerEntry(s, 'github');
     assert.equal(entry.display_name, 'GitHub');
     assert.ok(entry.all_event_types.includes('push_commits'));
     assert.ok(entry.all_event_types.includes('closed_pull_request'));

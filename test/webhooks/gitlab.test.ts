@@ -1,22 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, newest, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let melC: Client;
-let mel: Account;
-let hook: Hook;
-
-before(async () => {
-  ts = await startTestServer();
-  mel = await ts.addUser('Mel', 400);
-  melC = ts.client(mel);
-  hook = await makeHookBot(melC, 'lab');
-  await createChannel(ts, melC, 'gitlab');
-});
-after(() => ts.stop());
+const s = hookSuite('lab', 'gitlab');
 
 const WEB = 'https://gitlab.office.lan/ops/billing';
 const project = { id: 9, name: 'billing', web_url: WEB, path_with_namespace: 'ops/billing', default_branch: 'main' };
@@ -26,14 +12,7 @@ const bo = { id: 3, name: 'Bo Diaz', username: 'bo' };
 
 /** Posts a GitLab event and answers the stored topic and content (null when nothing was posted). */
 async function post(event: string, payload: object, query: Record<string, string> = {}) {
-  const before = ts.store.messages.maxId;
-  const res = await postHook(ts, 'gitlab', { api_key: hook.apiKey, stream: 'gitlab', ...query }, payload, { 'X-Gitlab-Event': event });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { result: 'success', msg: '' });
-  if (ts.store.messages.maxId === before) return null;
-  const m = newest(ts);
-  assert.equal(m.client, 'ZulipGitLabWebhook');
-  return { topic: m.topic, content: m.content };
+  return postOne(s, 'ZulipGitLabWebhook', 'gitlab', { stream: 'gitlab', ...query }, payload, { 'X-Gitlab-Event': event });
 }
 
 const SHA1 = '5fcdd5551fc3085df79bece2c32b1400802ac407';
@@ -270,7 +249,7 @@ describe('POST /api/v1/external/gitlab', () => {
 
   it("unknown events are Zulip's unsupported answer; no X-Gitlab-Event is MISSING_HTTP_EVENT_HEADER", async () => {
     const unsupported = async (event: string, payload: object, type: string) => {
-      const res = await postHook(ts, 'gitlab', { api_key: hook.apiKey, stream: 'gitlab' }, payload, { 'X-Gitlab-Event': event });
+      const res = await postHook(s.ts, 'gitlab', { api_key: s.hook.apiKey, stream: 'gitlab' }, payload, { 'X-Gitlab-Event': event });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {
         result: 'error',
@@ -283,7 +262,7 @@ describe('POST /api/v1/external/gitlab', () => {
     await unsupported('Emoji Hook', { object_kind: 'emoji', project }, 'Emoji Hook');
     await unsupported('Merge Request Hook', mr('unlock'), 'Merge Request Hook unlock');
     await unsupported('System Hook', { event_name: 'project_create', project }, 'Project Create Hook');
-    const res = await postHook(ts, 'gitlab', { api_key: hook.apiKey, stream: 'gitlab' }, push());
+    const res = await postHook(s.ts, 'gitlab', { api_key: s.hook.apiKey, stream: 'gitlab' }, push());
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, {
       result: 'error',
@@ -291,13 +270,12 @@ describe('POST /api/v1/external/gitlab', () => {
       code: 'MISSING_HTTP_EVENT_HEADER',
       header: 'X-GitLab-Event',
     });
-    assert.ok(newest(ts).dm?.includes(mel.id));
-    assert.ok(newest(ts).content.includes('is missing the HTTP X-GitLab-Event header.  Because this header is how\nGitLab indicates'));
+    assert.ok(newest(s.ts).dm?.includes(s.mel.id));
+    assert.ok(newest(s.ts).content.includes('is missing the HTTP X-GitLab-Event header.  Because this header is how\nGitLab indicates'));
   });
 
   it('is listed by register with its event types and the `branches` option', async () => {
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    const entry = res.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === 'gitlab');
+    const entry = await registerEntry(s, 'gitlab');
     assert.equal(entry.display_name, 'GitLab');
     assert.equal(entry.all_event_types.length, 36);
     assert.ok(entry.all_event_types.includes('Note Hook Snippet'));

@@ -1,33 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, postHook, postStored, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let melC: Client;
-let hook: Hook;
-
-before(async () => {
-  ts = await startTestServer();
-  melC = ts.client(await ts.addUser('Mel', 400));
-  hook = await makeHookBot(melC, 'grafana');
-  await createChannel(ts, melC, 'monitoring');
-});
-after(() => ts.stop());
+const s = hookSuite('grafana', 'monitoring');
 
 /** Posts to #monitoring and answers the messages stored by this request (topic and content). */
 async function post(payload: object | string, query: Record<string, string> = {}, headers: Record<string, string> = {}) {
-  const before = ts.store.messages.maxId;
-  const res = await postHook(ts, 'grafana', { api_key: hook.apiKey, stream: 'monitoring', ...query }, payload, headers);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { result: 'success', msg: '' });
-  const out: { topic: string; content: string }[] = [];
-  for (let id = before + 1; id <= ts.store.messages.maxId; id++) {
-    const m = ts.store.messages.get(id);
-    if (m) out.push({ topic: m.topic, content: m.content });
-  }
-  return out;
+  return postStored(s, 'grafana', { stream: 'monitoring', ...query }, payload, headers);
 }
 
 /** A Grafana 7 notification channel's body. */
@@ -140,14 +119,14 @@ describe('POST /api/v1/external/grafana: legacy alerting (Grafana 7)', () => {
   });
 
   it('a payload that is not Grafana\'s: Zulip\'s WildValue errors', async () => {
-    let res = await postHook(ts, 'grafana', { api_key: hook.apiKey, stream: 'monitoring' }, legacy({ state: 'exploded' }));
+    let res = await postHook(s.ts, 'grafana', { api_key: s.hook.apiKey, stream: 'monitoring' }, legacy({ state: 'exploded' }));
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { result: 'error', msg: 'Invalid payload["state"]', code: 'BAD_REQUEST' });
-    res = await postHook(ts, 'grafana', { api_key: hook.apiKey, stream: 'monitoring' }, { state: 'ok' });
+    res = await postHook(s.ts, 'grafana', { api_key: s.hook.apiKey, stream: 'monitoring' }, { state: 'ok' });
     assert.deepEqual(res.body, { result: 'error', msg: 'payload["title"] is missing', code: 'BAD_REQUEST' });
-    res = await postHook(ts, 'grafana', { api_key: hook.apiKey, stream: 'monitoring' }, legacy({ evalMatches: [{ metric: 'm', value: '9' }] }));
+    res = await postHook(s.ts, 'grafana', { api_key: s.hook.apiKey, stream: 'monitoring' }, legacy({ evalMatches: [{ metric: 'm', value: '9' }] }));
     assert.deepEqual(res.body, { result: 'error', msg: 'payload["evalMatches"][0]["value"] is not an allowed_type', code: 'BAD_REQUEST' });
-    res = await postHook(ts, 'grafana', { api_key: hook.apiKey, stream: 'monitoring' }, '{"title": ', { 'content-type': 'application/json' });
+    res = await postHook(s.ts, 'grafana', { api_key: s.hook.apiKey, stream: 'monitoring' }, '{"title": ', { 'content-type': 'application/json' });
     assert.deepEqual(res.body, { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' });
   });
 });
@@ -261,9 +240,9 @@ describe('POST /api/v1/external/grafana: unified alerting (Grafana 8 and later)'
   });
 
   it('an alert status other than firing or resolved, or a start that is not a time: the field is invalid', async () => {
-    let res = await postHook(ts, 'grafana', { api_key: hook.apiKey, stream: 'monitoring' }, unified([alert({ status: 'pending' })]));
+    let res = await postHook(s.ts, 'grafana', { api_key: s.hook.apiKey, stream: 'monitoring' }, unified([alert({ status: 'pending' })]));
     assert.deepEqual(res.body, { result: 'error', msg: 'Invalid payload["alerts"][0]["status"]', code: 'BAD_REQUEST' });
-    res = await postHook(ts, 'grafana', { api_key: hook.apiKey, stream: 'monitoring' }, unified([alert(), alert({ startsAt: 'yesterday' })]));
+    res = await postHook(s.ts, 'grafana', { api_key: s.hook.apiKey, stream: 'monitoring' }, unified([alert(), alert({ startsAt: 'yesterday' })]));
     assert.deepEqual(res.body, { result: 'error', msg: 'Invalid payload["alerts"][1]["startsAt"]', code: 'BAD_REQUEST' });
   });
 
@@ -290,8 +269,7 @@ describe('POST /api/v1/external/grafana: unified alerting (Grafana 8 and later)'
   });
 
   it('register lists Grafana with its event types', async () => {
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    const entry = res.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === 'grafana');
+    const entry = await registerEntry(s, 'grafana');
     assert.deepEqual(entry, {
       name: 'grafana',
       display_name: 'Grafana',

@@ -1,31 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, newest, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, newest, postHook, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let mel: Account;
-let melC: Client;
-let hook: Hook;
-
-before(async () => {
-  ts = await startTestServer();
-  mel = await ts.addUser('Mel', 400);
-  melC = ts.client(mel);
-  hook = await makeHookBot(melC, 'house');
-  await createChannel(ts, melC, 'house');
-});
-after(() => ts.stop());
+const s = hookSuite('house', 'house');
 
 const send = (payload: object | string, query: Record<string, string> = { stream: 'house' }, headers: Record<string, string> = {}) =>
-  postHook(ts, 'homeassistant', { api_key: hook.apiKey, ...query }, payload, headers);
+  postHook(s.ts, 'homeassistant', { api_key: s.hook.apiKey, ...query }, payload, headers);
 
 async function post(payload: object, query?: Record<string, string>) {
   const res = await send(payload, query);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.deepEqual(res.body, { result: 'success', msg: '' });
-  const m = newest(ts);
+  const m = newest(s.ts);
   return { topic: m.topic, content: m.content };
 }
 
@@ -35,7 +21,7 @@ describe('POST /api/v1/external/homeassistant', () => {
       topic: 'homeassistant',
       content: 'The washing machine has finished.',
     });
-    assert.equal(newest(ts).client, 'ZulipHomeAssistantWebhook');
+    assert.equal(newest(s.ts).client, 'ZulipHomeAssistantWebhook');
   });
 
   it('the body\'s topic (Home Assistant\'s title, sent with title_param_name: topic); Markdown passes through', async () => {
@@ -50,9 +36,9 @@ describe('POST /api/v1/external/homeassistant', () => {
   it('without a stream, a direct message to the bot\'s owner', async () => {
     const res = await send({ message: 'Good morning!' }, {});
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const m = newest(ts);
+    const m = newest(s.ts);
     assert.equal(m.content, 'Good morning!');
-    assert.deepEqual(m.dm, [mel.id, hook.id].sort((a, b) => a - b));
+    assert.deepEqual(m.dm, [s.mel.id, s.hook.id].sort((a, b) => a - b));
   });
 
   it('no message, or not strings: Zulip\'s WildValue errors; no event types in register', async () => {
@@ -65,8 +51,7 @@ describe('POST /api/v1/external/homeassistant', () => {
     assert.deepEqual(res.body, { result: 'error', msg: 'payload["topic"] is not a string', code: 'BAD_REQUEST' });
     res = await send({ message: '   ' });
     assert.deepEqual(res.body, { result: 'error', msg: 'Message must not be empty', code: 'BAD_REQUEST' });
-    const reg = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    const entry = reg.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === 'homeassistant');
+    const entry = await registerEntry(s, 'homeassistant');
     assert.deepEqual(entry, { name: 'homeassistant', display_name: 'Home Assistant', all_event_types: null, config_options: [], url_options: [] });
   });
 });

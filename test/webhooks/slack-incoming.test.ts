@@ -1,32 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, newest, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let melC: Client;
-let mel: Account;
-let hook: Hook;
-
-before(async () => {
-  ts = await startTestServer();
-  mel = await ts.addUser('Mel', 400);
-  melC = ts.client(mel);
-  hook = await makeHookBot(melC, 'kuma');
-  await createChannel(ts, melC, 'alerts');
-});
-after(() => ts.stop());
+const s = hookSuite('kuma', 'alerts');
 
 /** Posts a Slack payload to #alerts and answers the stored topic and content. */
 async function post(payload: object, query: Record<string, string> = {}) {
-  const before = ts.store.messages.maxId;
-  const res = await postHook(ts, 'slack_incoming', { api_key: hook.apiKey, stream: 'alerts', ...query }, payload);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { result: 'success', msg: '', ok: true });
-  if (ts.store.messages.maxId === before) return null;
-  const m = newest(ts);
-  return { topic: m.topic, content: m.content };
+  return postOne(s, null, 'slack_incoming', { stream: 'alerts', ...query }, payload, {}, { result: 'success', msg: '', ok: true });
 }
 
 describe('POST /api/v1/external/slack_incoming', () => {
@@ -59,9 +39,9 @@ describe('POST /api/v1/external/slack_incoming', () => {
 
   it('a form body with payload= (as Uptime Kuma and curl send it)', async () => {
     const form = new URLSearchParams({ payload: JSON.stringify({ channel: '#uptime', text: ':red_circle: *router* is down' }) });
-    const res = await postHook(ts, 'slack_incoming', { api_key: hook.apiKey, stream: 'alerts' }, form.toString());
+    const res = await postHook(s.ts, 'slack_incoming', { api_key: s.hook.apiKey, stream: 'alerts' }, form.toString());
     assert.deepEqual(res.body, { result: 'success', msg: '', ok: true });
-    assert.deepEqual({ topic: newest(ts).topic, content: newest(ts).content }, { topic: 'uptime', content: ':red_circle: **router** is down' });
+    assert.deepEqual({ topic: newest(s.ts).topic, content: newest(s.ts).content }, { topic: 'uptime', content: ':red_circle: **router** is down' });
   });
 
   it('blocks: header, section text, accessory image, fields (one, then a two-column table), image, divider, context', async () => {
@@ -157,7 +137,7 @@ describe('POST /api/v1/external/slack_incoming', () => {
 
   it("errors in Slack's shape: no payload, malformed JSON, wrong shapes, unknown block types; 1,000-deep blocks are no crash", async () => {
     const bad = async (body: string | object, contentType: string) => {
-      const res = await postHook(ts, 'slack_incoming', { api_key: hook.apiKey, stream: 'alerts' }, body, { 'content-type': contentType });
+      const res = await postHook(s.ts, 'slack_incoming', { api_key: s.hook.apiKey, stream: 'alerts' }, body, { 'content-type': contentType });
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.ok, false);
       return res.body.error as string;
@@ -183,7 +163,6 @@ describe('POST /api/v1/external/slack_incoming', () => {
   });
 
   it('is listed by register', async () => {
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    assert.ok(res.body.realm_incoming_webhook_bots.some((b: { name: string }) => b.name === 'slack_incoming'));
+    assert.ok(await registerEntry(s, 'slack_incoming'));
   });
 });

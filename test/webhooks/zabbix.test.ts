@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createChannel } from '../helpers/channels.js';
-import { startTestServer, type Account, type Client, type TestServer } from '../helpers/server.js';
-import { makeHookBot, newest, postHook, type Hook } from '../helpers/webhooks.js';
+import { describe, it } from 'node:test';
+import { hookSuite, newest, postHook, registerEntry } from '../helpers/webhooks.js';
 
-let ts: TestServer;
-let mel: Account;
-let melC: Client;
-let hook: Hook;
+const s = hookSuite('zabbix', 'zabbix');
 
-before(async () => {
-  ts = await startTestServer();
-  mel = await ts.addUser('Mel', 400);
-  melC = ts.client(mel);
-  hook = await makeHookBot(melC, 'zabbix');
-  await createChannel(ts, melC, 'zabbix');
-});
-after(() => ts.stop());
-
-const send = (payload: object) => postHook(ts, 'zabbix', { api_key: hook.apiKey, stream: 'zabbix' }, payload);
+const send = (payload: object) => postHook(s.ts, 'zabbix', { api_key: s.hook.apiKey, stream: 'zabbix' }, payload);
 
 /** The body the Zabbix media type's script posts, its macros filled in. */
 const PROBLEM = {
@@ -42,7 +28,7 @@ describe('POST /api/v1/external/zabbix', () => {
     let res = await send(PROBLEM);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { result: 'success', msg: '' });
-    let m = newest(ts);
+    let m = newest(s.ts);
     assert.equal(m.topic, 'nas-01.office.lan');
     assert.equal(
       m.content,
@@ -52,32 +38,31 @@ describe('POST /api/v1/external/zabbix', () => {
     assert.equal(m.client, 'ZulipZabbixWebhook');
     res = await send({ ...PROBLEM, status: 'OK', item: 'Free disk space on /srv is 31.7 %' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    m = newest(ts);
+    m = newest(s.ts);
     assert.equal(m.topic, 'nas-01.office.lan');
     assert.match(m.content, /^OK \(High\) alert on \[nas-01\.office\.lan\]\(https:\/\/zabbix[^)]*\):\n\* Free disk space is less than 5% on volume \/srv\n\* Free disk space on \/srv is 31\.7 %$/);
   });
 
   it('a field missing or not a string: "Invalid payload", and the Notification Bot tells the owner once a minute', async () => {
-    const before = ts.store.messages.maxId;
+    const before = s.ts.store.messages.maxId;
     const { hostname: _, ...noHost } = PROBLEM;
     let res = await send(noHost);
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { result: 'error', msg: 'Invalid payload', code: 'BAD_REQUEST' });
-    assert.equal(ts.store.messages.maxId, before + 1);
-    const notice = newest(ts);
+    assert.equal(s.ts.store.messages.maxId, before + 1);
+    const notice = newest(s.ts);
     assert.equal(notice.content, NOTICE);
-    assert.ok(notice.dm?.includes(mel.id));
-    assert.ok(!notice.dm?.includes(hook.id), 'from the Notification Bot, not the bot');
+    assert.ok(notice.dm?.includes(s.mel.id));
+    assert.ok(!notice.dm?.includes(s.hook.id), 'from the Notification Bot, not the bot');
     res = await send({ ...PROBLEM, severity: 4 });
     assert.deepEqual(res.body, { result: 'error', msg: 'Invalid payload', code: 'BAD_REQUEST' });
-    assert.equal(ts.store.messages.maxId, before + 1, 'no second notice within a minute');
-    const bad = await postHook(ts, 'zabbix', { api_key: hook.apiKey, stream: 'zabbix' }, '{"hostname": ', { 'content-type': 'application/json' });
+    assert.equal(s.ts.store.messages.maxId, before + 1, 'no second notice within a minute');
+    const bad = await postHook(s.ts, 'zabbix', { api_key: s.hook.apiKey, stream: 'zabbix' }, '{"hostname": ', { 'content-type': 'application/json' });
     assert.deepEqual(bad.body, { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' });
   });
 
   it('has no event types', async () => {
-    const res = await melC.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] });
-    const entry = res.body.realm_incoming_webhook_bots.find((b: { name: string }) => b.name === 'zabbix');
+    const entry = await registerEntry(s, 'zabbix');
     assert.deepEqual(entry, { name: 'zabbix', display_name: 'Zabbix', all_event_types: null, config_options: [], url_options: [] });
   });
 });
