@@ -197,7 +197,7 @@ export interface App {
   scheduledDelivery: { running: boolean };
   /** True while POST /hearth/setup creates the organization (two racing requests must not both win). */
   setupInProgress: boolean;
-  /** What was read or built once to hand out: admin UI files, the chat bundle, the emoji data. */
+  /** What was read or built once to hand out: the web app's bundle, the emoji data, the help pages. */
   staticFiles: StaticFiles;
   /** Open connections per remote address and the request bodies being watched (server/http/connections.ts). */
   connections: ConnectionTable;

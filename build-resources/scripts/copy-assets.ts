@@ -1,8 +1,8 @@
 /**
- * The second half of `npm run build` (after tsc compiled main/, server/ and renderer/ TypeScript
- * to dist/app): copies what tsc does not emit — server/static and every non-TypeScript file of
- * renderer/ (HTML, CSS, JS, images, and the help center's Markdown pages in renderer/help/) — so dist/app
- * mirrors the source tree the server reads from.
+ * The second step of `npm run build` (after tsc compiled main/ and server/ to dist/app): copies what
+ * the server reads at run time and tsc does not emit — server/static and the help center's Markdown
+ * pages (renderer/help/) — so dist/app mirrors the source tree the server reads from. The web app
+ * itself is bundled by build-web.ts (dist/web), so none of renderer/'s code ships as files.
  * Usage: copy-assets.ts [OUT_DIR] (default dist/app).
  */
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
@@ -13,10 +13,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export function copyAssets(outDir: string): void {
   const out = resolve(ROOT, outDir);
-  // TypeScript is compiled (renderer/chat/ is bundled by build-web.ts instead).
-  const skip = (src: string) =>
-    /\.(c|m)?tsx?$/.test(src) && !src.endsWith('.d.ts') ? true : /[\\/](node_modules|test-results|tests?|chat)([\\/]|$)/.test(src);
-  for (const dir of ['server/static', 'renderer']) {
+  const skip = (src: string) => /\.(c|m)?tsx?$/.test(src) || /[\\/](node_modules|test-results|tests?)([\\/]|$)/.test(src);
+  for (const dir of ['server/static', 'renderer/help']) {
     const from = join(ROOT, dir);
     if (!existsSync(from)) continue;
     mkdirSync(join(out, dir), { recursive: true });

@@ -40,7 +40,7 @@ export async function runExportCommand(opts: { dataDir: string; out: string }, n
     store = await Store.open(dataDir);
   } catch (err) {
     if (err instanceof StoreOpenError) {
-      throw new ExportRefused(`${err.message} Export from its admin pages (Status, Export for Zulip) or stop it first.`);
+      throw new ExportRefused(`${err.message} Export from its organization settings (Status, Export for Zulip) or stop it first.`);
     }
     throw err;
   }

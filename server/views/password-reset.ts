@@ -13,7 +13,7 @@ const MAX_PASSWORD_LENGTH = 1024;
 
 /**
  * POST /hearth/users/{user_id}/password (administrators; an owner's password only by an owner):
- * the admin pages' "reset a password".
+ * the organization settings' "Reset password".
  */
 export async function resetPassword(req: ApiRequest): Promise<ViewResult> {
   const admin = requireAdmin(req);

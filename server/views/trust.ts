@@ -130,7 +130,7 @@ const STEPS: [string, string[]][] = [
 const LIMITED = `<p>It can vouch only for this network's own names (such as <code>localhost</code> and names ending in <code>.local</code>) and private network addresses, never for a website on the internet.</p>`;
 /** An authority from before Name Constraints: ask for a new one before installing it. */
 const UNLIMITED = `<section class="card" aria-labelledby="unlimited-title"><h2 id="unlimited-title">Ask for a new authority first</h2>
-<p class="notice notice-error">This authority was made by an earlier version of Hearth and is not limited to this office's network: whoever got hold of its key could pass any website off as genuine on a device that trusts it. Ask whoever runs Hearth to replace it (admin pages → <b>Status</b>) before you install it. A device that already trusts it keeps working until then.</p></section>`;
+<p class="notice notice-error">This authority was made by an earlier version of Hearth and is not limited to this office's network: whoever got hold of its key could pass any website off as genuine on a device that trusts it. Ask whoever runs Hearth to replace it (organization settings → <b>Status</b>) before you install it. A device that already trusts it keeps working until then.</p></section>`;
 
 /** GET /hearth/trust: the trust page (plain HTTP too). */
 export function trustPage(req: ApiRequest): void {
@@ -146,7 +146,7 @@ ${limited ? LIMITED : UNLIMITED}
 ${previous ? `<section class="card" aria-labelledby="previous-title"><h2 id="previous-title">This authority is new</h2><p>Hearth's earlier authority was replaced by this one: a device that installed the earlier one shows a warning until it installs this one. Then remove the earlier one, in the same place, by its fingerprint:</p><p><code class="fingerprint">${escapeHtml(fingerprintOf(previous))}</code></p></section>` : ''}
 <section class="card" aria-labelledby="fp-title"><h2 id="fp-title">Check before you trust</h2>
 <p>This authority's SHA-256 fingerprint is</p><p><code class="fingerprint">${escapeHtml(fingerprintOf(ca))}</code></p>
-<p>The server's admin pages show it on their <b>Status</b> page: compare the two before you install it.</p>
+<p>The organization settings show it in their <b>Status</b> section: compare the two before you install it.</p>
 <p class="actions"><a class="button" href="/hearth/ca.crt">Download the certificate (.crt)</a> <a class="button secondary" href="/hearth/ca.crt?format=der">For Windows and Android (.cer)</a> <a class="button secondary" href="/hearth/ca.mobileconfig">Profile for iPhone, iPad and Mac</a></p></section>
 ${STEPS.map(([system, steps]) => `<section class="card"><h2>${escapeHtml(system)}</h2><ol>${steps.map((s) => `<li>${s}</li>`).join('')}</ol></section>`).join('\n')}
 ${secure ? `<p>Then open Hearth at <a href="${escapeHtml(secure)}">${escapeHtml(secure)}</a>.</p>` : ''}`

@@ -1,6 +1,6 @@
 /**
  * The help center (/help/, renderer/help/*.md): the chat's menu links to it (top bar, and the drawer
- * on phones), so does the admin pages' top bar; a page renders with the list of pages, readable
+ * on phones), so does it in the organization settings (to the admin guide); a page renders with the list of pages, readable
  * at 390 px (no sideways scrolling) and in dark mode, and axe-core finds nothing serious. An
  * unknown page is a friendly page. Screenshots: test-results/admin-ui/help-{page}-{1280,390}-{light,dark}.png.
  */
@@ -73,7 +73,7 @@ test.describe('help center', () => {
     await s.p.shot('help-404-1280-light');
   });
 
-  test("the admin pages' top bar links to the admin guide", async () => {
+  test('in the organization settings, Help links to the admin guide', async () => {
     const { page } = s.p;
     await page.goto(`${s.ts.url}/admin/`);
     const link = page.locator('.topbar a', { hasText: 'Help' });

@@ -61,7 +61,7 @@ describe('hearth export (the command line)', { timeout: 180_000 }, () => {
     try {
       const busy = await runCli(['export', '--out', join(root, 'busy'), '--data-dir', demo]);
       assert.equal(busy.code, 1);
-      assert.match(busy.stderr, /in use by another Hearth server .*Export from its admin pages/);
+      assert.match(busy.stderr, /in use by another Hearth server .*Export from its organization settings/);
     } finally {
       await running.stop();
     }

@@ -1,4 +1,4 @@
-/** What the browser specs share: signing in through the page, to the chat or the admin pages. */
+/** What the browser specs share: signing in through the page, to the chat or its organization settings. */
 import type { Page } from 'playwright-core';
 import type { Account } from './server.js';
 

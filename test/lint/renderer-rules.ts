@@ -28,7 +28,7 @@ export const STORE_MODULES: Readonly<Record<string, string>> = {
   'renderer/chat/messages/feeds.ts': 'the open feeds, where each resumes after a re-register, and the batch of messages to mark read',
   'renderer/chat/store/events.ts': 'the event queue and who wants to hear of a re-register',
   'renderer/chat/compose/unsent.ts': 'sends with no answer yet, to retry',
-  'renderer/session.ts': 'who is signed in (the chat and the admin pages: one session)',
+  'renderer/session.ts': 'who is signed in (every page: one session)',
   'renderer/chat/store/session.ts': 'who is signed in, as a signal for the views',
   'renderer/chat/store/router.ts': 'the view in the hash, and the last one that was not a search',
   'renderer/chat/messages/selection.ts': 'the J/K selected message',

@@ -7,7 +7,7 @@ import { encode } from '../../renderer/api.js';
 import { httpsSite, zuliprc, zuliprcSite } from '../../renderer/chat/settings/zuliprc.js';
 import { formatBytes, formatUptime } from '../../renderer/chat/admin/status/format.js';
 
-describe('admin UI helpers', () => {
+describe('organization settings helpers', () => {
   it('encodes parameters as Zulip clients do: strings raw, the rest JSON, undefined left out', () => {
     const p = encode({ name: 'Acme "Corp"', role: 300, flag: false, ids: [1, 2], obj: { a: 1 }, none: null, skip: undefined });
     assert.deepEqual([...p.entries()], [

@@ -1,5 +1,5 @@
 /**
- * Hearth's own server switches an owner changes from the admin pages (`PATCH /realm`, like
+ * Hearth's own server switches an owner changes from the organization settings (`PATCH /realm`, like
  * the organization's settings, but never announced to clients): the API rate limit, plain
  * HTTP (off: HTTP only redirects to HTTPS and serves the trust page), and LAN discovery.
  * `GET /hearth/status` shows their values. One is announced as the organization's settings are
