@@ -82,39 +82,35 @@ export const issueBody =
       title: titleIf(attrs(payload), includeTitle),
     });
 
+/**
+ * Zulip's merge request bodies: the branches are shown for the action `branchesOn` only; `details`
+ * adds the description and the assignees (an opened or updated merge request).
+ */
+function mergeRequestMessage(payload: Wild, includeTitle: boolean, action: string, branchesOn: string, details: boolean): string {
+  const mr = attrs(payload);
+  const branches = action === branchesOn;
+  return pullRequestMessage({
+    userName: issueUserName(payload),
+    action,
+    url: mr.at('url').str(),
+    number: mr.at('iid').int(),
+    targetBranch: branches ? mr.at('source_branch').str() : null,
+    baseBranch: branches ? mr.at('target_branch').str() : null,
+    ...(details ? { message: strOrNull(mr.at('description')), assignees: assigneeNames(payload) } : {}),
+    type: 'MR',
+    title: titleIf(mr, includeTitle),
+  });
+}
+
 export const mergeRequestBody =
   (action: string): Body =>
-  (payload, includeTitle) => {
-    const mr = attrs(payload);
-    return pullRequestMessage({
-      userName: issueUserName(payload),
-      action,
-      url: mr.at('url').str(),
-      number: mr.at('iid').int(),
-      targetBranch: action === 'merged' ? mr.at('source_branch').str() : null,
-      baseBranch: action === 'merged' ? mr.at('target_branch').str() : null,
-      type: 'MR',
-      title: titleIf(mr, includeTitle),
-    });
-  };
+  (payload, includeTitle) =>
+    mergeRequestMessage(payload, includeTitle, action, 'merged', false);
 
 export const mergeRequestOpenOrUpdatedBody =
   (action: string): Body =>
-  (payload, includeTitle) => {
-    const mr = attrs(payload);
-    return pullRequestMessage({
-      userName: issueUserName(payload),
-      action,
-      url: mr.at('url').str(),
-      number: mr.at('iid').int(),
-      targetBranch: action === 'created' ? mr.at('source_branch').str() : null,
-      baseBranch: action === 'created' ? mr.at('target_branch').str() : null,
-      message: strOrNull(mr.at('description')),
-      assignees: assigneeNames(payload),
-      type: 'MR',
-      title: titleIf(mr, includeTitle),
-    });
-  };
+  (payload, includeTitle) =>
+    mergeRequestMessage(payload, includeTitle, action, 'created', true);
 
 export const mergeRequestUpdatedBody: Body = (payload, includeTitle) =>
   attrs(payload).get('oldrev')

@@ -16,13 +16,13 @@ const MESSAGE = 'Test message from Hearth\n\nSent from the organization settings
 const WHEN = '2026-01-05T09:30:00Z';
 
 const gitUser = { name: 'Hearth', email: 'hearth@office.lan', username: 'hearth' };
+/** What each forge's push event names: the branch, and the commits before and after. */
+const pushRefs = { ref: 'refs/heads/main', before: SHA_BEFORE, after: SHA };
 
 const gitea: SamplePayload = {
   headers: { 'X-Gitea-Event': 'push' },
   body: {
-    ref: 'refs/heads/main',
-    before: SHA_BEFORE,
-    after: SHA,
+    ...pushRefs,
     compare_url: 'https://git.office.lan/office/handbook/compare/9049f12...0d1a26e',
     commits: [
       {
@@ -46,9 +46,7 @@ const gitlab: SamplePayload = {
   body: {
     object_kind: 'push',
     event_name: 'push',
-    before: SHA_BEFORE,
-    after: SHA,
-    ref: 'refs/heads/main',
+    ...pushRefs,
     checkout_sha: SHA,
     user_name: 'Hearth',
     user_username: 'hearth',
@@ -63,9 +61,7 @@ const GITHUB_WEB = 'https://github.office.lan/office/handbook';
 const github: SamplePayload = {
   headers: { 'X-GitHub-Event': 'push' },
   body: {
-    ref: 'refs/heads/main',
-    before: SHA_BEFORE,
-    after: SHA,
+    ...pushRefs,
     created: false,
     deleted: false,
     forced: false,

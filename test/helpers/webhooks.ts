@@ -77,18 +77,20 @@ export function newest(ts: TestServer) {
   return { id: m.id, topic: m.topic, content: m.content, senderId: m.sender_id, streamId: m.stream_id, dm: m.dm, client: m.client };
 }
 
-/**
- * POSTs as the suite's bot (its api_key added to `query`), asserts a 200 with `answer`, and answers
- * the messages this request stored, oldest first (topic and content).
- */
-export async function postStored(
-  s: HookSuite,
+/** What postStored and postOne send: as postHook's arguments, and the success answer expected. */
+type StoredPost = [
   integration: string,
   query: Record<string, string>,
   body: string | object,
-  headers: Record<string, string> = {},
-  answer: object = { result: 'success', msg: '' },
-): Promise<{ topic: string; content: string }[]> {
+  headers?: Record<string, string>,
+  answer?: object,
+];
+
+/**
+ * POSTs as the suite's bot (its api_key added to `query`), asserts a 200 with `answer` (Zulip's
+ * success by default), and answers the messages this request stored, oldest first (topic and content).
+ */
+export async function postStored(s: HookSuite, ...[integration, query, body, headers = {}, answer = { result: 'success', msg: '' }]: StoredPost) {
   const before = s.ts.store.messages.maxId;
   const res = await postHook(s.ts, integration, { api_key: s.hook.apiKey, ...query }, body, headers);
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -103,22 +105,50 @@ export async function postStored(
 
 /**
  * postStored for an integration that posts at most one message: null when it posted none, else
- * the newest message's topic and content, asserting it was sent by the integration's `client`.
+ * the newest message's topic and content, asserting it was sent by the integration's `client`
+ * (unless null).
  */
-export async function postOne(
-  s: HookSuite,
-  client: string | null,
-  integration: string,
-  query: Record<string, string>,
-  body: string | object,
-  headers: Record<string, string> = {},
-  answer: object = { result: 'success', msg: '' },
-): Promise<{ topic: string; content: string } | null> {
-  const out = await postStored(s, integration, query, body, headers, answer);
+export async function postOne(s: HookSuite, client: string | null, ...post: StoredPost) {
+  const out = await postStored(s, ...post);
   if (out.length === 0) return null;
   const m = newest(s.ts);
   if (client !== null) assert.equal(m.client, client);
   return { topic: m.topic, content: m.content };
+}
+
+/**
+ * POSTs an event the integration does not handle as the suite's bot, and asserts Zulip's answer:
+ * a 200 with UNSUPPORTED_WEBHOOK_EVENT_TYPE naming the webhook and the event type.
+ */
+export async function assertUnsupported(
+  s: HookSuite,
+  integration: string,
+  query: Record<string, string>,
+  payload: object,
+  headers: Record<string, string>,
+  expected: { webhookName: string; eventType: string },
+) {
+  const res = await postHook(s.ts, integration, { api_key: s.hook.apiKey, ...query }, payload, headers);
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body, {
+    result: 'error',
+    msg: `The '${expected.eventType}' event isn't currently supported by the ${expected.webhookName} webhook; ignoring`,
+    code: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE',
+    webhook_name: expected.webhookName,
+    event_type: expected.eventType,
+  });
+}
+
+/** POSTs without the event header as the suite's bot, and asserts Zulip's 400 MISSING_HTTP_EVENT_HEADER naming `header`. */
+export async function assertMissingHeader(s: HookSuite, integration: string, query: Record<string, string>, payload: object, header: string) {
+  const res = await postHook(s.ts, integration, { api_key: s.hook.apiKey, ...query }, payload);
+  assert.equal(res.status, 400);
+  assert.deepEqual(res.body, {
+    result: 'error',
+    msg: `Missing the HTTP event header '${header}'`,
+    code: 'MISSING_HTTP_EVENT_HEADER',
+    header,
+  });
 }
 
 /** The integration's entry in Mel's `realm_incoming_webhook_bots` (register), or undefined. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
+import { assertMissingHeader, assertUnsupported, hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
 
 const s = hookSuite('forge', 'commits');
 
@@ -197,24 +197,10 @@ describe('POST /api/v1/external/gitea', () => {
   });
 
   it("an unknown event is Zulip's unsupported answer; no event header is MISSING_HTTP_EVENT_HEADER and the owner is told", async () => {
-    const res = await postHook(s.ts, 'gitea', { api_key: s.hook.apiKey, stream: 'commits' }, { action: 'created', repository, sender: ann }, { 'X-Gitea-Event': 'wiki' });
-    assert.equal(res.status, 200);
-    assert.deepEqual(res.body, {
-      result: 'error',
-      msg: "The 'wiki' event isn't currently supported by the Gitea webhook; ignoring",
-      code: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE',
-      webhook_name: 'Gitea',
-      event_type: 'wiki',
-    });
+    const wiki = { action: 'created', repository, sender: ann };
+    await assertUnsupported(s, 'gitea', { stream: 'commits' }, wiki, { 'X-Gitea-Event': 'wiki' }, { webhookName: 'Gitea', eventType: 'wiki' });
     const before = s.ts.store.messages.maxId;
-    const missing = await postHook(s.ts, 'gitea', { api_key: s.hook.apiKey, stream: 'commits' }, push([]));
-    assert.equal(missing.status, 400);
-    assert.deepEqual(missing.body, {
-      result: 'error',
-      msg: "Missing the HTTP event header 'X-Gitea-Event'",
-      code: 'MISSING_HTTP_EVENT_HEADER',
-      header: 'X-Gitea-Event',
-    });
+    await assertMissingHeader(s, 'gitea', { stream: 'commits' }, push([]), 'X-Gitea-Event');
     const notice = newest(s.ts);
     assert.equal(notice.id, before + 1);
     assert.deepEqual(notice.dm?.includes(s.mel.id), true);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
+import { assertMissingHeader, assertUnsupported, hookSuite, newest, postOne, registerEntry } from '../helpers/webhooks.js';
 
 const s = hookSuite('ghes', 'github');
 
@@ -209,30 +209,14 @@ describe('POST /api/v1/external/github', () => {
   });
 
   it("workflow_run and other unknown events are Zulip's unsupported answer (event:action); no X-GitHub-Event is MISSING_HTTP_EVENT_HEADER", async () => {
-    const unsupported = async (event: string, payload: object, type: string) => {
-      const res = await postHook(s.ts, 'github', { api_key: s.hook.apiKey, stream: 'github' }, payload, { 'X-GitHub-Event': event });
-      assert.equal(res.status, 200);
-      assert.deepEqual(res.body, {
-        result: 'error',
-        msg: `The '${type}' event isn't currently supported by the GitHub webhook; ignoring`,
-        code: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE',
-        webhook_name: 'GitHub',
-        event_type: type,
-      });
-    };
+    const unsupported = (event: string, payload: object, eventType: string) =>
+      assertUnsupported(s, 'github', { stream: 'github' }, payload, { 'X-GitHub-Event': event }, { webhookName: 'GitHub', eventType });
     const run = { id: 3001, name: 'CI', head_branch: 'main', status: 'completed', conclusion: 'success', html_url: `${WEB}/actions/runs/3001` };
     await unsupported('workflow_run', { action: 'completed', workflow_run: run, repository, sender }, 'workflow_run:completed');
     await unsupported('workflow_job', { workflow_job: {}, repository, sender }, 'workflow_job:???');
     await unsupported('pull_request', pr('enqueued'), 'pull_request:enqueued');
     await unsupported('team', { action: 'renamed', team: { name: 'ops' }, sender }, 'unsupported team action renamed');
-    const res = await postHook(s.ts, 'github', { api_key: s.hook.apiKey, stream: 'github' }, push());
-    assert.equal(res.status, 400);
-    assert.deepEqual(res.body, {
-      result: 'error',
-      msg: "Missing the HTTP event header 'X-GitHub-Event'",
-      code: 'MISSING_HTTP_EVENT_HEADER',
-      header: 'X-GitHub-Event',
-    });
+    await assertMissingHeader(s, 'github', { stream: 'github' }, push(), 'X-GitHub-Event');
     assert.ok(newest(s.ts).dm?.includes(s.mel.id));
     assert.ok(newest(s.ts).content.includes('is missing the HTTP X-GitHub-Event header.  Because this header is how\nGitHub indicates'));
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
+import { assertMissingHeader, assertUnsupported, hookSuite, newest, postOne, registerEntry } from '../helpers/webhooks.js';
 
 const s = hookSuite('lab', 'gitlab');
 
@@ -248,28 +248,12 @@ describe('POST /api/v1/external/gitlab', () => {
   });
 
   it("unknown events are Zulip's unsupported answer; no X-Gitlab-Event is MISSING_HTTP_EVENT_HEADER", async () => {
-    const unsupported = async (event: string, payload: object, type: string) => {
-      const res = await postHook(s.ts, 'gitlab', { api_key: s.hook.apiKey, stream: 'gitlab' }, payload, { 'X-Gitlab-Event': event });
-      assert.equal(res.status, 200);
-      assert.deepEqual(res.body, {
-        result: 'error',
-        msg: `The '${type}' event isn't currently supported by the GitLab webhook; ignoring`,
-        code: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE',
-        webhook_name: 'GitLab',
-        event_type: type,
-      });
-    };
+    const unsupported = (event: string, payload: object, eventType: string) =>
+      assertUnsupported(s, 'gitlab', { stream: 'gitlab' }, payload, { 'X-Gitlab-Event': event }, { webhookName: 'GitLab', eventType });
     await unsupported('Emoji Hook', { object_kind: 'emoji', project }, 'Emoji Hook');
     await unsupported('Merge Request Hook', mr('unlock'), 'Merge Request Hook unlock');
     await unsupported('System Hook', { event_name: 'project_create', project }, 'Project Create Hook');
-    const res = await postHook(s.ts, 'gitlab', { api_key: s.hook.apiKey, stream: 'gitlab' }, push());
-    assert.equal(res.status, 400);
-    assert.deepEqual(res.body, {
-      result: 'error',
-      msg: "Missing the HTTP event header 'X-GitLab-Event'",
-      code: 'MISSING_HTTP_EVENT_HEADER',
-      header: 'X-GitLab-Event',
-    });
+    await assertMissingHeader(s, 'gitlab', { stream: 'gitlab' }, push(), 'X-GitLab-Event');
     assert.ok(newest(s.ts).dm?.includes(s.mel.id));
     assert.ok(newest(s.ts).content.includes('is missing the HTTP X-GitLab-Event header.  Because this header is how\nGitLab indicates'));
   });

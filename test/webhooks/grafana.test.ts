@@ -131,6 +131,9 @@ describe('POST /api/v1/external/grafana: legacy alerting (Grafana 7)', () => {
   });
 });
 
+/** The labels block of alert()'s message (the rack B2 UPS). */
+const upsLabels = ['Labels:', '- alertname: UPS on battery', '- grafana_folder: power', '- rack: B2'];
+
 describe('POST /api/v1/external/grafana: unified alerting (Grafana 8 and later)', () => {
   it('firing: one message per alert, topic [alertname], the start time, labels, values, annotations and links', async () => {
     const second = alert({
@@ -152,10 +155,7 @@ describe('POST /api/v1/external/grafana: unified alerting (Grafana 8 and later)'
           '',
           'This alert was fired at <time:2025-03-14T08:02:10+01:00>.',
           '',
-          'Labels:',
-          '- alertname: UPS on battery',
-          '- grafana_folder: power',
-          '- rack: B2',
+          ...upsLabels,
           '',
           'Values:',
           '- A: 0',
@@ -216,10 +216,7 @@ describe('POST /api/v1/external/grafana: unified alerting (Grafana 8 and later)'
           '',
           'This alert was resolved at <time:2025-03-14T08:31:40+00:00>.',
           '',
-          'Labels:',
-          '- alertname: UPS on battery',
-          '- grafana_folder: power',
-          '- rack: B2',
+          ...upsLabels,
           '',
           'Values:',
           '- A: 12.75',
