@@ -195,4 +195,39 @@ test.describe('admin Integrations in Chromium', () => {
     await shots(t, 'outgoing-bot');
     assert.deepEqual(await axeViolations(page), [], 'axe: no serious or critical violation');
   });
+
+  test('Users and bots: Add bot makes an outgoing webhook with its URL and format; the server’s refusal shows in the dialog', async () => {
+    const { page } = t;
+    await page.getByRole('button', { name: 'Add bot' }).click();
+    const add = page.getByRole('dialog', { name: 'Add bot' });
+    // The outgoing webhook's fields only for that type.
+    assert.equal(await add.getByLabel('Endpoint URL').count(), 0);
+    await add.getByLabel('Bot type').selectOption({ label: 'Outgoing webhook' });
+    await add.getByLabel('Bot name').fill('Ticket bot');
+    await add.getByLabel('Bot username').fill('helpdesk');
+    await add.getByLabel('Endpoint URL').fill(targetUrl);
+    await add.getByLabel('Outgoing webhook message format').selectOption({ label: 'Slack compatible' });
+    await t.shot('admin-integrations-add-outgoing-bot');
+    // Taken by the Helpdesk bot: the server says so in the dialog, which stays open.
+    await add.getByRole('button', { name: 'Create bot' }).click();
+    await add.getByRole('alert').filter({ hasText: 'Username already in use' }).waitFor();
+    const refused = t.errors.findIndex((e) => e.includes('status of 400') && e.includes('/json/bots'));
+    assert.ok(refused >= 0, 'the refused request is the console error');
+    t.errors.splice(refused, 1);
+    await add.getByLabel('Bot username').fill('tickets');
+    await add.getByRole('button', { name: 'Create bot' }).click();
+    const keyDialog = page.getByRole('dialog', { name: 'API key of Ticket bot' });
+    await keyDialog.waitFor();
+    const made = ts.store.users.all().find((u) => u.is_bot && u.full_name === 'Ticket bot')!;
+    assert.equal(made.bot_type, 3);
+    const service = made.bot_settings!.outgoing!;
+    assert.equal(service.base_url, targetUrl);
+    assert.equal(service.interface, 2);
+    await keyDialog.getByRole('button', { name: 'Done' }).click();
+    // Listed with the outgoing bots, its URL and format as given.
+    const form = page.getByRole('form', { name: 'Outgoing webhook of Ticket bot' });
+    await form.getByText('Not called yet.').waitFor();
+    assert.equal(await form.getByLabel('Endpoint URL').inputValue(), targetUrl);
+    assert.equal(await form.getByLabel('Outgoing webhook message format').inputValue(), '2');
+  });
 });

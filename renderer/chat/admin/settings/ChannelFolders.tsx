@@ -2,12 +2,11 @@
 import type { ChannelFolder } from '../../../../server/protocol/channel.js';
 import { useRef, useState } from 'preact/hooks';
 import { sanitizeOwnImages } from '../../messages/html.js';
-import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { useNotice } from '../../ui/Notice.js';
 import { get, patch, post } from '../api.js';
-import { ListCard } from './ListCard.js';
+import { AddForm, ListCard, ListRow } from './ListCard.js';
 import type { SettingsState } from './settings-state.js';
 
 export function ChannelFolders({ state }: { state: SettingsState }) {
@@ -22,36 +21,32 @@ export function ChannelFolders({ state }: { state: SettingsState }) {
     .map((f) => {
       const action = f.is_archived ? 'Unarchive' : 'Archive';
       return (
-        <li key={f.id} class={f.is_archived ? 'inactive' : undefined}>
-          <span>
-            {f.name}
-            {f.is_archived ? ' (archived)' : ''}
-            {/* Server HTML (the rendered description), only through DOMPurify. */}
-            <div class="folder-description" dangerouslySetInnerHTML={{ __html: f.rendered_description ? sanitizeOwnImages(f.rendered_description) : '' }} />
-          </span>
-          <BusyButton
-            class="secondary small"
-            busy={busy}
-            aria-label={`${action} the folder ${f.name}`}
-            onClick={() =>
-              void run(async () => {
-                await patch(`/channel_folders/${f.id}`, { is_archived: !f.is_archived });
-                setFolders((now) => now.map((x) => (x.id === f.id ? { ...x, is_archived: !f.is_archived } : x)));
-              })
-            }
-          >
-            {action}
-          </BusyButton>
-        </li>
+        <ListRow
+          key={f.id}
+          rowClass={f.is_archived ? 'inactive' : undefined}
+          busy={busy}
+          label={`${action} the folder ${f.name}`}
+          action={action}
+          onAction={() =>
+            void run(async () => {
+              await patch(`/channel_folders/${f.id}`, { is_archived: !f.is_archived });
+              setFolders((now) => now.map((x) => (x.id === f.id ? { ...x, is_archived: !f.is_archived } : x)));
+            })
+          }
+        >
+          {f.name}
+          {f.is_archived ? ' (archived)' : ''}
+          {/* Server HTML (the rendered description), only through DOMPurify. */}
+          <div class="folder-description" dangerouslySetInnerHTML={{ __html: f.rendered_description ? sanitizeOwnImages(f.rendered_description) : '' }} />
+        </ListRow>
       );
     });
   return (
     <ListCard title="Channel folders" intro="Folders group channels in the apps’ channel list." label="Channel folders" empty="No channel folders." items={items} notice={notice}>
-      <form
-        class="inline-form"
-        aria-busy={busy ? 'true' : undefined}
-        onSubmit={(ev) => {
-          ev.preventDefault();
+      <AddForm
+        busy={busy}
+        submit="Create folder"
+        onSubmit={() => {
           const n = name.current!;
           const d = description.current!;
           void run(async () => {
@@ -65,10 +60,7 @@ export function ChannelFolders({ state }: { state: SettingsState }) {
       >
         <Field label="Folder name">{(p) => <input {...p} ref={name} name="name" required maxLength={60} />}</Field>
         <Field label="Folder description">{(p) => <input {...p} ref={description} name="description" maxLength={200} />}</Field>
-        <BusyButton type="submit" busy={busy}>
-          Create folder
-        </BusyButton>
-      </form>
+      </AddForm>
     </ListCard>
   );
 }

@@ -1,12 +1,11 @@
 /** Settings: custom emoji (`/realm/emoji`): each active one with its image; add (name + image), deactivate. */
 import type { RealmEmoji } from '../../../../server/protocol/realm-emoji.js';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { errorText, useNotice } from '../../ui/Notice.js';
 import { del, get, upload } from '../api.js';
-import { ListCard } from './ListCard.js';
+import { AddForm, ListCard, ListRow } from './ListCard.js';
 import { IMAGE_TYPES, preloadImage } from './settings-state.js';
 
 /** The server's rule for a name (it checks again), said before the upload. */
@@ -32,25 +31,21 @@ export function CustomEmoji() {
     load().catch((err: unknown) => setNotice({ kind: 'error', text: `Could not load custom emoji: ${errorText(err)}` }));
   }, [load, setNotice]);
   const items = emoji.map((e) => (
-    <li key={e.id}>
-      <span>
-        <img class="emoji-preview" src={String(e.source_url)} alt="" width={24} height={24} /> :{e.name}:
-      </span>
-      <BusyButton
-        class="secondary small"
-        busy={busy}
-        aria-label={`Deactivate :${e.name}:`}
-        onClick={() => {
-          if (!confirm(`Deactivate :${e.name}:? Messages that use it keep showing it.`)) return;
-          void run(async () => {
-            await del(`/realm/emoji/${encodeURIComponent(e.name)}`);
-            setEmoji((now) => now.filter((x) => x.id !== e.id));
-          });
-        }}
-      >
-        Deactivate
-      </BusyButton>
-    </li>
+    <ListRow
+      key={e.id}
+      busy={busy}
+      label={`Deactivate :${e.name}:`}
+      action="Deactivate"
+      onAction={() => {
+        if (!confirm(`Deactivate :${e.name}:? Messages that use it keep showing it.`)) return;
+        void run(async () => {
+          await del(`/realm/emoji/${encodeURIComponent(e.name)}`);
+          setEmoji((now) => now.filter((x) => x.id !== e.id));
+        });
+      }}
+    >
+      <img class="emoji-preview" src={String(e.source_url)} alt="" width={24} height={24} /> :{e.name}:
+    </ListRow>
   ));
   return (
     <ListCard
@@ -62,11 +57,10 @@ export function CustomEmoji() {
       items={items}
       notice={notice}
     >
-      <form
-        class="inline-form"
-        aria-busy={busy ? 'true' : undefined}
-        onSubmit={(ev) => {
-          ev.preventDefault();
+      <AddForm
+        busy={busy}
+        submit="Add emoji"
+        onSubmit={() => {
           const chosen = file.current?.files?.[0];
           if (!chosen) return;
           const added = name.current!.value.trim().replace(/ /g, '_');
@@ -91,10 +85,7 @@ export function CustomEmoji() {
         <Field label="Image" hint="PNG, JPEG, GIF or WebP, up to 5 MiB; small and square works best.">
           {(p) => <input {...p} ref={file} type="file" name="emoji_file" accept={IMAGE_TYPES} required />}
         </Field>
-        <BusyButton type="submit" busy={busy}>
-          Add emoji
-        </BusyButton>
-      </form>
+      </AddForm>
     </ListCard>
   );
 }

@@ -1,11 +1,10 @@
 /** Settings: the default channels, which new users are subscribed to (`/default_streams`). */
 import { useRef, useState } from 'preact/hooks';
-import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { useNotice } from '../../ui/Notice.js';
 import { del, post } from '../api.js';
-import { ListCard } from './ListCard.js';
+import { AddForm, ListCard, ListRow } from './ListCard.js';
 import type { ChannelList, SettingsState } from './settings-state.js';
 
 export function DefaultChannels({ state, list }: { state: SettingsState; list: ChannelList }) {
@@ -18,32 +17,29 @@ export function DefaultChannels({ state, list }: { state: SettingsState; list: C
   const items = channels
     .filter((c) => ids.has(c.stream_id))
     .map((c) => (
-      <li key={c.stream_id}>
-        <span>#{c.name}</span>
-        <BusyButton
-          class="secondary small"
-          busy={busy}
-          aria-label={`Remove ${c.name} from default channels`}
-          onClick={() =>
-            void run(async () => {
-              await del('/default_streams', { stream_id: c.stream_id });
-              setIds((now) => new Set([...now].filter((id) => id !== c.stream_id)));
-            })
-          }
-        >
-          Remove
-        </BusyButton>
-      </li>
+      <ListRow
+        key={c.stream_id}
+        busy={busy}
+        label={`Remove ${c.name} from default channels`}
+        action="Remove"
+        onAction={() =>
+          void run(async () => {
+            await del('/default_streams', { stream_id: c.stream_id });
+            setIds((now) => new Set([...now].filter((id) => id !== c.stream_id)));
+          })
+        }
+      >
+        #{c.name}
+      </ListRow>
     ));
   const shown = list.error ? { kind: 'error' as const, text: `Could not load channels: ${list.error}` } : notice;
   return (
     <ListCard title="Default channels" intro="New users are subscribed to these channels." label="Default channels" empty="No default channels." items={items} notice={shown}>
-      <form
-        class="inline-form"
+      <AddForm
+        busy={busy}
+        submit="Add default channel"
         hidden={choices.length === 0}
-        aria-busy={busy ? 'true' : undefined}
-        onSubmit={(ev) => {
-          ev.preventDefault();
+        onSubmit={() => {
           const id = Number(pick.current?.value);
           if (!id) return;
           void run(async () => {
@@ -64,10 +60,7 @@ export function DefaultChannels({ state, list }: { state: SettingsState; list: C
             </select>
           )}
         </Field>
-        <BusyButton type="submit" busy={busy}>
-          Add default channel
-        </BusyButton>
-      </form>
+      </AddForm>
     </ListCard>
   );
 }

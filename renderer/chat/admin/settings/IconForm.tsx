@@ -1,10 +1,11 @@
 /** Settings: the organization icon (`/realm/icon`): upload a new one, or go back to the default. */
-import { useId, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { Notice, useNotice } from '../../ui/Notice.js';
 import { del, upload } from '../api.js';
+import { CardForm } from './CardForm.js';
 import { IMAGE_TYPES, preloadImage, type SettingsState } from './settings-state.js';
 
 export function IconForm({ state }: { state: SettingsState }) {
@@ -12,14 +13,11 @@ export function IconForm({ state }: { state: SettingsState }) {
   const [busy, run] = useBusy(setNotice);
   const [icon, setIcon] = useState(state.realm_icon_url ?? '');
   const file = useRef<HTMLInputElement>(null);
-  const id = useId();
   return (
-    <form
-      class="card"
-      aria-labelledby={id}
-      aria-busy={busy ? 'true' : undefined}
-      onSubmit={(ev) => {
-        ev.preventDefault();
+    <CardForm
+      title="Organization icon"
+      busy={busy}
+      onSubmit={() => {
         const input = file.current!;
         const chosen = input.files?.[0];
         if (!chosen) return;
@@ -35,7 +33,6 @@ export function IconForm({ state }: { state: SettingsState }) {
         });
       }}
     >
-      <h2 id={id}>Organization icon</h2>
       <img class="realm-icon" alt="Current organization icon" src={icon} />
       <Field label="New icon" hint="PNG, JPEG, GIF or WebP, up to 5 MiB; square works best.">
         {(p) => <input {...p} ref={file} type="file" name="icon" accept={IMAGE_TYPES} required />}
@@ -60,6 +57,6 @@ export function IconForm({ state }: { state: SettingsState }) {
           Use the default icon
         </BusyButton>
       </div>
-    </form>
+    </CardForm>
   );
 }

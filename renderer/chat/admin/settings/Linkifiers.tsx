@@ -1,11 +1,10 @@
 /** Settings: linkifiers (patterns in messages and topics that become links, e.g. issue numbers; `/realm/filters`). */
 import { useRef, useState } from 'preact/hooks';
-import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { useNotice } from '../../ui/Notice.js';
 import { del, post } from '../api.js';
-import { ListCard } from './ListCard.js';
+import { AddForm, ListCard, ListRow } from './ListCard.js';
 import type { Linkifier, SettingsState } from './settings-state.js';
 
 export function Linkifiers({ state }: { state: SettingsState }) {
@@ -15,25 +14,21 @@ export function Linkifiers({ state }: { state: SettingsState }) {
   const pattern = useRef<HTMLInputElement>(null);
   const template = useRef<HTMLInputElement>(null);
   const items = linkifiers.map((l) => (
-    <li key={l.id}>
-      <span>
-        <code>{l.pattern}</code> → <code>{l.url_template}</code>
-      </span>
-      <BusyButton
-        class="secondary small"
-        busy={busy}
-        aria-label={`Delete the linkifier ${l.pattern}`}
-        onClick={() =>
-          void run(async () => {
-            await del(`/realm/filters/${l.id}`);
-            setLinkifiers((now) => now.filter((x) => x.id !== l.id));
-            setNotice({ kind: 'ok', text: 'Linkifier deleted.' });
-          })
-        }
-      >
-        Delete
-      </BusyButton>
-    </li>
+    <ListRow
+      key={l.id}
+      busy={busy}
+      label={`Delete the linkifier ${l.pattern}`}
+      action="Delete"
+      onAction={() =>
+        void run(async () => {
+          await del(`/realm/filters/${l.id}`);
+          setLinkifiers((now) => now.filter((x) => x.id !== l.id));
+          setNotice({ kind: 'ok', text: 'Linkifier deleted.' });
+        })
+      }
+    >
+      <code>{l.pattern}</code> → <code>{l.url_template}</code>
+    </ListRow>
   ));
   return (
     <ListCard
@@ -44,11 +39,10 @@ export function Linkifiers({ state }: { state: SettingsState }) {
       items={items}
       notice={notice}
     >
-      <form
-        class="inline-form"
-        aria-busy={busy ? 'true' : undefined}
-        onSubmit={(ev) => {
-          ev.preventDefault();
+      <AddForm
+        busy={busy}
+        submit="Add linkifier"
+        onSubmit={() => {
           const p = pattern.current!;
           const t = template.current!;
           void run(async () => {
@@ -66,10 +60,7 @@ export function Linkifiers({ state }: { state: SettingsState }) {
         <Field label="URL template" hint="Where the link goes; {id} is replaced by that part of the match.">
           {(ids) => <input {...ids} ref={template} name="url_template" required placeholder="https://tracker.example/issues/{id}" spellcheck={false} />}
         </Field>
-        <BusyButton type="submit" busy={busy}>
-          Add linkifier
-        </BusyButton>
-      </form>
+      </AddForm>
     </ListCard>
   );
 }

@@ -1,12 +1,11 @@
 /** Settings: custom profile fields (`/realm/profile_fields`): listed with their type, added, deleted. */
 import type { ProfileField } from '../../../../server/protocol/user.js';
 import { useRef, useState } from 'preact/hooks';
-import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { useNotice } from '../../ui/Notice.js';
 import { del, get, post } from '../api.js';
-import { ListCard } from './ListCard.js';
+import { AddForm, ListCard, ListRow } from './ListCard.js';
 import type { SettingsState } from './settings-state.js';
 
 /** Zulip's custom profile field types an administrator creates here (no field_data needed). */
@@ -27,25 +26,21 @@ export function ProfileFields({ state }: { state: SettingsState }) {
   const hint = useRef<HTMLInputElement>(null);
   const type = useRef<HTMLSelectElement>(null);
   const items = fields.map((f) => (
-    <li key={f.id}>
-      <span>
-        {f.name} <small class="hint">({FIELD_TYPES.find((t) => t.id === f.type)?.name ?? 'Other'})</small>
-      </span>
-      <BusyButton
-        class="secondary small"
-        busy={busy}
-        aria-label={`Delete the field ${f.name}`}
-        onClick={() => {
-          if (!confirm(`Delete the field "${f.name}" and everyone's values for it?`)) return;
-          void run(async () => {
-            await del(`/realm/profile_fields/${f.id}`);
-            setFields((now) => now.filter((x) => x.id !== f.id));
-          });
-        }}
-      >
-        Delete
-      </BusyButton>
-    </li>
+    <ListRow
+      key={f.id}
+      busy={busy}
+      label={`Delete the field ${f.name}`}
+      action="Delete"
+      onAction={() => {
+        if (!confirm(`Delete the field "${f.name}" and everyone's values for it?`)) return;
+        void run(async () => {
+          await del(`/realm/profile_fields/${f.id}`);
+          setFields((now) => now.filter((x) => x.id !== f.id));
+        });
+      }}
+    >
+      {f.name} <small class="hint">({FIELD_TYPES.find((t) => t.id === f.type)?.name ?? 'Other'})</small>
+    </ListRow>
   ));
   return (
     <ListCard
@@ -56,11 +51,10 @@ export function ProfileFields({ state }: { state: SettingsState }) {
       items={items}
       notice={notice}
     >
-      <form
-        class="inline-form"
-        aria-busy={busy ? 'true' : undefined}
-        onSubmit={(ev) => {
-          ev.preventDefault();
+      <AddForm
+        busy={busy}
+        submit="Add field"
+        onSubmit={() => {
           const n = name.current!;
           const h = hint.current!;
           void run(async () => {
@@ -85,10 +79,7 @@ export function ProfileFields({ state }: { state: SettingsState }) {
             </select>
           )}
         </Field>
-        <BusyButton type="submit" busy={busy}>
-          Add field
-        </BusyButton>
-      </form>
+      </AddForm>
     </ListCard>
   );
 }

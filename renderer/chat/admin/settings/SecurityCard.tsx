@@ -10,6 +10,7 @@ import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { errorText, Notice, useNotice } from '../../ui/Notice.js';
 import { get, patch } from '../api.js';
+import { CardForm } from './CardForm.js';
 
 /** What this card reads of `GET /hearth/status`. */
 interface SecurityStatus {
@@ -70,12 +71,10 @@ export function SecurityCard() {
       : 'HTTPS is off: start Hearth with an HTTPS port to turn it on.';
 
   return (
-    <form
-      class="card"
-      aria-labelledby={id}
-      aria-busy={busy ? 'true' : undefined}
-      onSubmit={(ev) => {
-        ev.preventDefault();
+    <CardForm
+      title="Security"
+      busy={busy}
+      onSubmit={() => {
         if (!values.plain && !confirm("Turn plain HTTP off? Zulip's Android app and anyone using an http:// address will have to switch to HTTPS.")) return;
         const v = values;
         void run(async () => {
@@ -89,7 +88,6 @@ export function SecurityCard() {
         });
       }}
     >
-      <h2 id={id}>Security</h2>
       <p class="hint">{https}</p>
       <div class="field check">
         <input type="checkbox" id={`${id}-plain-http`} checked={values.plain} disabled={Boolean(status) && !status?.https_port} onChange={(e) => set('plain', e.currentTarget.checked)} />
@@ -116,6 +114,6 @@ export function SecurityCard() {
         </BusyButton>
       </div>
       <Notice notice={notice} />
-    </form>
+    </CardForm>
   );
 }

@@ -3,31 +3,29 @@
  * with PATCH /realm; "Send me a test" shows it as the Welcome Bot's direct message to oneself
  * (POST /realm/test_welcome_bot_custom_message).
  */
-import { useId, useRef } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { Notice, useNotice } from '../../ui/Notice.js';
 import { patch, post } from '../api.js';
+import { CardForm } from './CardForm.js';
 import type { SettingsState } from './settings-state.js';
 
 export function WelcomeNote({ state }: { state: SettingsState }) {
   const [notice, setNotice] = useNotice();
   const [busy, run] = useBusy(setNotice);
   const text = useRef<HTMLTextAreaElement>(null);
-  const id = useId();
   const sendTest = () =>
     void run(async () => {
       await post('/realm/test_welcome_bot_custom_message', { welcome_message_custom_text: text.current!.value });
       setNotice({ kind: 'ok', text: 'Sent: open the chat to see it in your direct messages from the Welcome Bot.' });
     });
   return (
-    <form
-      class="card"
-      aria-labelledby={id}
-      aria-busy={busy ? 'true' : undefined}
-      onSubmit={(ev) => {
-        ev.preventDefault();
+    <CardForm
+      title="Welcome note"
+      busy={busy}
+      onSubmit={() => {
         const note = text.current!.value;
         void run(async () => {
           await patch('/realm', { welcome_message_custom_text: note });
@@ -35,7 +33,6 @@ export function WelcomeNote({ state }: { state: SettingsState }) {
         });
       }}
     >
-      <h2 id={id}>Welcome note</h2>
       <p class="hint">The Welcome Bot greets everyone who joins with a direct message; this note follows it, as a message of its own. Leave it empty for none.</p>
       <Field label="Note for new people" hint="Markdown, up to 8,000 characters.">
         {(p) => (
@@ -59,6 +56,6 @@ export function WelcomeNote({ state }: { state: SettingsState }) {
         </BusyButton>
       </div>
       <Notice notice={notice} />
-    </form>
+    </CardForm>
   );
 }

@@ -6,11 +6,11 @@ import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { FormDialog } from '../../ui/FormDialog.js';
 import { Notice, type SetNotice, useNotice } from '../../ui/Notice.js';
-import { TableBox } from '../../ui/TableBox.js';
 import { del, get, post } from '../api.js';
 import { type BotCard, type BotKey, BotKeyDialog } from './BotKeyDialog.js';
 import { useDialog } from './dialog-state.js';
-import { OutgoingBots } from './OutgoingBot.js';
+import { OUTGOING_WEBHOOK, OutgoingBots, OutgoingFields } from './OutgoingBot.js';
+import { PeopleTable, SectionHead } from './PeopleTable.js';
 
 /** A bot the administrator owns, with its key (`GET /bots`). */
 interface OwnBot {
@@ -22,6 +22,7 @@ interface OwnBot {
 const BOT_TYPES = [
   { id: 1, name: 'Generic bot' },
   { id: 2, name: 'Incoming webhook' },
+  { id: OUTGOING_WEBHOOK, name: 'Outgoing webhook' },
 ];
 
 const COLUMNS = ['Name', 'Email', 'Owner', 'Status', 'Actions'];
@@ -56,39 +57,21 @@ export function Bots({ members, reload }: { members: readonly User[]; reload: ()
   const open = dialog.open;
   return (
     <section aria-labelledby="bots-title">
-      <div class="section-head">
-        <h2 id="bots-title">Bots</h2>
-        <button type="button" onClick={(e) => dialog.show({ kind: 'add' }, e.currentTarget)}>
-          Add bot
-        </button>
-      </div>
+      <SectionHead id="bots-title" title="Bots" add="Add bot" onAdd={(from) => dialog.show({ kind: 'add' }, from)} />
       <Notice notice={notice} />
       {bots.length ? (
-        <TableBox label="Bots list">
-          <table class="list people-list" aria-label="Bots">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th key={c} scope="col">
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {bots.map((bot) => (
-                <BotRow
-                  key={bot.user_id}
-                  bot={bot}
-                  owner={bot.bot_owner_id ? (names.get(bot.bot_owner_id) ?? '') : ''}
-                  setNotice={setNotice}
-                  reload={reload}
-                  showKey={async (from) => dialog.show({ kind: 'key', bot, key: await keyOf(bot) }, from)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </TableBox>
+        <PeopleTable label="Bots list" name="Bots" columns={COLUMNS}>
+          {bots.map((bot) => (
+            <BotRow
+              key={bot.user_id}
+              bot={bot}
+              owner={bot.bot_owner_id ? (names.get(bot.bot_owner_id) ?? '') : ''}
+              setNotice={setNotice}
+              reload={reload}
+              showKey={async (from) => dialog.show({ kind: 'key', bot, key: await keyOf(bot) }, from)}
+            />
+          ))}
+        </PeopleTable>
       ) : (
         <p class="empty">No bots yet. A bot posts messages through the API (alerts, integrations, scripts).</p>
       )}
@@ -161,13 +144,18 @@ function AddBotDialog({
   const [name, setName] = useState('');
   const [short, setShort] = useState('');
   const [type, setType] = useState(BOT_TYPES[0]!.id);
+  const [url, setUrl] = useState('');
+  const [format, setFormat] = useState(1);
+  const outgoing = type === OUTGOING_WEBHOOK;
   return (
     <FormDialog
       title="Add bot"
       submit="Create bot"
       onClose={onClose}
       onSubmit={async () => {
-        const res = await post<BotKey>('/bots', { full_name: name, short_name: short, bot_type: type });
+        // Zulip's add-bot form: the outgoing webhook's URL (JSON-encoded) and its interface.
+        const service = outgoing ? { payload_url: JSON.stringify(url.trim()), interface_type: format } : {};
+        const res = await post<BotKey>('/bots', { full_name: name, short_name: short, bot_type: type, ...service });
         const fallback: BotCard = { user_id: res.user_id, full_name: name, email: '' };
         await created(fallback, res.api_key);
         const users = await get<{ members: User[] }>('/users', { user_ids: [res.user_id] }).catch(() => null);
@@ -192,6 +180,7 @@ function AddBotDialog({
           </select>
         )}
       </Field>
+      {outgoing && <OutgoingFields names={['payload_url', 'interface_type']} url={url} setUrl={setUrl} format={format} setFormat={setFormat} />}
     </FormDialog>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Outgoing-webhook bots under the bots list: each one's endpoint URL and message format
  * (`PATCH /bots/{id}` with Zulip's `service_payload_url` and `service_interface`), and how its
- * last call went (Hearth's `hearth_last_call`, from register's `realm_bots`).
+ * last call went (Hearth's `hearth_last_call`, from register's `realm_bots`). `OutgoingFields`:
+ * those two fields, also in the Add bot dialog.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { User } from '../../../../server/protocol/user.js';
@@ -12,7 +13,7 @@ import { Notice, useNotice } from '../../ui/Notice.js';
 import { patch } from '../api.js';
 import { fetchIntegrations, type RealmBot } from '../integrations/integrations-state.js';
 
-const OUTGOING_WEBHOOK = 3;
+export const OUTGOING_WEBHOOK = 3;
 
 /** Zulip's Service interfaces, as its bot settings name them. */
 const INTERFACES = [
@@ -83,20 +84,7 @@ function OutgoingBot({ bot, detail, loading, saved }: { bot: User; detail: Realm
       }}
     >
       <h4>{bot.full_name}</h4>
-      <Field label="Endpoint URL">
-        {(p) => <input {...p} type="url" name="service_payload_url" required disabled={loading} value={shownUrl} onInput={(e) => setUrl(e.currentTarget.value)} />}
-      </Field>
-      <Field label="Outgoing webhook message format">
-        {(p) => (
-          <select {...p} name="service_interface" disabled={loading} value={String(shownFormat)} onChange={(e) => setFormat(Number(e.currentTarget.value))}>
-            {INTERFACES.map((i) => (
-              <option key={i.id} value={String(i.id)}>
-                {i.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <OutgoingFields names={['service_payload_url', 'service_interface']} disabled={loading} url={shownUrl} setUrl={setUrl} format={shownFormat} setFormat={setFormat} />
       <p class={`last-call${last ? (last.ok ? ' ok' : ' failed') : ''}`}>{loading ? 'Loading…' : lastCallText(last)}</p>
       <div class="actions">
         <BusyButton type="submit" busy={busy} disabled={loading}>
@@ -105,5 +93,41 @@ function OutgoingBot({ bot, detail, loading, saved }: { bot: User; detail: Realm
       </div>
       <Notice notice={notice} />
     </form>
+  );
+}
+
+/** An outgoing webhook's endpoint URL and message format; `names`: the form's names for both. */
+export function OutgoingFields({
+  names,
+  disabled,
+  url,
+  setUrl,
+  format,
+  setFormat,
+}: {
+  names: readonly [string, string];
+  disabled?: boolean;
+  url: string;
+  setUrl: (url: string) => void;
+  format: number;
+  setFormat: (format: number) => void;
+}) {
+  return (
+    <>
+      <Field label="Endpoint URL">
+        {(p) => <input {...p} type="url" name={names[0]} required disabled={disabled} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
+      </Field>
+      <Field label="Outgoing webhook message format">
+        {(p) => (
+          <select {...p} name={names[1]} disabled={disabled} value={String(format)} onChange={(e) => setFormat(Number(e.currentTarget.value))}>
+            {INTERFACES.map((i) => (
+              <option key={i.id} value={String(i.id)}>
+                {i.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+    </>
   );
 }

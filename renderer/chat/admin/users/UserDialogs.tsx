@@ -28,20 +28,7 @@ export function AddUserDialog({ setNotice, reload, onClose }: { setNotice: SetNo
       <Field label="Email">
         {(ids) => <input {...ids} name="email" type="email" required autocomplete="off" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
       </Field>
-      <Field label="Initial password" hint="Share it with them; they can change it.">
-        {(ids) => (
-          <input
-            {...ids}
-            name="password"
-            type="password"
-            required
-            minLength={8}
-            autocomplete="new-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <PasswordField label="Initial password" hint="Share it with them; they can change it." name="password" value={password} set={setPassword} />
     </FormDialog>
   );
 }
@@ -59,20 +46,16 @@ export function ResetPasswordDialog({ user, setNotice, onClose }: { user: User; 
         return true;
       }}
     >
-      <Field label="New password" hint="At least 8 characters.">
-        {(ids) => (
-          <input
-            {...ids}
-            name="new_password"
-            type="password"
-            required
-            minLength={8}
-            autocomplete="new-password"
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <PasswordField label="New password" hint="At least 8 characters." name="new_password" value={password} set={setPassword} />
     </FormDialog>
+  );
+}
+
+/** A new password someone is given (at least 8 characters, as the server asks). */
+function PasswordField({ label, hint, name, value, set }: { label: string; hint: string; name: string; value: string; set: (v: string) => void }) {
+  return (
+    <Field label={label} hint={hint}>
+      {(ids) => <input {...ids} name={name} type="password" required minLength={8} autocomplete="new-password" value={value} onInput={(e) => set(e.currentTarget.value)} />}
+    </Field>
   );
 }

@@ -11,6 +11,7 @@ import { get } from '../api.js';
 import { Bots } from './Bots.js';
 import { useDialog } from './dialog-state.js';
 import { Invites } from './Invites.js';
+import { SectionHead } from './PeopleTable.js';
 import { AddUserDialog, ResetPasswordDialog } from './UserDialogs.js';
 import { UsersTable } from './UsersTable.js';
 
@@ -42,12 +43,7 @@ export function UsersPage() {
   return (
     <>
       <section aria-labelledby="people-title">
-        <div class="section-head">
-          <h2 id="people-title">Users</h2>
-          <button type="button" onClick={(e) => dialog.show({ kind: 'add' }, e.currentTarget)}>
-            Add user
-          </button>
-        </div>
+        <SectionHead id="people-title" title="Users" add="Add user" onAdd={(from) => dialog.show({ kind: 'add' }, from)} />
         <div class="toolbar">
           <Field label="Search users">
             {(ids) => <input {...ids} type="search" placeholder="Name or email" autocomplete="off" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}

@@ -4,8 +4,8 @@ import type { User } from '../../../../server/protocol/user.js';
 import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { errorText, type SetNotice } from '../../ui/Notice.js';
-import { TableBox } from '../../ui/TableBox.js';
 import { del, patch, post, ROLES, roleName } from '../api.js';
+import { PeopleTable } from './PeopleTable.js';
 
 interface RowActions {
   setNotice: SetNotice;
@@ -24,24 +24,11 @@ export function UsersTable({ members, query, ...actions }: { members: readonly U
     .sort((a, b) => Number(b.is_active) - Number(a.is_active) || a.full_name.localeCompare(b.full_name));
   if (!humans.length) return <p class="empty">{q ? 'No user matches the search.' : 'No users yet.'}</p>;
   return (
-    <TableBox label="Users list">
-      <table class="list people-list" aria-label="Users">
-        <thead>
-          <tr>
-            {COLUMNS.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {humans.map((u) => (
-            <UserRow key={u.user_id} user={u} {...actions} />
-          ))}
-        </tbody>
-      </table>
-    </TableBox>
+    <PeopleTable label="Users list" name="Users" columns={COLUMNS}>
+      {humans.map((u) => (
+        <UserRow key={u.user_id} user={u} {...actions} />
+      ))}
+    </PeopleTable>
   );
 }
 
