@@ -139,8 +139,18 @@ export async function assertUnsupported(
   });
 }
 
-/** POSTs without the event header as the suite's bot, and asserts Zulip's 400 MISSING_HTTP_EVENT_HEADER naming `header`. */
-export async function assertMissingHeader(s: HookSuite, integration: string, query: Record<string, string>, payload: object, header: string) {
+/**
+ * POSTs without the event header as the suite's bot, and asserts Zulip's 400 MISSING_HTTP_EVENT_HEADER
+ * naming `header`, and the notice to Mel that says `tool` names its events by that header.
+ */
+export async function assertMissingHeader(
+  s: HookSuite,
+  integration: string,
+  query: Record<string, string>,
+  payload: object,
+  expected: { header: string; tool: string },
+) {
+  const { header, tool } = expected;
   const res = await postHook(s.ts, integration, { api_key: s.hook.apiKey, ...query }, payload);
   assert.equal(res.status, 400);
   assert.deepEqual(res.body, {
@@ -149,6 +159,9 @@ export async function assertMissingHeader(s: HookSuite, integration: string, que
     code: 'MISSING_HTTP_EVENT_HEADER',
     header,
   });
+  const notice = newest(s.ts);
+  assert.ok(notice.dm?.includes(s.mel.id));
+  assert.ok(notice.content.includes(`is missing the HTTP ${header} header.  Because this header is how\n${tool} indicates`), notice.content);
 }
 
 /** The integration's entry in Mel's `realm_incoming_webhook_bots` (register), or undefined. */
