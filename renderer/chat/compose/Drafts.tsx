@@ -3,6 +3,7 @@
  * "Restore" opens its conversation with the text in the message box, "Delete" removes it.
  */
 import { useState } from 'preact/hooks';
+import { ListPane } from '../ui/ListPane.js';
 import { deleteDraft, restoreRequest, viewOfDraft } from './draft-sync.js';
 import { go } from '../store/router.js';
 import { whenFmt } from './ScheduleDialog.js';
@@ -41,41 +42,31 @@ export function Drafts() {
   }
 
   return (
-    <section class="pane drafts" aria-labelledby="drafts-title">
-      <header class="feed-header">
-        <h1 id="drafts-title">Drafts</h1>
-      </header>
-      <div class="scroller">
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        {drafts.length === 0 && <p class="edge">No drafts. What you type in a message box is kept here until it is sent.</p>}
-        <ul class="rows compose-list" aria-label="Drafts">
-          {drafts.map((d) => {
-            const dest = destinationOf(d.type, d.to, d.topic);
-            const label = dest ? `to ${dest}` : 'without a recipient';
-            return (
-              <li key={d.id}>
-                <div class="item-head">
-                  <strong>{dest ? (d.type === 'stream' ? dest : `To ${dest}`) : 'No recipient yet'}</strong>
-                  <time class="muted">{whenFmt.format(d.timestamp * 1000)}</time>
-                </div>
-                <p class="item-text">{d.content}</p>
-                <div class="item-actions">
-                  <button type="button" onClick={() => restore(d)}>
-                    Restore<span class="visually-hidden"> draft {label}</span>
-                  </button>
-                  <button type="button" onClick={() => void remove(d)}>
-                    Delete<span class="visually-hidden"> draft {label}</span>
-                  </button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </section>
+    <ListPane name="drafts" title="Drafts" error={error}>
+      {drafts.length === 0 && <p class="edge">No drafts. What you type in a message box is kept here until it is sent.</p>}
+      <ul class="rows compose-list" aria-label="Drafts">
+        {drafts.map((d) => {
+          const dest = destinationOf(d.type, d.to, d.topic);
+          const label = dest ? `to ${dest}` : 'without a recipient';
+          return (
+            <li key={d.id}>
+              <div class="item-head">
+                <strong>{dest ? (d.type === 'stream' ? dest : `To ${dest}`) : 'No recipient yet'}</strong>
+                <time class="muted">{whenFmt.format(d.timestamp * 1000)}</time>
+              </div>
+              <p class="item-text">{d.content}</p>
+              <div class="item-actions">
+                <button type="button" onClick={() => restore(d)}>
+                  Restore<span class="visually-hidden"> draft {label}</span>
+                </button>
+                <button type="button" onClick={() => void remove(d)}>
+                  Delete<span class="visually-hidden"> draft {label}</span>
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </ListPane>
   );
 }

@@ -4,6 +4,7 @@
  * person's reminders (`/reminders`, set with "Remind me" on a message), each deletable.
  */
 import { useState } from 'preact/hooks';
+import { ListPane } from '../ui/ListPane.js';
 import { ApiError, del, patch } from '../store/api.js';
 import { destinationOf } from './Drafts.js';
 import { sanitize } from '../messages/html.js';
@@ -92,41 +93,31 @@ export function Scheduled() {
   }
 
   return (
-    <section class="pane scheduled" aria-labelledby="scheduled-title">
-      <header class="feed-header">
-        <h1 id="scheduled-title">Scheduled messages</h1>
-      </header>
-      <div class="scroller">
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        {scheduled.length === 0 && <p class="edge">No scheduled messages. Use "Schedule" next to Send to send a message later.</p>}
-        <ul class="rows compose-list" aria-label="Scheduled messages">
-          {scheduled.map((m) => (
-            <ScheduledItem key={m.scheduled_message_id} m={m} onError={setError} />
-          ))}
-        </ul>
-        <h2 class="list-title">Reminders</h2>
-        {reminders.length === 0 && <p class="muted">No reminders. "Remind me" on a message sets one.</p>}
-        <ul class="rows compose-list" aria-label="Reminders">
-          {reminders.map((r) => (
-            <li key={r.reminder_id}>
-              <div class="item-head">
-                <strong>Reminder</strong>
-                <span class="muted">{whenFmt.format(r.scheduled_delivery_timestamp * 1000)}</span>
-              </div>
-              <div class="item-text rendered" dangerouslySetInnerHTML={{ __html: sanitize(r.rendered_content) }} />
-              <div class="item-actions">
-                <button type="button" onClick={() => void deleteReminder(r.reminder_id)}>
-                  Delete<span class="visually-hidden"> reminder for {whenFmt.format(r.scheduled_delivery_timestamp * 1000)}</span>
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <ListPane name="scheduled" title="Scheduled messages" error={error}>
+      {scheduled.length === 0 && <p class="edge">No scheduled messages. Use "Schedule" next to Send to send a message later.</p>}
+      <ul class="rows compose-list" aria-label="Scheduled messages">
+        {scheduled.map((m) => (
+          <ScheduledItem key={m.scheduled_message_id} m={m} onError={setError} />
+        ))}
+      </ul>
+      <h2 class="list-title">Reminders</h2>
+      {reminders.length === 0 && <p class="muted">No reminders. "Remind me" on a message sets one.</p>}
+      <ul class="rows compose-list" aria-label="Reminders">
+        {reminders.map((r) => (
+          <li key={r.reminder_id}>
+            <div class="item-head">
+              <strong>Reminder</strong>
+              <span class="muted">{whenFmt.format(r.scheduled_delivery_timestamp * 1000)}</span>
+            </div>
+            <div class="item-text rendered" dangerouslySetInnerHTML={{ __html: sanitize(r.rendered_content) }} />
+            <div class="item-actions">
+              <button type="button" onClick={() => void deleteReminder(r.reminder_id)}>
+                Delete<span class="visually-hidden"> reminder for {whenFmt.format(r.scheduled_delivery_timestamp * 1000)}</span>
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </ListPane>
   );
 }

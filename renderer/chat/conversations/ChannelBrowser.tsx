@@ -3,6 +3,7 @@
  * create a channel (name, description, public or private) where the organization allows.
  */
 import { useState } from 'preact/hooks';
+import { ListPane } from '../ui/ListPane.js';
 import { ApiError, del, post } from '../store/api.js';
 import { sanitize } from '../messages/html.js';
 import { go } from '../store/router.js';
@@ -59,60 +60,50 @@ export function ChannelBrowser() {
   const all = [...store.channels.value.values()].filter((c) => !c.is_archived).sort((a, b) => a.name.localeCompare(b.name));
   const run = (p: Promise<unknown>) => p.catch((err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
   return (
-    <section class="pane channels" aria-labelledby="channels-title">
-      <header class="feed-header">
-        <h1 id="channels-title">Channels</h1>
-      </header>
-      <div class="scroller">
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        {store.canCreateChannels.value && <CreateChannel onError={setError} />}
-        <ul class="channel-list">
-          {all.map((c) => {
-            const sub = subscribed.get(c.stream_id);
-            return (
-              <li key={c.stream_id} class="card">
-                <h2>
-                  <a href={`#narrow/channel/${c.stream_id}`}>#{c.name}</a> {c.invite_only && <span class="badge">private</span>}
-                </h2>
-                {c.rendered_description ? (
-                  <div class="rendered" dangerouslySetInnerHTML={{ __html: sanitize(c.rendered_description) }} />
-                ) : (
-                  c.description && <p>{c.description}</p>
-                )}
-                <div class="row">
-                  {sub ? (
-                    <>
-                      <button type="button" onClick={() => run(del('/users/me/subscriptions', { subscriptions: [c.name] }))}>
-                        Unsubscribe from {c.name}
-                      </button>
-                      <label class="check">
-                        <input type="checkbox" checked={sub.is_muted} onChange={(e) => run(setProperty(sub, 'is_muted', e.currentTarget.checked))} />
-                        Mute
-                      </label>
-                      <label class="check">
-                        <input type="checkbox" checked={sub.pin_to_top} onChange={(e) => run(setProperty(sub, 'pin_to_top', e.currentTarget.checked))} />
-                        Pin to top
-                      </label>
-                      <label class="check">
-                        Colour
-                        <input type="color" value={sub.color} onChange={(e) => run(setProperty(sub, 'color', e.currentTarget.value))} />
-                      </label>
-                    </>
-                  ) : (
-                    <button type="button" class="primary" onClick={() => run(post('/users/me/subscriptions', { subscriptions: [{ name: c.name }] }))}>
-                      Subscribe to {c.name}
+    <ListPane name="channels" title="Channels" error={error}>
+      {store.canCreateChannels.value && <CreateChannel onError={setError} />}
+      <ul class="channel-list">
+        {all.map((c) => {
+          const sub = subscribed.get(c.stream_id);
+          return (
+            <li key={c.stream_id} class="card">
+              <h2>
+                <a href={`#narrow/channel/${c.stream_id}`}>#{c.name}</a> {c.invite_only && <span class="badge">private</span>}
+              </h2>
+              {c.rendered_description ? (
+                <div class="rendered" dangerouslySetInnerHTML={{ __html: sanitize(c.rendered_description) }} />
+              ) : (
+                c.description && <p>{c.description}</p>
+              )}
+              <div class="row">
+                {sub ? (
+                  <>
+                    <button type="button" onClick={() => run(del('/users/me/subscriptions', { subscriptions: [c.name] }))}>
+                      Unsubscribe from {c.name}
                     </button>
-                  )}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </section>
+                    <label class="check">
+                      <input type="checkbox" checked={sub.is_muted} onChange={(e) => run(setProperty(sub, 'is_muted', e.currentTarget.checked))} />
+                      Mute
+                    </label>
+                    <label class="check">
+                      <input type="checkbox" checked={sub.pin_to_top} onChange={(e) => run(setProperty(sub, 'pin_to_top', e.currentTarget.checked))} />
+                      Pin to top
+                    </label>
+                    <label class="check">
+                      Colour
+                      <input type="color" value={sub.color} onChange={(e) => run(setProperty(sub, 'color', e.currentTarget.value))} />
+                    </label>
+                  </>
+                ) : (
+                  <button type="button" class="primary" onClick={() => run(post('/users/me/subscriptions', { subscriptions: [{ name: c.name }] }))}>
+                    Subscribe to {c.name}
+                  </button>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </ListPane>
   );
 }

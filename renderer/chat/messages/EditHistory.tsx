@@ -8,6 +8,7 @@ import { Modal } from '../ui/Dialog.js';
 import { sanitize } from './html.js';
 import { toggleSpoiler } from './spoiler.js';
 import * as act from './message-actions.js';
+import { CloseActions } from './MessageDialogs.js';
 import { channelName, topicLabel, userName, type Message } from '../store/state.js';
 import { fullTimeOf } from '../ui/time.js';
 
@@ -71,11 +72,7 @@ export function EditHistoryDialog({ m }: { m: Message }) {
           ))}
         </ol>
       )}
-      <div class="dialog-actions">
-        <button type="button" class="primary" onClick={() => act.close()}>
-          Close
-        </button>
-      </div>
+      <CloseActions />
     </Modal>
   );
 }

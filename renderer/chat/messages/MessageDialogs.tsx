@@ -42,6 +42,15 @@ const Actions = ({ busy, label, danger }: { busy: boolean; label: string; danger
   </div>
 );
 
+/** The one button of a dialog that only shows something (read receipts, edit history). */
+export const CloseActions = () => (
+  <div class="dialog-actions">
+    <button type="button" class="primary" onClick={() => act.close()}>
+      Close
+    </button>
+  </div>
+);
+
 const Problem = ({ error }: { error: string }) =>
   error ? (
     <p class="error" role="alert">
@@ -191,11 +200,7 @@ export function ReceiptsDialog({ m }: { m: Message }) {
           ))}
         </ul>
       )}
-      <div class="dialog-actions">
-        <button type="button" class="primary" onClick={() => act.close()}>
-          Close
-        </button>
-      </div>
+      <CloseActions />
     </Modal>
   );
 }
