@@ -29,6 +29,7 @@ import { installShortcuts } from './shortcuts.js';
 import { ShortcutsHelp } from './ShortcutsHelp.js';
 import { Toast } from './ui/Toast.js';
 import { Lazy } from './ui/Lazy.js';
+import { CallLayer } from './calls/CallLayer.js';
 import type { OrganizationSection } from './store/narrow.js';
 
 /** The organization settings' code, fetched when first opened (a chunk of its own: admin/). */
@@ -161,6 +162,8 @@ function Chat() {
       <ShortcutsHelp />
       <Toast />
       {view.value.kind !== 'people' && <PeopleColumn />}
+      {/* Outside the routed view: moving around the chat keeps the call. */}
+      <CallLayer />
     </div>
   );
 }

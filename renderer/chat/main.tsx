@@ -10,6 +10,8 @@ import 'katex/dist/katex.min.css';
 import './style.css';
 // The organization settings' forms and tables (their code loads when opened; their rules are here).
 import './admin/admin.css';
+// Calls (chat/calls/): the lobby, the call and the incoming-call dialog.
+import './calls/calls.css';
 
 // What watches the whole page, from the start (each returns its disposer; the page never stops them).
 watchTheme();

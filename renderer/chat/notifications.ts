@@ -240,3 +240,9 @@ export function notifyNewMessage(m: Message): void {
   n.addEventListener?.('close', () => shown.get(m.id) === n && shown.delete(m.id));
   closeWhenRead();
 }
+
+/** An incoming call (calls/IncomingCall.tsx): a desktop notification where allowed; a click brings the page forward. Closed by the caller. */
+export function notifyIncomingCall(caller: string, video: boolean): Notification | undefined {
+  if (!setting('enable_desktop_notifications', true)) return undefined;
+  return show(`${caller} is calling`, video ? 'Incoming video call' : 'Incoming voice call', 'hearth-call');
+}

@@ -41,6 +41,7 @@ export const STORE_MODULES: Readonly<Record<string, string>> = {
   'renderer/chat/widgets/widget-sends.ts': 'the poll option and task numbers this page handed out',
   'renderer/chat/people/presence.ts': "this page's presence reports: the timer, the last input, what was sent",
   'renderer/chat/compose/typing.ts': 'the typing notification this page sent last, and its stop timer',
+  'renderer/chat/calls/call-store.ts': "the call this page is in (kept while the person moves around the chat), its lobby, an incoming ring, and who is in call links' rooms: fed by 'hearth_call' events",
 };
 
 /**

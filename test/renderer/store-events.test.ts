@@ -190,6 +190,7 @@ describe('the client store kept by events equals a fresh register', () => {
       topicSeen: (streamId, topic) => seen.push(`topic ${streamId} ${topic}`),
       topicsChanged: (ids) => seen.push(`refetch ${ids.join(',')}`),
       topicsForgotten: (id) => seen.push(`forget ${id}`),
+      call: (e) => seen.push(`call ${e.op}`),
     };
     let m = 0;
     await keptAndFresh(async () => {

@@ -255,9 +255,9 @@ export function Compose({ v }: { v: FeedView }) {
     }
   }
 
-  async function videoCall() {
+  async function videoCall(voice: boolean) {
     try {
-      insertAtCursor(await videoCallLink(topic), true);
+      insertAtCursor(await videoCallLink(target(), voice), true);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'The call link could not be created.');
     }
@@ -370,7 +370,7 @@ export function Compose({ v }: { v: FeedView }) {
           text={text}
           previewing={preview !== null}
           onFiles={(files) => void addFiles(files)}
-          onVideoCall={() => void videoCall()}
+          onVideoCall={(voice) => void videoCall(voice)}
           onWidget={widgets.openDialog}
           onTogglePreview={() => void togglePreview()}
           onSchedule={openSchedule}

@@ -1,5 +1,6 @@
-/** The row under the compose box: the length counter, files, video call, poll, to-do list, preview, schedule, send. */
+/** The row under the compose box: the length counter, files, video and voice call, poll, to-do list, preview, schedule, send. */
 import { store } from '../store/state.js';
+import { voiceCalls } from './video-call.js';
 import { COUNTER_FROM } from './compose-box.js';
 import type { WidgetKind } from './widget-dialogs.js';
 
@@ -9,7 +10,8 @@ interface Props {
   text: string;
   previewing: boolean;
   onFiles: (files: FileList) => void;
-  onVideoCall: () => void;
+  /** `voice`: a voice call (Hearth's own provider and BigBlueButton make them). */
+  onVideoCall: (voice: boolean) => void;
   onWidget: (kind: WidgetKind, button: HTMLButtonElement) => void;
   onTogglePreview: () => void;
   onSchedule: () => void;
@@ -34,8 +36,13 @@ export function ComposeActions({ left, text, previewing, onFiles, onVideoCall, o
         <input type="file" multiple class="visually-hidden" onChange={(e) => e.currentTarget.files && onFiles(e.currentTarget.files)} />
       </label>
       {store.videoChatProvider.value !== 0 && (
-        <button type="button" onClick={onVideoCall}>
+        <button type="button" onClick={() => onVideoCall(false)}>
           Video call
+        </button>
+      )}
+      {voiceCalls() && (
+        <button type="button" onClick={() => onVideoCall(true)}>
+          Voice call
         </button>
       )}
       {WIDGET_BUTTONS.map((w) => (

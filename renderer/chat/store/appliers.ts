@@ -188,6 +188,8 @@ export const APPLIERS: Appliers = {
   realm_emoji: (s, e) => {
     if ('realm_emoji' in e) s.realmEmoji.value = e.realm_emoji;
   },
+  // Calls keep no register state: the page's call store takes them (apply-event.ts, chat/calls/).
+  hearth_call: (_s, e, fx) => fx.call(e),
   heartbeat: ignored,
   // Not asked for by this client (events.ts): what the admin pages and other clients keep.
   saved_snippets: ignored,

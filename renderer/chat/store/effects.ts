@@ -3,6 +3,7 @@
  * network. The page passes its own (apply-event.ts: sounds and desktop notifications, the typing
  * indicators' expiry timers, the sidebar's topic lists); a test passes `noEffects` or records them.
  */
+import type { HearthCallEvent } from '../../../server/protocol/events.js';
 import type { Message } from './state.js';
 
 export interface Effects {
@@ -16,6 +17,8 @@ export interface Effects {
   topicsChanged(streamIds: (number | undefined)[]): void;
   /** Unsubscribed from a channel: its topic list is forgotten (asked for anew if joined again). */
   topicsForgotten(streamId: number): void;
+  /** A call's signalling, ringing or who is in a room (chat/calls/call-store.ts). */
+  call(e: HearthCallEvent): void;
 }
 
 /** No effects at all (a test's store). */
@@ -25,4 +28,5 @@ export const noEffects: Effects = {
   topicSeen: () => undefined,
   topicsChanged: () => undefined,
   topicsForgotten: () => undefined,
+  call: () => undefined,
 };

@@ -16,8 +16,8 @@ export const REGISTER_PARAMS = {
   include_subscribers: false,
   slim_presence: true,
   fetch_event_types: FETCH,
-  // Submessages (poll and to-do events) have no initial state: messages carry theirs.
-  event_types: [...FETCH, 'submessage'],
+  // Submessages (poll and to-do events) have no initial state: messages carry theirs; nor have calls' events (chat/calls/).
+  event_types: [...FETCH, 'submessage', 'hearth_call'],
   client_capabilities: {
     notification_settings_null: true,
     bulk_message_deletion: true,

@@ -1,0 +1,176 @@
+/**
+ * Hearth's own calls in the browser (issue 32), with Chromium's fake camera and microphone
+ * (test/helpers/calls.ts): Olive's compose box makes a call link for a private channel's topic;
+ * Olive, Mel and Sam join it and each receives the two others' video with moving pictures; Mel's
+ * mute and Sam's camera-off show on the others' pages; the chat stays usable around the call; Sam
+ * leaves and the others' tiles drop; Kit, who cannot read the channel, is refused with words on the
+ * page. A direct call rings Mel (the dialog), who accepts; a second one he declines, and Olive sees
+ * "Declined". Screenshots at 1280 and 390 px: test-results/admin-ui/calls-*.png.
+ */
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { serialSuite, test } from '../helpers/fixtures.js';
+import { openPage, type TestPage } from '../helpers/browser.js';
+import { signIn } from '../helpers/chat-page.js';
+import { createChannel } from '../helpers/channels.js';
+import { eventually } from '../helpers/eventually.js';
+import { launchWithFakeMedia, playingRemoteVideos, remoteTiles, roomOf, tileLabels } from '../helpers/calls.js';
+import type { Account, TestServer } from '../helpers/server.js';
+
+test.describe('calls in Chromium', () => {
+  const s = serialSuite({ timeout: 180_000 });
+  let ts: TestServer;
+  let browser: Browser;
+  let olive: TestPage;
+  let mel: TestPage;
+  let sam: TestPage;
+  let melAccount: Account;
+  let kitAccount: Account;
+  let samAccount: Account;
+  let channelId = 0;
+  let callUrl = '';
+  const pages: TestPage[] = [];
+
+  async function open(who: Account, width = 1280): Promise<TestPage> {
+    const p = await openPage(browser, ts.url);
+    pages.push(p);
+    await p.page.setViewportSize({ width, height: 800 });
+    await signIn(p.page, ts.url, who);
+    return p;
+  }
+
+  async function join(p: TestPage, url: string) {
+    await p.page.goto(url);
+    await p.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await p.page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+  }
+
+  test.beforeAll(async () => {
+    ts = s.ts;
+    browser = await launchWithFakeMedia();
+    melAccount = await ts.addUser('Mel');
+    samAccount = await ts.addUser('Sam');
+    kitAccount = await ts.addUser('Kit');
+    channelId = await createChannel(ts, ts.ownerClient, 'standup', { invite_only: true, principals: [ts.owner.id, melAccount.id, samAccount.id] });
+    olive = await open(ts.owner);
+    mel = await open(melAccount);
+    sam = await open(samAccount);
+  });
+
+  test.afterAll(async () => {
+    for (const p of pages) await p.close();
+    await browser?.close();
+  });
+
+  test("compose's Video call button inserts a Hearth call link for the topic", async () => {
+    await olive.page.goto(`${ts.url}/#narrow/channel/${channelId}-standup/topic/daily`);
+    await olive.page.getByRole('heading', { name: '#standup > daily', exact: true }).waitFor();
+    const box = olive.page.getByRole('textbox', { name: 'Message' });
+    await olive.page.getByRole('button', { name: 'Voice call' }).waitFor();
+    await olive.page.getByRole('button', { name: 'Video call' }).click();
+    const text = await eventually(async () => {
+      const v = await box.inputValue();
+      return /^\[Join video call\.\]\(http:\/\/127\.0\.0\.1:\d+\/calls\/hearth\/[A-Za-z0-9_-]{21}\)$/.test(v) && v;
+    }, 'the call link in the box');
+    callUrl = /\((.+)\)/.exec(text)![1]!;
+    await box.press('Enter');
+    await olive.page.getByRole('link', { name: 'Join video call.' }).waitFor();
+  });
+
+  test('three people join; each receives the two others\' video with moving pictures', async () => {
+    // Olive opens the link from the message: the lobby opens in the page, with the camera's preview.
+    await olive.page.getByRole('link', { name: 'Join video call.' }).click();
+    await olive.page.getByRole('heading', { name: 'Video call' }).waitFor();
+    await olive.page.getByLabel('Your camera').waitFor();
+    await eventually(() => olive.page.evaluate(() => (document.querySelector<HTMLVideoElement>('.call-preview video')?.videoWidth ?? 0) > 0), 'the preview plays');
+    await olive.page.getByLabel('Camera', { exact: true }).waitFor();
+    await olive.page.getByLabel('Microphone', { exact: true }).waitFor();
+    await olive.shot('calls-lobby-1280');
+    await olive.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await olive.page.getByText('Waiting for others to join…').waitFor();
+    assert.equal(new URL(olive.page.url()).pathname, `/calls/hearth/${roomOf(callUrl)}`);
+    await join(mel, callUrl);
+    await olive.page.getByText('Mel joined the call.').waitFor({ state: 'attached' });
+    await join(sam, callUrl);
+    for (const p of [olive, mel, sam]) {
+      await eventually(async () => (await playingRemoteVideos(p.page)) === 2, async () => `2 playing remote videos (${await playingRemoteVideos(p.page)})`, 20_000);
+    }
+    // The fake microphone beeps: someone's tile lights up as speaking.
+    await eventually(async () => (await tileLabels(olive.page)).some((l) => l.endsWith(', speaking')), 'a speaking tile', 15_000);
+    await olive.page.getByRole('list', { name: 'Call tiles' }).waitFor();
+    await olive.shot('calls-three-1280');
+  });
+
+  test('mute and camera-off are seen by the others', async () => {
+    await mel.page.getByRole('button', { name: 'Mute' }).click();
+    await sam.page.getByRole('button', { name: 'Turn camera off' }).click();
+    for (const p of [olive, sam]) await eventually(async () => (await tileLabels(p.page)).some((l) => l.startsWith('Mel, muted')), 'Mel muted');
+    for (const p of [olive, mel]) await eventually(async () => (await tileLabels(p.page)).some((l) => l.startsWith('Sam') && l.includes('camera off')), 'Sam camera off');
+    await olive.page.getByRole('region', { name: 'In the call (3)' }).getByText('Mel · Muted').waitFor();
+    await mel.page.getByRole('button', { name: 'Unmute' }).click();
+    await eventually(async () => (await tileLabels(olive.page)).some((l) => l.startsWith('Mel') && !l.includes('muted')), 'Mel unmuted');
+    await sam.page.getByRole('button', { name: 'Turn camera on' }).click();
+    await eventually(async () => (await playingRemoteVideos(olive.page)) === 2, 'Sam\'s camera back', 15_000);
+  });
+
+  test('the call stays while the person reads the chat', async () => {
+    await olive.page.getByRole('button', { name: 'Back to the chat' }).click();
+    // Moving around the chat (the hash) keeps the call, drawn as a small box.
+    await olive.page.evaluate(() => (location.hash = '#inbox'));
+    await olive.page.getByRole('heading', { name: 'Inbox' }).first().waitFor();
+    await olive.page.getByRole('button', { name: 'Open the call' }).waitFor();
+    assert.equal(await remoteTiles(olive.page), 2);
+    await olive.page.getByRole('button', { name: 'Open the call' }).click();
+    await olive.page.getByRole('button', { name: 'Back to the chat' }).waitFor();
+  });
+
+  test('one leaves and the others\' tiles drop', async () => {
+    await sam.page.getByRole('button', { name: 'Leave' }).click();
+    for (const p of [olive, mel]) await eventually(async () => (await remoteTiles(p.page)) === 1, 'one remote tile left');
+    await olive.page.getByText('Sam left the call.').waitFor({ state: 'attached' });
+    assert.equal(new URL(sam.page.url()).pathname, '/');
+  });
+
+  test('someone who cannot read the channel is refused, with words on the page', async () => {
+    const kit = await open(kitAccount);
+    await kit.page.goto(callUrl);
+    await kit.page.getByRole('alert').filter({ hasText: 'You cannot join this call.' }).waitFor();
+    assert.equal(await kit.page.getByRole('button', { name: 'Join', exact: true }).count(), 0);
+    await kit.shot('calls-refused-1280');
+  });
+
+  test('at 390 px the call fits and its controls are reachable', async () => {
+    await mel.page.setViewportSize({ width: 390, height: 844 });
+    const width = await mel.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `no sideways scrolling (${width})`);
+    await mel.page.getByRole('button', { name: 'Leave' }).focus();
+    await mel.shot('calls-two-390');
+    await olive.page.getByRole('button', { name: 'Leave' }).click();
+    await mel.page.getByRole('button', { name: 'Leave' }).click();
+    await mel.page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test('a direct call rings the other: accepted, then declined', async () => {
+    const create = async () => {
+      const res = await ts.ownerClient.post('/calls/videocall/create', { room_name: 'Mel', user_ids: JSON.stringify([melAccount.id]) });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return String(res.body.url);
+    };
+    const first = await create();
+    await join(olive, first);
+    const ring = mel.page.getByRole('dialog', { name: 'Incoming video call' });
+    await ring.getByText('Olive Owner is calling you.').waitFor();
+    await mel.shot('calls-ringing-1280');
+    await ring.getByRole('button', { name: 'Accept' }).click();
+    await mel.page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+    for (const p of [olive, mel]) await eventually(async () => (await playingRemoteVideos(p.page)) === 1, 'the other\'s video', 20_000);
+    await mel.page.getByRole('button', { name: 'Leave' }).click();
+    await olive.page.getByRole('button', { name: 'Leave' }).click();
+
+    const second = await create();
+    await join(olive, second);
+    await mel.page.getByRole('dialog', { name: 'Incoming video call' }).getByRole('button', { name: 'Decline' }).click();
+    await olive.page.getByText('Declined', { exact: true }).waitFor();
+    await olive.page.getByRole('button', { name: 'Leave' }).click();
+  });
+});
