@@ -44,6 +44,8 @@ import { ThumbnailQueue } from './lib/uploads/thumbnail-queue.js';
 import { restrictDecoders } from './lib/uploads/thumbnails.js';
 import { newOutgoingWebhookState } from './lib/people/outgoing-webhook-state.js';
 import { startOutgoingWebhooks, stopOutgoingWebhooks } from './actions/outgoing-webhook-worker.js';
+import { newHearthCalls } from './lib/calls/state.js';
+import { saveLiveCalls, startCalls, stopCallTimer } from './actions/hearth-call-sweeper.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -125,6 +127,9 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     capLoopbackConnections: false,
     outgoingWebhookTimeoutMs: 10_000,
     outgoingWebhookRetryMs: 1000,
+    callHeartbeatTimeoutMs: 10_000,
+    callRingTimeoutMs: 30_000,
+    callSweepMs: 1000,
     ...opts.config,
   };
   const turn = new TurnEnd((error) => log.error('an answer could not be written', { error: String(error) }));
@@ -158,6 +163,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     tls: null,
     deletedGuestUploads: [],
     thumbnails: new ThumbnailQueue(1, (id, err) => log.error('thumbnailing failed', { attachment_id: id, error: String(err) })),
+    calls: newHearthCalls(),
   };
   // libvips decodes only the image formats Hearth thumbnails (lib/uploads/thumbnails.ts).
   restrictDecoders();
@@ -205,6 +211,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopDelivery = scheduleMessageDelivery(app);
       // Calls to outgoing-webhook bots left waiting by the last stop are made now.
       startOutgoingWebhooks(app);
+      // Who was in a Hearth call at the last graceful stop keeps their place; the calls' timeouts run.
+      await startCalls(app);
       // Images whose thumbnails a stop or crash left unmade are made now.
       const missing = queueMissingThumbnails(app);
       if (missing) log.info('thumbnails to make', { uploads: missing });
@@ -243,6 +251,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopUploadSweep?.();
       stopDelivery?.();
       stopPresenceSaves?.();
+      stopCallTimer(app);
       // Calls in flight are dropped unanswered; they stay queued and are made at the next start.
       await stopOutgoingWebhooks(app);
       // The thumbnail being made finishes (its write is durable); the rest are made at the next start.
@@ -263,6 +272,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       // Every request and write is done: the queues can be kept for the next start.
       if (app.storageHealth.failure === null) {
         await saveQueues(app).catch((err: unknown) => app.log.warn('event queues not saved', { error: String(err) }));
+        await saveLiveCalls(app).catch((err: unknown) => app.log.warn('calls in progress not saved', { error: String(err) }));
         if (app.store.realm.data.realm) await savePresence(app).catch((err: unknown) => app.log.warn('presence not saved', { error: String(err) }));
       }
     },

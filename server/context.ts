@@ -6,6 +6,7 @@ import type { StaticFiles } from './lib/runtime/static-files.js';
 import type { StorageHealth } from './lib/runtime/storage-health-state.js';
 import type { OutgoingWebhookState } from './lib/people/outgoing-webhook-state.js';
 import type { ThumbnailQueue } from './lib/uploads/thumbnail-queue.js';
+import type { HearthCalls } from './lib/calls/state.js';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NetworkInterfaceInfo } from 'node:os';
@@ -110,6 +111,12 @@ export interface ServerConfig {
   outgoingWebhookTimeoutMs: number;
   /** How long a call that timed out or could not connect waits before it is tried again, in ms (1 s). */
   outgoingWebhookRetryMs: number;
+  /** Hearth's calls: a participant whose page sends nothing for this long leaves (10 s; pages heartbeat every 3 s). */
+  callHeartbeatTimeoutMs: number;
+  /** Hearth's calls: ringing in a direct conversation nobody answers is missed after this long (30 s). */
+  callRingTimeoutMs: number;
+  /** Hearth's calls: how often the timeouts are checked (1 s). */
+  callSweepMs: number;
 }
 
 /**
@@ -210,6 +217,8 @@ export interface App {
   deletedGuestUploads: { userId: number; at: number; size: number }[];
   /** Uploaded images waiting for their thumbnails, made one at a time off the request path (server/actions/thumbnails.ts). */
   thumbnails: ThumbnailQueue;
+  /** Who is in Hearth's calls and the calls' timer (server/lib/calls/rooms.ts, server/actions/hearth-call-sweeper.ts). */
+  calls: HearthCalls;
 }
 
 /** One open connection, as the per-address cap sees it (server/http/connections.ts). */

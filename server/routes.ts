@@ -86,7 +86,7 @@ import { createInviteLink, editInviteLink, emailInvites, joinPage, joinWithInvit
 import { serveEmojiData } from './views/emoji-data.js';
 import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
 
-import { createBigBlueButtonCall, createVideoCall, joinBigBlueButtonCall } from './views/video-calls.js';
+import { callRoutes } from './routes/calls.js';
 
 import { fileTemporaryUrl, serveFile, serveFileDownload, serveTemporaryFile, serveThumbnail, uploadFile } from './views/uploads.js';
 import { deleteAttachment, listAttachments } from './views/attachments.js';
@@ -316,11 +316,8 @@ export const routes: Route[] = [
   { method: 'DELETE', path: api('/realm/emoji/:emoji_name'), view: deleteRealmEmoji, auth: 'required' },
   { method: 'GET', path: '/user_avatars/:realm_id/emoji/images/:file', view: serveRealmEmojiImage, auth: 'none' },
 
-  // Video-call links.
-  { method: 'POST', path: api('/calls/videocall/create'), view: createVideoCall, auth: 'required' },
-  { method: 'GET', path: api('/calls/bigbluebutton/create'), view: createBigBlueButtonCall, auth: 'required' },
-  // A link opened in a browser (outside /api/v1): the view itself requires a user.
-  { method: 'GET', path: '/calls/bigbluebutton/join', view: joinBigBlueButtonCall, auth: 'optional' },
+  // Calls: video-call links, BigBlueButton's paths, Hearth's own calls (server/routes/calls.ts).
+  ...callRoutes,
 
   // Uploads (resumable ones: tusRoutes, below) and attachments.
   { method: 'POST', path: api('/user_uploads'), view: uploadFile, auth: 'required' },

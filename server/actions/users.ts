@@ -10,6 +10,7 @@ import { DEFAULT_REALM_SETTINGS, type Role, type UserRecord } from '../store/rec
 import { commit, type Transaction } from './commit.js';
 import { allocateSystemBots } from './notification-bot.js';
 import { ensureSystemGroups } from './user-groups.js';
+import { PROVIDER } from '../lib/realm/video-calls.js';
 
 export interface NewUser {
   email: string;
@@ -115,7 +116,8 @@ export async function doCreateRealm(app: App, realmName: string, owner: Omit<New
       name: realmName,
       description: '',
       date_created: unixSeconds(app.clock),
-      settings: { ...DEFAULT_REALM_SETTINGS },
+      // A new organization calls on the LAN with Hearth's own calls (Jitsi and BigBlueButton stay choices).
+      settings: { ...DEFAULT_REALM_SETTINGS, video_chat_provider: PROVIDER.HEARTH },
     };
     tx.touch(app.store.realm);
     ensureSystemGroups(app, tx);

@@ -34,7 +34,8 @@ export type Event =
   | Wire.PeopleAreaEvent<BuiltDicts>
   | PresenceChangeEvent
   | Wire.RealmAreaEvent
-  | RealmEmojiChangeEvent;
+  | RealmEmojiChangeEvent
+  | Wire.HearthCallEvent;
 
 export type EventType = Event['type'];
 

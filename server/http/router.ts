@@ -25,6 +25,8 @@ export interface Route {
   incomingWebhookBots?: boolean;
   /** The view reads the request's bytes itself (a tus upload's), so no body parser runs; default false. */
   rawBody?: boolean;
+  /** The view bounds its callers itself (a call's signalling, several a second), so the API rate limit does not count it; default false. */
+  ownRateLimit?: boolean;
 }
 
 const API_PREFIX = '/api/v1/';
@@ -125,7 +127,7 @@ function gate(app: App, route: Route, scheme: AuthScheme): Koa.Middleware {
   const needsRealm = route.needsRealm !== false;
   const auth = authenticateSync(app, route.auth, { incomingWebhookBots: route.incomingWebhookBots === true, scheme });
   // API calls (not pages, files or avatars) count against the rate limit; long polls do not.
-  const limited = scheme !== 'either' && !(route.method === 'GET' && route.path === '/api/v1/events');
+  const limited = scheme !== 'either' && !route.ownRateLimit && !(route.method === 'GET' && route.path === '/api/v1/events');
   return (ctx, next) => {
     if (needsRealm && app.store.realm.data.realm === null) throw errors.noOrganization();
     const go = () => {

@@ -4,12 +4,14 @@
  * events/<area>.ts. The server's `Event` (what its actions emit, server/events/types.ts) is built
  * from the same kinds.
  */
+import type { HearthCallEvent } from './events/calls.js';
 import type { ChannelsAreaEvent } from './events/channels.js';
 import type { Dicts, WireDicts } from './events/dicts.js';
 import type { MessageClientEvent, MessagesAreaEvent } from './events/messages.js';
 import type { PeopleAreaEvent, PresenceLegacyEvent, PresenceModernEvent } from './events/people.js';
 import type { HeartbeatEvent, RealmAreaEvent, RealmEmojiClientEvent } from './events/realm.js';
 
+export type * from './events/calls.js';
 export type * from './events/channels.js';
 export type * from './events/dicts.js';
 export type * from './events/messages.js';
@@ -25,6 +27,7 @@ export type ClientEvent<D extends Dicts = WireDicts> =
   | PresenceLegacyEvent
   | RealmAreaEvent
   | RealmEmojiClientEvent
+  | HearthCallEvent
   | HeartbeatEvent;
 
 export type ClientEventType = ClientEvent['type'];

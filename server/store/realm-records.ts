@@ -85,6 +85,8 @@ export interface RealmSettings {
   /** BigBlueButton (server/lib/realm/video-calls.ts): the API base URL (`.../bigbluebutton/`) and its shared secret. */
   bigbluebutton_url?: string | null;
   bigbluebutton_secret?: string | null;
+  /** STUN/TURN servers for Hearth's own calls (server/lib/calls/ice-servers.ts); absent: none, host candidates only. */
+  hearth_call_ice_servers?: { urls: string | string[]; username?: string; credential?: string }[];
   /** The uploaded organization icon (file name under `realm/` in the data dir), absent for the default. */
   icon?: { file: string; content_type: string; version: number };
   /** Last icon version handed out (kept after a delete, so an icon URL is never reused). */

@@ -17,3 +17,4 @@ export type { DraftType, DraftRecord, DraftsDoc } from './draft-records.js';
 export type { PushTokenRecord, DeviceRecord, DevicesDoc } from './device-records.js';
 export type { RealmEmojiRecord, RealmEmojiDoc } from './emoji-records.js';
 export type { OutgoingWebhookCallRecord, OutgoingWebhooksDoc } from './outgoing-webhook-records.js';
+export type { CallRoomRecord, CallRoomsDoc, SavedCallParticipant } from './call-records.js';

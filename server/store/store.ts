@@ -20,6 +20,7 @@ import { MessageStore } from './messages.js';
 import { AttachmentTable, isAttachmentsDoc, type AttachmentsDoc } from './attachment-records.js';
 import { SessionTable, isSessionsDoc, type SessionsDoc } from './sessions.js';
 import type { OutgoingWebhooksDoc } from './outgoing-webhook-records.js';
+import type { CallRoomsDoc } from './call-records.js';
 import { randomBytes } from 'node:crypto';
 
 export class StoreOpenError extends Error {
@@ -63,6 +64,7 @@ export class Store {
     readonly invites: Collection<InvitesDoc>,
     readonly sessions: SessionTable,
     readonly outgoingWebhooks: Collection<OutgoingWebhooksDoc>,
+    readonly callRooms: Collection<CallRoomsDoc>,
     private lockFile: string | null,
   ) {}
 
@@ -114,6 +116,7 @@ export class Store {
         nextId: 1,
         calls: [],
       }));
+      const callRooms = await Collection.open<CallRoomsDoc>(join(dataDir, 'call_rooms.json'), () => ({ rooms: [] }));
       for (const [c, check] of [
         [realm, (d: RealmDoc) => 'realm' in d],
         [users, (d: UsersDoc) => Array.isArray(d.users) && Number.isInteger(d.nextId)],
@@ -130,6 +133,7 @@ export class Store {
         [invites, (d: InvitesDoc) => Array.isArray(d.invites) && Number.isInteger(d.nextId)],
         [sessions, isSessionsDoc],
         [outgoingWebhooks, (d: OutgoingWebhooksDoc) => Array.isArray(d.calls) && Number.isInteger(d.nextId)],
+        [callRooms, (d: CallRoomsDoc) => Array.isArray(d.rooms)],
       ] as const) {
         if (typeof c.data !== 'object' || c.data === null || !(check as (d: unknown) => boolean)(c.data)) {
           throw new CorruptFileError(c.file, 'unexpected structure');
@@ -156,6 +160,7 @@ export class Store {
         invites,
         new SessionTable(sessions),
         outgoingWebhooks,
+        callRooms,
         lockFile,
       );
     } catch (err) {
@@ -201,6 +206,7 @@ export class Store {
       this.invites,
       this.sessions.collection,
       this.outgoingWebhooks,
+      this.callRooms,
     ] as Collection<unknown>[];
   }
 

@@ -90,8 +90,10 @@ describe('PATCH /realm and the settings table', () => {
 
   it('video_chat_provider: announced, listed with the available providers', async () => {
     const reg = await admin.post('/register', { fetch_event_types: ['realm'] });
-    assert.equal(reg.body.realm_video_chat_provider, 1);
+    // A new organization calls with Hearth's own provider (100); Jitsi Meet stays a choice.
+    assert.equal(reg.body.realm_video_chat_provider, 100);
     assert.deepEqual(reg.body.realm_available_video_chat_providers.disabled, { name: 'None', id: 0 });
+    assert.deepEqual(reg.body.realm_available_video_chat_providers.jitsi_meet, { name: 'Jitsi Meet', id: 1 });
     await verifyAction(admin, () => admin.patch('/realm', { video_chat_provider: 0 }));
     assert.equal((await storedRealm(ts)).settings.video_chat_provider, 0);
   });

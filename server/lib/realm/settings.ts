@@ -15,6 +15,7 @@ import { REALM_GROUP_SETTINGS } from './group-settings.js';
 import { checkBbbSecret, checkBbbUrl, checkJitsiUrl } from './video-calls.js';
 import { SERVER_SETTINGS } from './server-settings.js';
 import { UPLOAD_SETTINGS } from '../uploads/settings.js';
+import { CALL_SETTINGS } from '../calls/ice-servers.js';
 import { define, type RealmSetting } from './setting-definition.js';
 
 export type { RealmSetting } from './setting-definition.js';
@@ -30,6 +31,8 @@ export const VIDEO_CHAT_PROVIDERS = {
   disabled: { name: 'None', id: 0 },
   jitsi_meet: { name: 'Jitsi Meet', id: 1 },
   big_blue_button: { name: 'BigBlueButton', id: 4 },
+  // Hearth's own calls on the LAN (server/lib/calls/): the default for new organizations.
+  hearth: { name: 'Hearth (on this network)', id: 100 },
 } as const;
 
 /** A string setting sent JSON-encoded as Zulip's Json[str] (or, leniently, bare); JSON null allowed. */
@@ -183,6 +186,8 @@ export const REALM_SETTINGS: RealmSetting[] = [
       return value;
     },
   }),
+  // STUN/TURN servers for Hearth's own calls.
+  ...CALL_SETTINGS,
   define({
     // Zulip's custom Jitsi Meet server (feature level 212): a URL, or "default" for the server's.
     name: 'jitsi_server_url',

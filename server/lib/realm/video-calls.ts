@@ -11,8 +11,11 @@ import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { errors } from '../../errors.js';
 import type { RealmSettings, UserRecord } from '../../store/records.js';
 
-/** Zulip's video_chat_provider ids that Hearth serves. */
-export const PROVIDER = { NONE: 0, JITSI_MEET: 1, BIG_BLUE_BUTTON: 4 } as const;
+/** Zulip's video_chat_provider ids that Hearth serves, and Hearth's own calls on the LAN (100, server/lib/calls/). */
+export const PROVIDER = { NONE: 0, JITSI_MEET: 1, BIG_BLUE_BUTTON: 4, HEARTH: 100 } as const;
+
+/** A Hearth call room's link: the chat page at `/calls/hearth/<room id>` on the address the request used. */
+export const hearthCallUrl = (origin: string, roomId: string): string => `${origin}/calls/hearth/${roomId}`;
 
 /** Zulip's default JITSI_SERVER_URL (`server_jitsi_server_url`); a link only, Hearth never contacts it. */
 export const SERVER_JITSI_SERVER_URL = 'https://meet.jit.si';
