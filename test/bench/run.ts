@@ -60,6 +60,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'chat web client in Chromium: delivery to the DOM (vs an API long-poll), cold load at 100k messages, bundle size, a 10k-message channel scrolled',
     load: () => import('./web.js'),
   },
+  calls: {
+    about: "Hearth calls in Chromium (fake media): Join to the first remote frames, p50 of 20 joins into a room of two (goal <= 1 s) vs a loopback RTCPeerConnection pair; the server's CPU per 3-person call-minute vs the pages idle",
+    load: () => import('./calls.js'),
+  },
   store: {
     about: 'durable append+save latency in a SegmentedCollection at 10k vs 1M items, event-loop delay',
     load: () => import('./store.js'),

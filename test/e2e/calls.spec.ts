@@ -4,7 +4,8 @@
  * Olive, Mel and Sam join it and each receives the two others' video with moving pictures; Mel's
  * mute and Sam's camera-off show on the others' pages; the chat stays usable around the call; Sam
  * leaves and the others' tiles drop; Kit, who cannot read the channel, is refused with words on the
- * page. A direct call rings Mel (the dialog), who accepts; a second one he declines, and Olive sees
+ * page. The server restarts mid-call: the pictures keep moving and the pages join the signalling
+ * again by themselves. A direct call rings Mel (the dialog), who accepts; a second one he declines, and Olive sees
  * "Declined". Screenshots at 1280 and 390 px: test-results/admin-ui/calls-*.png.
  */
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { createChannel } from '../helpers/channels.js';
 import { eventually } from '../helpers/eventually.js';
 import { launchWithFakeMedia, playingRemoteVideos, remoteTiles, roomOf, tileLabels } from '../helpers/calls.js';
 import type { Account, TestServer } from '../helpers/server.js';
+import { restart } from '../helpers/uploads.js';
 
 test.describe('calls in Chromium', () => {
   const s = serialSuite({ timeout: 180_000 });
@@ -41,7 +43,7 @@ test.describe('calls in Chromium', () => {
 
   async function join(p: TestPage, url: string) {
     await p.page.goto(url);
-    await p.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await p.page.getByRole('region', { name: 'Call' }).getByRole('button', { name: 'Join', exact: true }).click();
     await p.page.getByRole('toolbar', { name: 'Call controls' }).waitFor();
   }
 
@@ -89,8 +91,14 @@ test.describe('calls in Chromium', () => {
     await olive.page.getByRole('button', { name: 'Join', exact: true }).click();
     await olive.page.getByText('Waiting for others to join…').waitFor();
     assert.equal(new URL(olive.page.url()).pathname, `/calls/hearth/${roomOf(callUrl)}`);
-    await join(mel, callUrl);
+    // The message with the link shows who is in the call, and a Join button.
+    await mel.page.goto(`${ts.url}/#narrow/channel/${channelId}-standup/topic/daily`);
+    const line = mel.page.locator('li.message .call-link-state');
+    await line.getByText('In this call: Olive Owner').waitFor();
+    await line.getByRole('button', { name: 'Join' }).click();
+    await mel.page.getByRole('region', { name: 'Call' }).getByRole('button', { name: 'Join', exact: true }).click();
     await olive.page.getByText('Mel joined the call.').waitFor({ state: 'attached' });
+    await line.getByText('In this call: Olive Owner, Mel').waitFor({ state: 'attached' });
     await join(sam, callUrl);
     for (const p of [olive, mel, sam]) {
       await eventually(async () => (await playingRemoteVideos(p.page)) === 2, async () => `2 playing remote videos (${await playingRemoteVideos(p.page)})`, 20_000);
@@ -124,6 +132,19 @@ test.describe('calls in Chromium', () => {
     await olive.page.getByRole('button', { name: 'Back to the chat' }).waitFor();
   });
 
+  test('the server restarts mid-call: the media keeps flowing, the pages join the signalling again', async () => {
+    // On the same port (the pages reconnect to the same address); the suite stops the new server.
+    s.ts = ts = await restart(ts, Number(new URL(ts.url).port));
+    for (const p of [olive, mel, sam]) assert.equal(await playingRemoteVideos(p.page), 2, 'the pictures move while the server is away');
+    // Once the pages registered anew and joined again, the signalling works: Mel's mute reaches the others.
+    await eventually(async () => (await ts.ownerClient.get(`/calls/hearth/${roomOf(callUrl)}`)).body.participants?.length === 3, 'the three back in the room', 30_000);
+    await mel.page.getByRole('button', { name: 'Mute' }).click();
+    for (const p of [olive, sam]) await eventually(async () => (await tileLabels(p.page)).some((l) => l.startsWith('Mel, muted')), 'Mel muted after the restart');
+    await mel.page.getByRole('button', { name: 'Unmute' }).click();
+    for (const p of [olive, mel, sam]) assert.equal(await remoteTiles(p.page), 2);
+    for (const p of [olive, mel, sam]) assert.equal(await playingRemoteVideos(p.page), 2);
+  });
+
   test('one leaves and the others\' tiles drop', async () => {
     await sam.page.getByRole('button', { name: 'Leave' }).click();
     for (const p of [olive, mel]) await eventually(async () => (await remoteTiles(p.page)) === 1, 'one remote tile left');
@@ -137,6 +158,40 @@ test.describe('calls in Chromium', () => {
     await kit.page.getByRole('alert').filter({ hasText: 'You cannot join this call.' }).waitFor();
     assert.equal(await kit.page.getByRole('button', { name: 'Join', exact: true }).count(), 0);
     await kit.shot('calls-refused-1280');
+  });
+
+  test('no camera: the words, and joining with sound only; not a secure context: the words and the trust page', async () => {
+    const noCamera = await openPage(browser, ts.url);
+    pages.push(noCamera);
+    await noCamera.page.addInitScript(() => {
+      const md = navigator.mediaDevices;
+      const real = md.getUserMedia.bind(md);
+      md.getUserMedia = (c?: MediaStreamConstraints) => (c?.video ? Promise.reject(new DOMException('none', 'NotFoundError')) : real(c));
+    });
+    await signIn(noCamera.page, ts.url, samAccount);
+    await noCamera.page.goto(callUrl);
+    const call = noCamera.page.getByRole('region', { name: 'Call' });
+    await call.getByRole('alert').filter({ hasText: 'No camera was found: you join without it.' }).waitFor();
+    assert.equal(await call.getByRole('button', { name: 'Join without video' }).count(), 0);
+    await call.getByRole('button', { name: 'Join', exact: true }).click();
+    await eventually(async () => (await tileLabels(olive.page)).some((l) => l.startsWith('Sam, camera off')), 'Sam without camera on Olive\'s page');
+    await call.getByRole('button', { name: 'Leave' }).click();
+    await eventually(async () => (await remoteTiles(olive.page)) === 1, 'Sam gone');
+
+    const noMedia = await openPage(browser, ts.url);
+    pages.push(noMedia);
+    // As on plain HTTP from another computer: not a secure context, so no navigator.mediaDevices.
+    await noMedia.page.addInitScript(() => {
+      Object.defineProperty(navigator, 'mediaDevices', { value: undefined });
+      Object.defineProperty(window, 'isSecureContext', { value: false });
+    });
+    await signIn(noMedia.page, ts.url, samAccount);
+    await noMedia.page.goto(callUrl);
+    const note = noMedia.page.getByRole('region', { name: 'Call' }).getByRole('alert');
+    await note.getByText('Browsers allow the camera and microphone only on secure pages (HTTPS).', { exact: false }).waitFor();
+    await note.getByRole('link', { name: 'how to trust this server' }).waitFor();
+    await noMedia.page.getByRole('button', { name: 'Join to watch and listen' }).waitFor();
+    await noMedia.shot('calls-no-media-1280');
   });
 
   test('at 390 px the call fits and its controls are reachable', async () => {

@@ -24,7 +24,9 @@ function InsecureNote() {
   return (
     <div class="call-problem" role="alert">
       <p>{advice.text}</p>
-      {advice.httpsUrl ? (
+      {window.isSecureContext ? (
+        <p>Open the call in a recent browser (Firefox, Chrome, Edge or Safari), or in Hearth's desktop app.</p>
+      ) : advice.httpsUrl ? (
         <p>
           Open the call at the secure address instead: <a href={advice.httpsUrl}>{advice.httpsUrl}</a>. The first time, this browser must trust
           the server's certificate: <a href="/hearth/trust">how to trust this server</a>.
@@ -97,6 +99,9 @@ export function Lobby({ roomId }: { roomId: string }) {
   }
 
   const hasCamera = Boolean(stream?.getVideoTracks().length);
+  // The devices in use (the browser's default until one is chosen).
+  const micInUse = micId ?? stream?.getAudioTracks()[0]?.getSettings().deviceId ?? '';
+  const cameraInUse = cameraId ?? stream?.getVideoTracks()[0]?.getSettings().deviceId ?? '';
   const conversation = found?.room.conversation;
   return (
     <section class="call-lobby" aria-labelledby="call-lobby-title">
@@ -129,7 +134,7 @@ export function Lobby({ roomId }: { roomId: string }) {
           <div class="call-devices">
             <div>
               <label for={`${ids}-mic`}>Microphone</label>
-              <select id={`${ids}-mic`} value={micId ?? ''} onChange={(e) => setMicId(e.currentTarget.value || undefined)} disabled={!devices.mics.length}>
+              <select id={`${ids}-mic`} value={micInUse} onChange={(e) => setMicId(e.currentTarget.value || undefined)} disabled={!devices.mics.length}>
                 {!devices.mics.length && <option value="">No microphone</option>}
                 {devices.mics.map((d, i) => (
                   <option key={d.deviceId} value={d.deviceId}>
@@ -141,7 +146,7 @@ export function Lobby({ roomId }: { roomId: string }) {
             {video && (
               <div>
                 <label for={`${ids}-camera`}>Camera</label>
-                <select id={`${ids}-camera`} value={cameraId ?? ''} onChange={(e) => setCameraId(e.currentTarget.value || undefined)} disabled={!devices.cameras.length}>
+                <select id={`${ids}-camera`} value={cameraInUse} onChange={(e) => setCameraId(e.currentTarget.value || undefined)} disabled={!devices.cameras.length}>
                   {!devices.cameras.length && <option value="">No camera</option>}
                   {devices.cameras.map((d, i) => (
                     <option key={d.deviceId} value={d.deviceId}>

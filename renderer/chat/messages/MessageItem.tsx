@@ -22,6 +22,7 @@ import { view } from '../store/router.js';
 import { store, userName, type Message } from '../store/state.js';
 import { fullTimeOf, isoOf, timeOf } from '../ui/time.js';
 import { Widget, widgetStateOf } from '../widgets/Widget.js';
+import { CallLinkState } from '../calls/CallLinkState.js';
 
 const listOf = (names: string[]) => (names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
@@ -279,6 +280,7 @@ export const MessageItem = memo(function MessageItem({ m, first, unread }: { m: 
         </time>
       )}
       {hidden ? <MutedBody onReveal={() => setRevealed(true)} /> : <Body m={m} />}
+      {!hidden && <CallLinkState html={m.content} />}
       {!hidden && (m.last_edit_timestamp || m.flags.includes('starred') || m.pending) && (
         <p class="marks">
           {m.pending && !m.failed && <span>Sending…</span>}
