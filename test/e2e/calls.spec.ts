@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { serialSuite, test } from '../helpers/fixtures.js';
+import { axeViolations } from '../helpers/axe.js';
 import { openPage, type TestPage } from '../helpers/browser.js';
 import { signIn } from '../helpers/chat-page.js';
 import { createChannel } from '../helpers/channels.js';
@@ -107,6 +108,7 @@ test.describe('calls in Chromium', () => {
     await eventually(async () => (await tileLabels(olive.page)).some((l) => l.endsWith(', speaking')), 'a speaking tile', 15_000);
     await olive.page.getByRole('list', { name: 'Call tiles' }).waitFor();
     await olive.shot('calls-three-1280');
+    assert.deepEqual(await axeViolations(olive.page, ['.call-layer']), [], 'no serious or critical axe-core violation in the call');
   });
 
   test('mute and camera-off are seen by the others', async () => {

@@ -4,7 +4,7 @@
  * `:emoji`), by keyboard, with the listbox named by the box's aria-activedescendant; drafts
  * saved on the server while typing, restored after a reload and listed in the Drafts view;
  * "Schedule" (send later) into the Scheduled messages view, edited, sent now and deleted;
- * reminders listed there; the video call button (Jitsi, the default provider); a 390 px
+ * reminders listed there; the video call button (Jitsi, when the organization chose it); a 390 px
  * phone; axe-core on the new views. Screenshots: test-results/admin-ui/compose-*.png.
  */
 import assert from 'node:assert/strict';
@@ -256,8 +256,12 @@ test.describe('chat compose features in Chromium', () => {
     await box(a.page).fill('');
   });
 
-  test('the video call button inserts a Jitsi link (the default provider)', async () => {
+  test('the video call button inserts a Jitsi link (the organization chose Jitsi)', async () => {
+    // New organizations get Hearth's own calls (calls.spec.ts); Jitsi is an administrator's choice.
+    const jitsi = await ts.ownerClient.patch('/realm', { video_chat_provider: 1 });
+    assert.equal(jitsi.status, 200, JSON.stringify(jitsi.body));
     await openTopic(a.page, 'call');
+    await a.page.getByRole('button', { name: 'Voice call' }).waitFor({ state: 'detached' });
     await box(a.page).fill('Quick call?');
     await a.page.getByRole('button', { name: 'Video call' }).click();
     await eventually(async () => /^Quick call\?\n\[Join video call\]\(https:\/\/meet\.jit\.si\/[^)]+\)$/.test(await box(a.page).inputValue()), 'the call link');
