@@ -111,7 +111,7 @@ test.describe('calls in Chromium', () => {
     assert.deepEqual(await axeViolations(olive.page, ['.call-layer']), [], 'no serious or critical axe-core violation in the call');
   });
 
-  test('mute and camera-off are seen by the others', async () => {
+  test('mute, camera-off and screen sharing are seen by the others', async () => {
     await mel.page.getByRole('button', { name: 'Mute' }).click();
     await sam.page.getByRole('button', { name: 'Turn camera off' }).click();
     for (const p of [olive, sam]) await eventually(async () => (await tileLabels(p.page)).some((l) => l.startsWith('Mel, muted')), 'Mel muted');
@@ -121,6 +121,13 @@ test.describe('calls in Chromium', () => {
     await eventually(async () => (await tileLabels(olive.page)).some((l) => l.startsWith('Mel') && !l.includes('muted')), 'Mel unmuted');
     await sam.page.getByRole('button', { name: 'Turn camera on' }).click();
     await eventually(async () => (await playingRemoteVideos(olive.page)) === 2, 'Sam\'s camera back', 15_000);
+    // Screen sharing swaps the camera's track for the screen's (Chromium's fake capture picks the screen).
+    await mel.page.getByRole('button', { name: 'Share screen' }).click();
+    await mel.page.getByRole('button', { name: 'Stop sharing' }).waitFor();
+    for (const p of [olive, sam]) await eventually(async () => (await tileLabels(p.page)).some((l) => l.startsWith('Mel') && (l.includes('sharing the screen'))), 'Mel sharing');
+    await eventually(async () => (await playingRemoteVideos(olive.page)) === 2, 'the screen\'s pictures move', 15_000);
+    await mel.page.getByRole('button', { name: 'Stop sharing' }).click();
+    await mel.page.getByRole('button', { name: 'Share screen' }).waitFor();
   });
 
   test('the call stays while the person reads the chat', async () => {

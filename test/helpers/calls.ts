@@ -7,7 +7,12 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from './browser.js';
 
 /** Chromium's fake camera and microphone, allowed without a prompt. */
-export const FAKE_MEDIA_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
+export const FAKE_MEDIA_ARGS = [
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--auto-select-desktop-capture-source=Entire screen',
+  '--autoplay-policy=no-user-gesture-required',
+];
 
 export const launchWithFakeMedia = (): Promise<Browser> => launchBrowser(FAKE_MEDIA_ARGS);
 

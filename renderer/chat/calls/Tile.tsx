@@ -37,7 +37,7 @@ export function Tile({ name, stream, audio, video, screen, self, status, clientI
   return (
     <li
       class={`call-tile${speaking ? ' speaking' : ''}${showVideo ? '' : ' no-video'}`}
-      aria-label={`${label}${audio ? '' : ', muted'}${video || screen ? '' : ', camera off'}${speaking ? ', speaking' : ''}`}
+      aria-label={`${label}${audio ? '' : ', muted'}${video || screen ? '' : ', camera off'}${screen ? ', sharing the screen' : ''}${speaking ? ', speaking' : ''}`}
       data-client-id={clientId}
     >
       {/* Remote sound plays through this element, so it stays mounted with the camera off. */}
