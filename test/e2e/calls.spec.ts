@@ -2,7 +2,7 @@
  * Hearth's own calls in the browser (issue 32), with Chromium's fake camera and microphone
  * (test/helpers/calls.ts): Olive's compose box makes a call link for a private channel's topic;
  * Olive, Mel and Sam join it and each receives the two others' video with moving pictures; Mel's
- * mute and Sam's camera-off show on the others' pages; the chat stays usable around the call; Sam
+ * mute, Sam's camera-off and Mel's shared screen show on the others' pages; the chat stays usable around the call; Sam
  * leaves and the others' tiles drop; Kit, who cannot read the channel, is refused with words on the
  * page. The server restarts mid-call: the pictures keep moving and the pages join the signalling
  * again by themselves. A direct call rings Mel (the dialog), who accepts; a second one he declines, and Olive sees
