@@ -366,6 +366,8 @@ export class MessageStore {
   }
   channel = (streamId: number): IdList => this.byChannel.get(streamId) ?? EMPTY;
   conversation = (key: string): IdList => this.byConversation.get(key) ?? EMPTY;
+  /** Every direct conversation's IDs (the retention pass reads them: direct messages follow the organization's policy). */
+  directConversations = (): IterableIterator<IdList> => this.byConversation.values();
   sender = (userId: number): IdList => this.bySender.get(userId) ?? EMPTY;
 
   topic(streamId: number, name: string): IdList {
