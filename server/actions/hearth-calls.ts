@@ -89,7 +89,7 @@ export function callJoin(app: App, user: UserRecord, room: CallRoomRecord, j: Jo
     Object.assign(existing, { queue_id: j.queueId, audio: j.audio, video: j.video, last_seen: now });
     return [...live!.participants.values()].filter((p) => p.client_id !== j.clientId);
   }
-  if (live && live.participants.size >= maxParticipants(room)) throw errors.badRequest('This call is full.');
+  if (live && live.participants.size >= maxParticipants(app, room)) throw errors.badRequest('This call is full.');
   const before = usersIn(live);
   if (!live) {
     live = { room_id: room.room_id, participants: new Map(), ringing: null };

@@ -56,7 +56,7 @@ export async function hearthCallPage(req: ApiRequest): Promise<void> {
 /** GET /calls/hearth/{room_id}: the room and who is in it (a message's Join button). */
 export function getHearthCall(req: ApiRequest): ViewResult {
   const { room } = accessRoom(req);
-  return { room: roomForApi(room), participants: participantsOf(req, room.room_id), max_participants: maxParticipants(room) };
+  return { room: roomForApi(room), participants: participantsOf(req, room.room_id), max_participants: maxParticipants(req.app, room) };
 }
 
 /** POST /calls/hearth/{room_id}/join {client_id, queue_id, audio, video}. */
@@ -73,7 +73,7 @@ export function joinHearthCall(req: ApiRequest): ViewResult {
     room: roomForApi(room),
     participants: others.map((p) => participantForApi(req.app, p)),
     ice_servers: iceServers(req),
-    max_participants: maxParticipants(room),
+    max_participants: maxParticipants(req.app, room),
   };
 }
 

@@ -6,7 +6,11 @@
  * leaves and the others' tiles drop; Kit, who cannot read the channel, is refused with words on the
  * page. The server restarts mid-call: the pictures keep moving and the pages join the signalling
  * again by themselves. A direct call rings Mel (the dialog), who accepts; a second one he declines, and Olive sees
- * "Declined". Screenshots at 1280 and 390 px: test-results/admin-ui/calls-*.png.
+ * "Declined"; Mel accepts one on a page without a camera (the call view says so, he joins with sound
+ * only); one nobody answers is missed (the ring timeout shortened): "Missed call from …" and "No
+ * answer". A room at the server's limit (lowered for the test) tells the next person "This call is
+ * full.". Olive sets STUN/TURN servers in the organization settings (a refusal first). Screenshots at
+ * 1280 and 390 px: test-results/admin-ui/calls-*.png.
  */
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
@@ -236,5 +240,84 @@ test.describe('calls in Chromium', () => {
     await mel.page.getByRole('dialog', { name: 'Incoming video call' }).getByRole('button', { name: 'Decline' }).click();
     await olive.page.getByText('Declined', { exact: true }).waitFor();
     await olive.page.getByRole('button', { name: 'Leave' }).click();
+  });
+
+  test('a ring accepted without a camera: the call view says so, and Mel joins with sound only', async () => {
+    const noCamera = await openPage(browser, ts.url);
+    pages.push(noCamera);
+    await noCamera.page.addInitScript(() => {
+      const md = navigator.mediaDevices;
+      const real = md.getUserMedia.bind(md);
+      md.getUserMedia = (c?: MediaStreamConstraints) => (c?.video ? Promise.reject(new DOMException('none', 'NotFoundError')) : real(c));
+    });
+    await signIn(noCamera.page, ts.url, melAccount);
+    const res = await ts.ownerClient.post('/calls/videocall/create', { room_name: 'Mel', user_ids: JSON.stringify([melAccount.id]) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await join(olive, String(res.body.url));
+    await noCamera.page.getByRole('dialog', { name: 'Incoming video call' }).getByRole('button', { name: 'Accept' }).click();
+    const call = noCamera.page.getByRole('region', { name: 'Call' });
+    await call.getByRole('toolbar', { name: 'Call controls' }).waitFor();
+    await call.getByRole('alert').filter({ hasText: 'No camera was found: you join without it.' }).waitFor();
+    await eventually(async () => (await tileLabels(olive.page)).some((l) => l.startsWith('Mel, camera off')), 'Mel without camera on Olive\'s page');
+    await noCamera.shot('calls-accepted-no-camera-1280');
+    await call.getByRole('button', { name: 'Leave' }).click();
+    await olive.page.getByRole('button', { name: 'Leave' }).click();
+    await noCamera.close();
+    pages.splice(pages.indexOf(noCamera), 1);
+  });
+
+  test('a ring nobody answers: "Missed call from Olive Owner." for Mel, "No answer" for Olive', async () => {
+    ts.app.config.callRingTimeoutMs = 3000;
+    try {
+      const res = await ts.ownerClient.post('/calls/videocall/create', { room_name: 'Mel', user_ids: JSON.stringify([melAccount.id]) });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      await join(olive, String(res.body.url));
+      await mel.page.getByRole('dialog', { name: 'Incoming video call' }).waitFor();
+      await mel.page.getByRole('status').filter({ hasText: 'Missed call from Olive Owner.' }).waitFor({ timeout: 15_000 });
+      assert.equal(await mel.page.getByRole('dialog', { name: 'Incoming video call' }).count(), 0, 'the ring dialog closed');
+      await olive.page.getByText('No answer', { exact: true }).waitFor();
+      await olive.page.getByRole('button', { name: 'Leave' }).click();
+    } finally {
+      ts.app.config.callRingTimeoutMs = 30_000;
+    }
+  });
+
+  test('a full room: the next person is told "This call is full."', async () => {
+    // The server's limit for a video room (6) lowered to 2 for the test: Sam is the third.
+    ts.app.calls.limits.video = 2;
+    try {
+      await join(olive, callUrl);
+      await join(mel, callUrl);
+      await sam.page.goto(callUrl);
+      await sam.page.getByRole('region', { name: 'Call' }).getByRole('button', { name: 'Join', exact: true }).click();
+      await sam.page.getByRole('alert').filter({ hasText: 'This call is full.' }).waitFor();
+      assert.equal(await sam.page.getByRole('toolbar', { name: 'Call controls' }).count(), 0);
+      const sams = ts.client(samAccount);
+      const queue = await sams.post('/register', { event_types: JSON.stringify(['hearth_call']) });
+      const refused = await sams.post(`/calls/hearth/${roomOf(callUrl)}/join`, { client_id: 'sam-api-client', queue_id: queue.body.queue_id, audio: true, video: true });
+      assert.deepEqual([refused.status, refused.body.msg], [400, 'This call is full.']);
+      await sam.shot('calls-full-1280');
+      await sam.page.getByRole('button', { name: 'Back to the chat' }).click();
+      for (const p of [olive, mel]) await p.page.getByRole('button', { name: 'Leave' }).click();
+    } finally {
+      ts.app.calls.limits.video = 6;
+    }
+  });
+
+  test('an administrator sets STUN/TURN servers in the organization settings; a refusal is shown', async () => {
+    await olive.page.goto(`${ts.url}/#organization/settings`);
+    const box = olive.page.getByLabel('STUN/TURN servers');
+    await box.fill('turn:turn.example.lan:3478');
+    await olive.page.getByRole('button', { name: 'Save call servers' }).click();
+    await olive.page.getByRole('alert').filter({ hasText: 'TURN server without username and credential' }).waitFor();
+    await box.fill('stun:stun.example.lan:3478\nturn:turn.example.lan:3478,turns:turn.example.lan:5349 hearth s3cret');
+    await olive.page.getByRole('button', { name: 'Save call servers' }).click();
+    await olive.page.getByRole('status').filter({ hasText: 'Call servers saved (2)' }).waitFor();
+    await olive.shot('calls-ice-servers-1280');
+    const servers = [{ urls: 'stun:stun.example.lan:3478' }, { urls: ['turn:turn.example.lan:3478', 'turns:turn.example.lan:5349'], username: 'hearth', credential: 's3cret' }];
+    assert.deepEqual(ts.app.store.realm.data.realm!.settings.hearth_call_ice_servers, servers);
+    assert.deepEqual((await ts.ownerClient.post('/register', { fetch_event_types: ['realm'] })).body.realm_hearth_call_ice_servers, servers);
+    await olive.page.reload();
+    assert.equal(await olive.page.getByLabel('STUN/TURN servers').inputValue(), 'stun:stun.example.lan:3478\nturn:turn.example.lan:3478,turns:turn.example.lan:5349 hearth s3cret');
   });
 });

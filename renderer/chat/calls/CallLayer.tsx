@@ -3,15 +3,18 @@
  * ends a call): the lobby or the call itself, drawn in full or as a small box; the incoming-call
  * dialog. Opens the call the address names (`/calls/hearth/<room_id>`), and call links clicked in
  * messages open here instead of in a new tab. After a re-register (a new event queue: the server
- * restarted), the call joins its signalling again with the same client_id.
+ * restarted), the call joins its signalling again with the same client_id. The lobby and the call
+ * view (with the WebRTC code) are a chunk of their own, loaded the first time a call is opened.
  */
 import { useEffect } from 'preact/hooks';
 import { onReload, queueId } from '../store/events.js';
 import { announce } from '../ui/Toast.js';
+import { Lazy } from '../ui/Lazy.js';
 import { activeCall, CALL_PATH, callNotice, callRoomOfLink, callSize, closeCall, lobby, openFromAddress, openLobby } from './call-store.js';
-import { CallRoom } from './CallRoom.js';
 import { IncomingCall } from './IncomingCall.js';
-import { Lobby } from './Lobby.js';
+
+/** The call view's chunk (the lobby, the call, WebRTC): loaded when a call is first opened. */
+const loadCallView = () => import('./CallView.js').then((m) => m.CallView);
 
 function useCallWatchers(): void {
   useEffect(() => {
@@ -60,7 +63,7 @@ export function CallLayer() {
     <>
       {(s || room) && (
         <div class={`call-layer ${s ? size : 'full'}`} role="region" aria-label="Call">
-          {s ? <CallRoom s={s} /> : room && <Lobby roomId={room} />}
+          <Lazy load={loadCallView} what="the call" props={{ roomId: room }} />
         </div>
       )}
       <IncomingCall />

@@ -6,6 +6,7 @@
 import { channelName, store, topicLabel, userName } from '../store/state.js';
 import { callSize, closeCall } from './call-store.js';
 import type { CallSession, Peer } from './call-session.js';
+import { InsecureNote } from './InsecureNote.js';
 import { Tile } from './Tile.js';
 
 const STATUS: Partial<Record<RTCPeerConnectionState, string>> = {
@@ -49,6 +50,25 @@ function Controls({ s }: { s: CallSession }) {
   );
 }
 
+/** What kept the camera or microphone out (as the lobby says it), until the person dismisses it. */
+function MediaNotes({ s }: { s: CallSession }) {
+  const n = s.mediaNotes.value;
+  if (!n.problems.length && !n.noMedia) return null;
+  return (
+    <div class="call-media-notes">
+      {n.noMedia && <InsecureNote joined />}
+      {n.problems.map((p) => (
+        <p key={p} class="call-problem" role="alert">
+          {p}
+        </p>
+      ))}
+      <button type="button" onClick={() => (s.mediaNotes.value = { problems: [], noMedia: false })}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
 export function CallRoom({ s }: { s: CallSession }) {
   const peers: Peer[] = [...s.peers.value.values()];
   const me = store.users.value.get(store.selfId.value)?.full_name ?? 'You';
@@ -70,6 +90,7 @@ export function CallRoom({ s }: { s: CallSession }) {
           {s.problem.value}
         </p>
       )}
+      {phase !== 'refused' && !mini && <MediaNotes s={s} />}
       {s.outcome.value && (
         <p class="call-outcome" role="status">
           {s.outcome.value}

@@ -1,18 +1,19 @@
 /**
  * A direct call ringing this person: a dialog with Accept and Decline, a ring every few seconds (the
  * person's sound setting allowing) and a desktop notification where the browser allows one. It
- * closes when the call is answered elsewhere, cancelled or missed ('ring_end').
+ * closes when the call is answered elsewhere, cancelled or missed ('ring_end'). Accept joins at once
+ * with the default camera and microphone (join.ts, loaded then).
  */
 import { useEffect } from 'preact/hooks';
 import { notifyIncomingCall, playSound } from '../notifications.js';
-import { queueId } from '../store/events.js';
 import { store, userName } from '../store/state.js';
 import { Modal } from '../ui/Dialog.js';
 import { declineCall } from './call-api.js';
-import { joinCall, ringing } from './call-store.js';
-import { mediaPossible, openMedia } from './media.js';
+import { notice, ringing } from './call-store.js';
 
 const RING_EVERY_MS = 2_500;
+/** Joining from a ring: in the call view's chunk, loaded on Accept. */
+const loadJoin = () => import('./join.js');
 
 export function IncomingCall() {
   const ring = ringing.value;
@@ -33,8 +34,13 @@ export function IncomingCall() {
   async function accept() {
     if (!ring) return;
     ringing.value = null;
-    const m = mediaPossible() ? await openMedia({ video: ring.is_video }) : null;
-    joinCall(ring.room_id, m?.stream ?? new MediaStream(), undefined, queueId());
+    // The call's code is loaded now (a chunk of its own); it joins with the default devices and
+    // says in the call view what went wrong with them.
+    try {
+      await (await loadJoin()).acceptRing(ring);
+    } catch (err) {
+      notice(`Could not open the call: ${String(err)}`);
+    }
   }
 
   function decline() {

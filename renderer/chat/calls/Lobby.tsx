@@ -9,37 +9,14 @@ import { ApiError } from '../store/api.js';
 import { queueId } from '../store/events.js';
 import { userName } from '../store/state.js';
 import { roomState, type CallRoom } from './call-api.js';
-import { closeCall, joinCall } from './call-store.js';
-import { insecureAdvice, listDevices, mediaPossible, openMedia, stopStream, type Devices } from './media.js';
+import { closeCall } from './call-store.js';
+import { InsecureNote } from './InsecureNote.js';
+import { joinCall } from './join.js';
+import { listDevices, mediaPossible, openMedia, stopStream, type Devices } from './media.js';
 
 interface Found {
   room: CallRoom;
   names: string[];
-}
-
-function InsecureNote() {
-  const [advice, setAdvice] = useState<{ text: string; httpsUrl: string | null } | null>(null);
-  useEffect(() => void insecureAdvice().then(setAdvice), []);
-  if (!advice) return null;
-  return (
-    <div class="call-problem" role="alert">
-      <p>{advice.text}</p>
-      {window.isSecureContext ? (
-        <p>Open the call in a recent browser (Firefox, Chrome, Edge or Safari), or in Hearth's desktop app.</p>
-      ) : advice.httpsUrl ? (
-        <p>
-          Open the call at the secure address instead: <a href={advice.httpsUrl}>{advice.httpsUrl}</a>. The first time, this browser must trust
-          the server's certificate: <a href="/hearth/trust">how to trust this server</a>.
-        </p>
-      ) : (
-        <p>
-          Ask the server's administrator to turn on HTTPS (Hearth's secure address), then open the call there; see{' '}
-          <a href="/hearth/trust">how to trust this server</a>.
-        </p>
-      )}
-      <p>You can still join to watch and listen, without camera or microphone.</p>
-    </div>
-  );
 }
 
 export function Lobby({ roomId }: { roomId: string }) {
@@ -95,7 +72,7 @@ export function Lobby({ roomId }: { roomId: string }) {
     const s = kept.current ?? new MediaStream();
     if (!withVideo) for (const t of s.getVideoTracks()) (t.stop(), s.removeTrack(t));
     kept.current = null;
-    joinCall(roomId, s, cameraId, queueId());
+    joinCall(roomId, s, cameraId, queueId(), { problems, noMedia: !possible });
   }
 
   const hasCamera = Boolean(stream?.getVideoTracks().length);

@@ -18,6 +18,14 @@ export interface Peer extends CallParticipant {
   connection: RTCPeerConnectionState;
 }
 
+/** What kept the camera or microphone out when joining, said in the call view as in the lobby. */
+export interface MediaNotes {
+  /** "No camera was found: you join without it." … */
+  problems: string[];
+  /** The page may use no camera or microphone at all (not a secure context, or no media in the browser). */
+  noMedia: boolean;
+}
+
 export interface Mine {
   audio: boolean;
   video: boolean;
@@ -40,6 +48,8 @@ export class CallSession {
   /** A direct call's caller: "Declined" or "No answer". */
   readonly outcome = signal<string | null>(null);
   readonly joinedAt = signal(0);
+  /** The camera's and microphone's problems when joining (the person may dismiss them). */
+  readonly mediaNotes = signal<MediaNotes>({ problems: [], noMedia: false });
 
   private readonly links = new Map<string, PeerLink>();
   private iceServers: RTCIceServer[] = [];
@@ -54,7 +64,9 @@ export class CallSession {
     readonly clientId: string,
     local: MediaStream,
     private readonly cameraId: string | undefined,
+    notes?: MediaNotes,
   ) {
+    if (notes) this.mediaNotes.value = notes;
     this.mic = local.getAudioTracks()[0] ?? null;
     this.camera = local.getVideoTracks()[0] ?? null;
     this.mine.value = { audio: Boolean(this.mic), video: Boolean(this.camera), screen: false };

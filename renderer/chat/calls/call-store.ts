@@ -2,11 +2,13 @@
  * The page's calls (issue 32): the call it is in or about to join (one at a time, kept while the
  * person moves around the chat), an incoming ring, and who is in the rooms of call links seen in
  * messages. Fed by the 'hearth_call' events of the page's event queue (apply-event.ts) and by the
- * address: `/calls/hearth/<room_id>` opens that room's lobby.
+ * address: `/calls/hearth/<room_id>` opens that room's lobby. Loaded with the chat; the lobby, the
+ * call view and the WebRTC code are a chunk of their own (CallView.tsx, join.ts), loaded when a call
+ * is opened or a ring accepted.
  */
 import { signal } from '@preact/signals';
 import type { CallEvent } from './call-api.js';
-import { CallSession } from './call-session.js';
+import type { CallSession } from './call-session.js';
 import { roomOfUrl } from './call-api.js';
 import { userName } from '../store/state.js';
 
@@ -23,10 +25,10 @@ export const roomPeople = signal<ReadonlyMap<string, readonly number[]>>(new Map
 /** A short notice for the page's toast ("Missed call from …"), numbered so the same words show again. */
 export const callNotice = signal<{ text: string; seq: number } | null>(null);
 
-const notice = (text: string) => (callNotice.value = { text, seq: (callNotice.value?.seq ?? 0) + 1 });
+export const notice = (text: string) => (callNotice.value = { text, seq: (callNotice.value?.seq ?? 0) + 1 });
 
 /** This page's own ID in calls: random, made once per page (a reload is a new participant). */
-const page = { clientId: randomId() };
+export const page = { clientId: randomId() };
 
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -63,19 +65,6 @@ export function showAddress(roomId: string): void {
 /** The address a call link in a message points at, when it is one of this server's calls. */
 export function callRoomOfLink(a: HTMLAnchorElement): string | null {
   return a.origin === location.origin ? roomOfUrl(a.pathname) : null;
-}
-
-/** Joins the lobby's room with the chosen media. */
-export function joinCall(roomId: string, local: MediaStream, cameraId: string | undefined, queue: string | undefined): CallSession {
-  activeCall.value?.leave();
-  const s = new CallSession(roomId, page.clientId, local, cameraId);
-  activeCall.value = s;
-  lobby.value = null;
-  if (ringing.value?.room_id === roomId) ringing.value = null;
-  showAddress(roomId);
-  if (queue) void s.join(queue);
-  else s.problem.value = 'The chat is not connected: try again in a moment.';
-  return s;
 }
 
 /** Leaves the call (or closes the lobby) and puts the chat's own address back. */

@@ -8,16 +8,15 @@ import type { App } from '../../context.js';
 import type { HearthCallConversation, HearthCallParticipant } from '../../protocol/events/calls.js';
 import type { CallRoomRecord, UserRecord } from '../../store/records.js';
 import { channelById, hasContentAccess, subscriberIds } from '../channels/access.js';
-import type { LiveParticipant, LiveRoom } from './state.js';
+import { DEFAULT_ROOM_LIMITS, type LiveParticipant, type LiveRoom } from './state.js';
 
 export type { HearthCalls, LiveParticipant, LiveRoom, Ringing } from './state.js';
 export { newHearthCalls } from './state.js';
 
 /** The mesh's limits and the signalling's bounds (server/API.md "Calls"). */
 export const CALL_LIMITS = {
-  /** People in a room with video, and in a voice-only one: each pair has its own connection. */
-  video: 6,
-  voice: 16,
+  /** People in a room with video, and in a voice-only one: each pair has its own connection (the defaults of app.calls.limits). */
+  ...DEFAULT_ROOM_LIMITS,
   /** An offer's or answer's SDP, and one ICE candidate, in UTF-8 bytes. */
   sdpBytes: 64 * 1024,
   candidateBytes: 2 * 1024,
@@ -31,7 +30,8 @@ export const CALL_LIMITS = {
 export const ROOM_ID = /^[A-Za-z0-9_-]{21}$/;
 export const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
-export const maxParticipants = (room: CallRoomRecord): number => (room.is_video ? CALL_LIMITS.video : CALL_LIMITS.voice);
+/** The room's limit: 6 with video, 16 voice only (`app.calls.limits`, which a test may lower). */
+export const maxParticipants = (app: App, room: CallRoomRecord): number => (room.is_video ? app.calls.limits.video : app.calls.limits.voice);
 
 export const roomRecord = (app: App, roomId: string): CallRoomRecord | undefined =>
   app.store.callRooms.data.rooms.find((r) => r.room_id === roomId);

@@ -42,6 +42,11 @@ export interface HearthCalls {
   timer: NodeJS.Timeout | null;
   /** When empty rooms were last looked at for dropping. */
   lastPrune: number;
+  /** People in one room with video, and voice only (a mesh: each pair its own connection); tests lower them. */
+  limits: { video: number; voice: number };
 }
 
-export const newHearthCalls = (): HearthCalls => ({ rooms: new Map(), timer: null, lastPrune: 0 });
+/** A room's people at most: with video, and voice only (rooms.ts CALL_LIMITS names them too). */
+export const DEFAULT_ROOM_LIMITS = { video: 6, voice: 16 } as const;
+
+export const newHearthCalls = (): HearthCalls => ({ rooms: new Map(), timer: null, lastPrune: 0, limits: { ...DEFAULT_ROOM_LIMITS } });

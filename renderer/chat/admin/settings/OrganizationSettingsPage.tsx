@@ -1,12 +1,13 @@
 /**
  * Organization settings: the Settings section (`#organization/settings`): the organization's own
  * settings, the Welcome Bot's note, Hearth's security switches, the icon, default channels, custom
- * profile fields, channel folders, custom emoji and linkifiers, one card each (a file each beside
- * this one). What they show comes from one register call, the channels from `GET /streams`.
+ * profile fields, channel folders, custom emoji, linkifiers and the calls' STUN/TURN servers, one
+ * card each (a file each beside this one). What they show comes from one register call, the channels from `GET /streams`.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { errorText } from '../../ui/Notice.js';
 import { Loading } from '../../ui/TableBox.js';
+import { CallServers } from './CallServers.js';
 import { ChannelFolders } from './ChannelFolders.js';
 import { CustomEmoji } from './CustomEmoji.js';
 import { DefaultChannels } from './DefaultChannels.js';
@@ -56,6 +57,7 @@ export function OrganizationSettingsPage() {
       <ChannelFolders state={state} />
       <CustomEmoji />
       <Linkifiers state={state} />
+      <CallServers state={state} />
     </div>
   );
 }

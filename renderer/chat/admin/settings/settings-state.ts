@@ -25,6 +25,8 @@ export interface SettingsState extends RegisterState {
   realm_icon_url?: string;
   realm_welcome_message_custom_text?: string;
   realm_linkifiers?: Linkifier[];
+  /** STUN/TURN servers for Hearth's calls (RTCIceServer dictionaries). */
+  realm_hearth_call_ice_servers?: { urls: string | string[]; username?: string; credential?: string }[];
   /** Channel IDs, or (older servers) channel objects. */
   realm_default_streams?: (number | Channel)[];
 }
