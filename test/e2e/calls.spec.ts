@@ -319,5 +319,11 @@ test.describe('calls in Chromium', () => {
     assert.deepEqual((await ts.ownerClient.post('/register', { fetch_event_types: ['realm'] })).body.realm_hearth_call_ice_servers, servers);
     await olive.page.reload();
     assert.equal(await olive.page.getByLabel('STUN/TURN servers').inputValue(), 'stun:stun.example.lan:3478\nturn:turn.example.lan:3478,turns:turn.example.lan:5349 hearth s3cret');
+    await olive.page.emulateMedia({ colorScheme: 'dark' });
+    await olive.page.setViewportSize({ width: 390, height: 844 });
+    await olive.page.getByLabel('STUN/TURN servers').scrollIntoViewIfNeeded();
+    await olive.shot('calls-ice-servers-390-dark');
+    await olive.page.emulateMedia({ colorScheme: 'light' });
+    await olive.page.setViewportSize({ width: 1280, height: 800 });
   });
 });
