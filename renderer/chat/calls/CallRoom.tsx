@@ -97,21 +97,24 @@ export function CallRoom({ s }: { s: CallSession }) {
         </p>
       )}
       {phase === 'in' && !peers.length && !s.outcome.value && <p class="call-alone">Waiting for others to join…</p>}
-      <ul class={`call-tiles count-${Math.min(peers.length + 1, 6)}`} aria-label="Call tiles">
-        <Tile name={me} stream={s.preview.value} audio={m.audio} video={m.video} screen={m.screen} self />
-        {peers.map((p) => (
-          <Tile
-            key={p.client_id}
-            clientId={p.client_id}
-            name={p.full_name || userName(p.user_id)}
-            stream={p.stream}
-            audio={p.audio}
-            video={p.video}
-            screen={p.screen}
-            status={STATUS[p.connection]}
-          />
-        ))}
-      </ul>
+      {/* Refused (a full call, no access): the words and the way back, no tiles. */}
+      {phase !== 'refused' && (
+        <ul class={`call-tiles count-${Math.min(peers.length + 1, 6)}`} aria-label="Call tiles">
+          <Tile name={me} stream={s.preview.value} audio={m.audio} video={m.video} screen={m.screen} self />
+          {peers.map((p) => (
+            <Tile
+              key={p.client_id}
+              clientId={p.client_id}
+              name={p.full_name || userName(p.user_id)}
+              stream={p.stream}
+              audio={p.audio}
+              video={p.video}
+              screen={p.screen}
+              status={STATUS[p.connection]}
+            />
+          ))}
+        </ul>
+      )}
       {phase === 'in' && <Controls s={s} />}
       {phase !== 'in' && (
         <div class="call-controls">
@@ -120,7 +123,7 @@ export function CallRoom({ s }: { s: CallSession }) {
           </button>
         </div>
       )}
-      {!mini && (
+      {!mini && phase !== 'refused' && (
         <section class="call-people" aria-labelledby="call-people-title">
           <h3 id="call-people-title">In the call ({peers.length + 1})</h3>
           <ul>
