@@ -48,6 +48,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   for (const r of store.messages.items.repaired) {
     log.warn('a message file ended in a write cut short by a stop; kept its whole messages', { file: r.file, messages: r.items, torn_copy: r.kept });
   }
+  if (store.messages.items.finished.length) {
+    log.warn('a change to several message files was on disk when Hearth stopped; its files were put in place', { files: store.messages.items.finished });
+  }
   const setupToken = opts.setupToken && store.realm.data.realm === null ? newSetupToken() : null;
   const server = createApp({ store, log, config: { ...opts.config, ...(setupToken ? { setupToken } : {}) } });
   let bound: { port: number };

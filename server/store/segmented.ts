@@ -1,17 +1,27 @@
-import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Low } from 'lowdb';
 import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp, type TailPatch } from './durable-file.js';
+import { type Identified, latestCopies, parseSegment } from './segment-files.js';
+import { FlushQueue, finishPendingWrite, writeTogether } from './segment-writes.js';
 
-export interface Identified {
-  id: number;
+export type { Identified };
+
+type Content = string | Buffer | TailPatch;
+
+/** One save(): the segments it changed (written together), and whether the highest id must be kept. */
+interface SaveRequest<T> {
+  segs: Set<Segment<T>>;
+  lastId: boolean;
 }
 
 interface Segment<T> {
   first: number; // first id this segment may hold
-  db: Low<T[]>;
-  adapter: DurableJSONFile<T[]>;
+  data: T[];
+  /** Writes the file whole (temp file, rename) or patches its tail in place; segments changed together go through writeTogether. */
+  writer: DurableJSONFile<Content>;
+  /** Saves asked for, and how many of them the file holds: the file holds `data` when they are equal. */
+  requested: number;
+  landed: number;
   /**
    * The open (last) segment's items as UTF-8 JSON bytes, by id, reused while unchanged: appending a
    * message then costs its own serialisation, not the segment's. An item's text is dropped
@@ -33,78 +43,6 @@ interface Segment<T> {
   changed: Set<number>;
 }
 
-function parseSegment(file: string, tornTailMayBeCut: boolean): { items: unknown[]; repaired: boolean } {
-  const text = readFileSync(file, 'utf8');
-  try {
-    return { items: JSON.parse(text) as unknown[], repaired: false };
-  } catch (err) {
-    const items = tornTailMayBeCut ? completeItems(text) : null;
-    if (items) return { items, repaired: true };
-    throw new CorruptFileError(file, text.length === 0 ? 'empty file' : (err as Error).message);
-  }
-}
-
-/**
- * The items of a segment whose last in-place append was cut short (the machine stopped
- * mid-write: that append was never acknowledged): the longest run of whole items from the start.
- * Trailing zero bytes (blocks the file system allocated but never wrote) are dropped first, then
- * the text is cut after each `}` that may end an item, from the end, until what is left reads as
- * an array. null when the text is no such array.
- */
-function completeItems(raw: string): unknown[] | null {
-  const text = raw.replace(/[\0\s]+$/, '');
-  if (!text.startsWith('[')) return null;
-  const attempt = (cut: string): unknown[] | null => {
-    try {
-      const v = JSON.parse(cut) as unknown;
-      return Array.isArray(v) ? v : null;
-    } catch {
-      return null;
-    }
-  };
-  const whole = attempt(text) ?? attempt(`${text}]`);
-  if (whole) return whole;
-  let tries = 0;
-  for (let i = text.lastIndexOf('}'); i > 0 && tries < 5_000; i = text.lastIndexOf('}', i - 1)) {
-    const next = text[i + 1];
-    if (next !== ',' && next !== ']' && next !== '\0') continue;
-    tries++;
-    const items = attempt(`${text.slice(0, i + 1)}]`);
-    if (items) return items;
-  }
-  // Torn inside its first item (the file held none before): nothing was there.
-  return tries === 0 ? [] : null;
-}
-
-/**
- * A segment file's items in ID order, each as its last copy: IDs rise through the file, except
- * that an item the file already held may come again (a newer version appended after it), and
- * then the later copy counts. Anything else (an ID outside the segment, not above the previous
- * segment's, or falling back to one the file never held) is damage.
- */
-function latestCopies<T extends Identified>(file: string, items: T[], first: number, size: number, previousLast: number): T[] {
-  let top = previousLast;
-  let held: Set<number> | null = null;
-  for (let i = 0; i < items.length; i++) {
-    const id = items[i]?.id;
-    if (typeof id !== 'number' || id < first || id >= first + size || id <= previousLast) {
-      throw new CorruptFileError(file, `item id ${String(id)} out of order or outside the segment`);
-    }
-    if (id > top) {
-      top = id;
-      held?.add(id);
-      continue;
-    }
-    held ??= new Set(items.slice(0, i).map((x) => x.id));
-    if (!held.has(id)) throw new CorruptFileError(file, `item id ${id} out of order or outside the segment`);
-  }
-  if (held === null) return items;
-  const latest = new Map<number, T>();
-  for (const item of items) latest.set(item.id, item);
-  // A Map keeps each key where it was first set: first copies rise, so this is ID order.
-  return [...latest.values()];
-}
-
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
@@ -120,7 +58,7 @@ const LAST_ID_FILE = 'last-id.json';
  * and so does a change to one of its items (read flags, mostly): its new version is appended and
  * the later copy counts, until copies outweigh the live items and the file is written whole
  * again. A change to an older segment rewrites that segment. History is never rewritten as a
- * whole. After a machine crash cut an append short, opening keeps the open segment's whole items
+ * whole. A change to several segments lands all or nothing (./segment-writes.ts). After a machine crash cut an append short, opening keeps the open segment's whole items
  * (the torn file is kept beside it as `.torn-<time>`).
  *
  * Every item is also held in memory, in id order, for fast reads; callers
@@ -132,6 +70,9 @@ export class SegmentedCollection<T extends Identified> {
   /** Segment files cut back to their whole items at open (a torn append), each with where the torn copy was kept. */
   readonly repaired: { file: string; kept: string; items: number }[] = [];
   private readonly lastIdFile: DurableJSONFile<{ lastId: number }>;
+  private readonly flushes = new FlushQueue<SaveRequest<T>>((reqs) => this.flush(reqs));
+  /** Files of a change written together that opening finished (the process had stopped after the change was on disk). */
+  readonly finished: string[] = [];
 
   private constructor(
     readonly dir: string,
@@ -151,7 +92,13 @@ export class SegmentedCollection<T extends Identified> {
   ): Promise<SegmentedCollection<T>> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const c = new SegmentedCollection<T>(dir, segmentSize);
-    const listing = await readdir(dir);
+    let listing = await readdir(dir);
+    // A change written to several files at once is finished (it was on disk) or dropped (it was not) first.
+    const finished = await finishPendingWrite(dir, listing);
+    if (finished.length) {
+      c.finished.push(...finished);
+      listing = await readdir(dir);
+    }
     const present = new Set(listing);
     const names = listing.filter((n) => SEGMENT_RE.test(n)).sort();
     for (const [index, name] of names.entries()) {
@@ -166,8 +113,8 @@ export class SegmentedCollection<T extends Identified> {
       // if the machine stopped just as a new segment began) may end in a torn append.
       const parsed = parseSegment(file, index >= names.length - 2);
       if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
-      seg.db.data = latestCopies(file, parsed.items as T[], first, segmentSize, c.lastId);
-      const last = seg.db.data[seg.db.data.length - 1];
+      seg.data = latestCopies(file, parsed.items as T[], first, segmentSize, c.lastId);
+      const last = seg.data[seg.data.length - 1];
       if (last) c.lastId = last.id;
       c.segments.push(seg);
       if (parsed.repaired) {
@@ -175,10 +122,10 @@ export class SegmentedCollection<T extends Identified> {
         const kept = `${file}.torn-${Date.now()}`;
         await copyFile(file, kept);
         await fsyncFile(kept);
-        c.repaired.push({ file, kept, items: seg.db.data.length });
-        await seg.db.write();
+        c.repaired.push({ file, kept, items: seg.data.length });
+        await seg.writer.write(c.serialize(seg, seg.data));
       }
-      onSegment?.(seg.db.data);
+      onSegment?.(seg.data);
     }
     await removeStaleTemp(c.lastIdFile.file);
     const meta = await c.lastIdFile.read();
@@ -188,14 +135,8 @@ export class SegmentedCollection<T extends Identified> {
 
   private makeSegment(first: number): Segment<T> {
     const file = join(this.dir, `seg-${String(first).padStart(12, '0')}.json`);
-    const seg = { first, text: null, disk: null, changed: new Set<number>() } as Segment<T>;
-    seg.adapter = new DurableJSONFile<T[]>(
-      file,
-      0o600,
-      (items) => this.serialize(seg, items),
-      () => (seg.disk = null),
-    );
-    seg.db = new Low<T[]>(seg.adapter, []);
+    const seg = { first, data: [], requested: 0, landed: 0, text: null, disk: null, changed: new Set<number>() } as unknown as Segment<T>;
+    seg.writer = new DurableJSONFile<Content>(file, 0o600, (content) => content);
     return seg;
   }
 
@@ -262,7 +203,7 @@ export class SegmentedCollection<T extends Identified> {
 
   get size(): number {
     let n = 0;
-    for (const s of this.segments) n += s.db.data.length;
+    for (const s of this.segments) n += s.data.length;
     return n;
   }
 
@@ -309,7 +250,7 @@ export class SegmentedCollection<T extends Identified> {
       }
       this.segments.push(seg);
     }
-    seg.db.data.push(full);
+    seg.data.push(full);
     this.lastId = id;
     return full;
   }
@@ -320,7 +261,7 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   private findIn(seg: Segment<T>, id: number): T | undefined {
-    const arr = seg.db.data;
+    const arr = seg.data;
     let lo = 0;
     let hi = arr.length - 1;
     while (lo <= hi) {
@@ -337,16 +278,21 @@ export class SegmentedCollection<T extends Identified> {
   remove(id: number): boolean {
     const seg = this.segmentFor(id);
     if (!seg) return false;
-    const idx = seg.db.data.findIndex((x) => x.id === id);
+    const idx = seg.data.findIndex((x) => x.id === id);
     if (idx < 0) return false;
-    seg.db.data.splice(idx, 1);
+    seg.data.splice(idx, 1);
     seg.text?.delete(id);
     seg.disk = null;
     return true;
   }
 
-  /** Persists the segments holding these ids (the caller mutated them in memory). */
-  async save(...ids: number[]): Promise<void> {
+  /**
+   * Persists the segments holding these ids (the caller mutated them in memory): all of them or
+   * none, whenever the process stops. One flush at a time, covering every save asked for since the
+   * last one began; its segments are serialised at once, so a file never holds part of a change
+   * whose other files wait for a later flush.
+   */
+  save(...ids: number[]): Promise<void> {
     const segs = new Set<Segment<T>>();
     for (const id of ids) {
       const s = this.segmentFor(id);
@@ -357,17 +303,66 @@ export class SegmentedCollection<T extends Identified> {
         if (s.disk && id <= s.disk.lastId) s.changed.add(id);
       }
     }
-    const writes = [...segs].map((s) => s.db.write());
+    for (const s of segs) s.requested++;
     // The newest item was removed: remember the highest id, or a reopen would assign it again.
-    const last = this.segments[this.segments.length - 1]?.db.data;
-    if (this.lastId > 0 && last?.[last.length - 1]?.id !== this.lastId) {
-      writes.push(this.lastIdFile.write({ lastId: this.lastId }));
+    const last = this.segments[this.segments.length - 1]?.data;
+    const lastId = this.lastId > 0 && last?.[last.length - 1]?.id !== this.lastId;
+    return this.flushes.request({ segs, lastId });
+  }
+
+  /**
+   * One flush. The saves are joined into sets of segments (saves sharing a segment join); a set of
+   * one file is written as before (the open segment's tail patched in place), a set of several with
+   * writeTogether (the open segment among them written whole). The highest id goes first.
+   */
+  private async flush(reqs: SaveRequest<T>[]): Promise<({ error: unknown } | null)[]> {
+    const sets: Set<Segment<T>>[] = [];
+    for (const r of reqs) {
+      const joined = new Set(r.segs);
+      for (let i = sets.length - 1; i >= 0; i--) {
+        if ([...sets[i]!].some((s) => joined.has(s))) for (const s of sets.splice(i, 1)[0]!) joined.add(s);
+      }
+      if (joined.size) sets.push(joined);
     }
-    await Promise.all(writes);
+    // --- Synchronously: every file's contents as of now.
+    const open = this.segments[this.segments.length - 1];
+    const planned = sets.map((set) =>
+      [...set].map((seg) => {
+        if (set.size > 1 && seg === open) seg.disk = null; // written whole: a set is made of whole files
+        return { seg, covers: seg.requested, content: this.serialize(seg, seg.data) };
+      }),
+    );
+    const lastId = reqs.some((r) => r.lastId) ? { lastId: this.lastId } : null;
+    // ---
+    const failed = new Map<Segment<T>, unknown>();
+    try {
+      if (lastId) await this.lastIdFile.write(lastId);
+    } catch (error) {
+      for (const set of planned) for (const { seg } of set) seg.disk = null;
+      return reqs.map(() => ({ error }));
+    }
+    await Promise.all(
+      planned.map(async (set) => {
+        try {
+          if (set.length === 1) await set[0]!.seg.writer.write(set[0]!.content);
+          else await writeTogether(this.dir, set.map(({ seg, content }) => ({ file: seg.writer.file, bytes: content as string | Buffer })));
+          for (const { seg, covers } of set) seg.landed = covers;
+        } catch (error) {
+          for (const { seg } of set) {
+            seg.disk = null; // what the file holds is not known now: the next write replaces it whole
+            failed.set(seg, error);
+          }
+        }
+      }),
+    );
+    return reqs.map((r) => {
+      for (const s of r.segs) if (failed.has(s)) return { error: failed.get(s) };
+      return null;
+    });
   }
 
   *all(): IterableIterator<T> {
-    for (const s of this.segments) yield* s.db.data;
+    for (const s of this.segments) yield* s.data;
   }
 
   /**
@@ -378,12 +373,13 @@ export class SegmentedCollection<T extends Identified> {
   files(): { file: string; clean: boolean; data: unknown }[] {
     // The open segment's file is appended to in place: a hard link to it would change with it.
     const open = this.segments[this.segments.length - 1];
-    const out = this.segments.map((s) => ({ file: s.adapter.file, clean: s.adapter.clean && s !== open, data: s.db.data as unknown }));
+    const out = this.segments.map((s) => ({ file: s.writer.file, clean: s.requested === s.landed && s !== open, data: s.data as unknown }));
     out.push({ file: this.lastIdFile.file, clean: this.lastIdFile.clean, data: { lastId: this.lastId } });
     return out;
   }
 
   async settled(): Promise<void> {
-    await Promise.all([...this.segments.map((s) => s.adapter.settled()), this.lastIdFile.settled()]);
+    await this.flushes.settled();
+    await this.lastIdFile.settled();
   }
 }
