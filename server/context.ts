@@ -7,6 +7,7 @@ import type { StorageHealth } from './lib/runtime/storage-health-state.js';
 import type { OutgoingWebhookState } from './lib/people/outgoing-webhook-state.js';
 import type { ThumbnailQueue } from './lib/uploads/thumbnail-queue.js';
 import type { HearthCalls } from './lib/calls/state.js';
+import type { RetentionState } from './lib/messages/retention-state.js';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NetworkInterfaceInfo } from 'node:os';
@@ -117,6 +118,9 @@ export interface ServerConfig {
   callRingTimeoutMs: number;
   /** Hearth's calls: how often the timeouts are checked (1 s). */
   callSweepMs: number;
+  /** The retention pass (server/actions/retention.ts): the first one this long after start (10 s), then every `retentionEveryMs` (a day). */
+  retentionFirstPassMs: number;
+  retentionEveryMs: number;
 }
 
 /**
@@ -219,6 +223,8 @@ export interface App {
   thumbnails: ThumbnailQueue;
   /** Who is in Hearth's calls and the calls' timer (server/lib/calls/rooms.ts, server/actions/hearth-call-sweeper.ts). */
   calls: HearthCalls;
+  /** The daily retention pass: its timers, the pass running and what the last one did (server/actions/retention.ts). */
+  retention: RetentionState;
 }
 
 /** One open connection, as the per-address cap sees it (server/http/connections.ts). */

@@ -87,6 +87,7 @@ import { serveEmojiData } from './views/emoji-data.js';
 import { deleteRealmEmoji, listRealmEmoji, serveRealmEmojiImage, uploadRealmEmoji } from './views/realm-emoji.js';
 
 import { callRoutes } from './routes/calls.js';
+import { retentionRoutes } from './routes/retention.js';
 
 import { fileTemporaryUrl, serveFile, serveFileDownload, serveTemporaryFile, serveThumbnail, uploadFile } from './views/uploads.js';
 import { deleteAttachment, listAttachments } from './views/attachments.js';
@@ -318,6 +319,7 @@ export const routes: Route[] = [
 
   // Calls: video-call links, BigBlueButton's paths, Hearth's own calls (server/routes/calls.ts).
   ...callRoutes,
+  ...retentionRoutes,
 
   // Uploads (resumable ones: tusRoutes, below) and attachments.
   { method: 'POST', path: api('/user_uploads'), view: uploadFile, auth: 'required' },

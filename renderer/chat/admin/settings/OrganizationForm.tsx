@@ -1,16 +1,18 @@
 /**
  * Settings: the organization's own settings: name, description, who sees email addresses, public
- * access, read receipts, where message reports and new channels go, upload size, video calls.
+ * access, read receipts, where message reports and new channels go, upload size, video calls,
+ * message retention (Retention.tsx: a shorter period is confirmed with what it deletes).
  * Only what changed is sent: `PATCH /realm`, and `PATCH /realm/user_settings_defaults` for email
  * visibility; a setting this server cannot change is named.
  */
 import type { Channel } from '../../../../server/protocol/channel.js';
-import { useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { BusyButton } from '../../ui/BusyButton.js';
 import { useBusy } from '../../ui/busy.js';
 import { Field } from '../../ui/Field.js';
 import { Notice, useNotice } from '../../ui/Notice.js';
-import { patch } from '../api.js';
+import { get, patch } from '../api.js';
+import { fetchPreview, isShorter, previewText, RetentionField, retentionOf, retentionParam, type RetentionValue } from './Retention.js';
 import type { ChannelList, SettingsState } from './settings-state.js';
 
 /** Zulip's email_address_visibility values. */
@@ -32,6 +34,7 @@ const LABELS: Readonly<Record<string, string>> = {
   new_stream_announcements_stream_id: 'new channel announcements',
   max_file_upload_size_mib: 'maximum upload size',
   video_chat_provider: 'video-call provider',
+  message_retention_days: 'message retention',
 };
 
 interface Values {
@@ -45,6 +48,7 @@ interface Values {
   /** As typed ('' is no limit given). */
   max_file_upload_size_mib: string;
   video_chat_provider: number;
+  message_retention_days: RetentionValue;
 }
 
 function initialValues(state: SettingsState): Values {
@@ -60,6 +64,7 @@ function initialValues(state: SettingsState): Values {
     new_stream_announcements_stream_id: Number(state.realm_new_stream_announcements_stream_id ?? -1),
     max_file_upload_size_mib: state.max_file_upload_size_mib === undefined ? '' : String(state.max_file_upload_size_mib),
     video_chat_provider: providers.find((p) => p.id === state.realm_video_chat_provider)?.id ?? providers[0]?.id ?? 0,
+    message_retention_days: retentionOf(state.realm_message_retention_days),
   };
 }
 
@@ -73,6 +78,7 @@ const realmParams = (v: Values): Record<string, string | number | boolean | null
   new_stream_announcements_stream_id: v.new_stream_announcements_stream_id,
   max_file_upload_size_mib: v.max_file_upload_size_mib === '' ? null : Number(v.max_file_upload_size_mib),
   video_chat_provider: v.video_chat_provider,
+  message_retention_days: retentionParam(v.message_retention_days),
 });
 
 /** Which channels a select offers (those `keep` accepts); until they load, the current one, as "Channel N". */
@@ -124,6 +130,18 @@ export function OrganizationForm({ state, list }: { state: SettingsState; list: 
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((now) => ({ ...now, [key]: value }));
   const id = useId();
   const providers = Object.values(state.realm_available_video_chat_providers ?? {});
+  // Only owners change the retention period (as Zulip): the card asks who is signed in.
+  const [isOwner, setIsOwner] = useState(false);
+  useEffect(() => {
+    let live = true;
+    get<{ role?: number }>('/users/me').then(
+      (me) => live && setIsOwner(me.role === 100),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const submit = (ev: Event) => {
     ev.preventDefault();
@@ -133,6 +151,10 @@ export function OrganizationForm({ state, list }: { state: SettingsState; list: 
       moderation_request_channel_id: shownChannel(list, values.moderation_request_channel_id, isPrivate),
       new_stream_announcements_stream_id: shownChannel(list, values.new_stream_announcements_stream_id, anyChannel),
     };
+    if (retentionParam(sent.message_retention_days) === null) {
+      setNotice({ kind: 'error', text: 'Message retention: enter a whole number of days (1 or more), or keep messages forever.' });
+      return;
+    }
     const now = realmParams(sent);
     const before = realmParams(saved.current);
     const realm: Record<string, string | number | boolean> = {};
@@ -143,6 +165,14 @@ export function OrganizationForm({ state, list }: { state: SettingsState; list: 
       return;
     }
     void run(async () => {
+      const days = retentionParam(sent.message_retention_days);
+      if ('message_retention_days' in realm && typeof days === 'number' && isShorter(saved.current.message_retention_days, sent.message_retention_days)) {
+        const preview = await fetchPreview(days);
+        if (!confirm(`Delete messages older than ${days} days? Within a day this deletes ${previewText(preview)}, for good.`)) {
+          setNotice({ kind: 'info', text: 'Nothing saved: the retention period was not changed.' });
+          return;
+        }
+      }
       const ignored: string[] = [];
       if (Object.keys(realm).length) {
         const res = await patch<{ ignored_parameters_unsupported?: string[] }>('/realm', realm);
@@ -225,6 +255,12 @@ export function OrganizationForm({ state, list }: { state: SettingsState; list: 
           </select>
         )}
       </Field>
+      <RetentionField
+        value={values.message_retention_days}
+        saved={saved.current.message_retention_days}
+        canEdit={isOwner}
+        onChange={(v) => set('message_retention_days', v)}
+      />
       <Notice notice={notice} />
       <div class="actions">
         <BusyButton type="submit" busy={busy}>

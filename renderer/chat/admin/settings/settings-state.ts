@@ -25,6 +25,8 @@ export interface SettingsState extends RegisterState {
   realm_icon_url?: string;
   realm_welcome_message_custom_text?: string;
   realm_linkifiers?: Linkifier[];
+  /** Days messages are kept (-1: forever); channels may have their own. */
+  realm_message_retention_days?: number;
   /** STUN/TURN servers for Hearth's calls (RTCIceServer dictionaries). */
   realm_hearth_call_ice_servers?: { urls: string | string[]; username?: string; credential?: string }[];
   /** Channel IDs, or (older servers) channel objects. */
