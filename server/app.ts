@@ -36,6 +36,7 @@ import { RealmExports } from './export/export-state.js';
 import { restoreQueues, saveQueues } from './lib/runtime/queue-persistence.js';
 import { restorePresence, savePresence, schedulePresenceSaves } from './lib/runtime/presence-persistence.js';
 import { newStorageHealth } from './lib/runtime/storage-health-state.js';
+import { refuseWritesIfDiskFull, startStep } from './lib/runtime/disk-space.js';
 import { newStaticFiles } from './lib/runtime/static-files.js';
 import { tightenReceivedFiles } from './lib/runtime/file-modes.js';
 import { doEnsureNotificationBot } from './actions/notification-bot.js';
@@ -46,6 +47,8 @@ import { newOutgoingWebhookState } from './lib/people/outgoing-webhook-state.js'
 import { startOutgoingWebhooks, stopOutgoingWebhooks } from './actions/outgoing-webhook-worker.js';
 import { newHearthCalls } from './lib/calls/state.js';
 import { saveLiveCalls, startCalls, stopCallTimer } from './actions/hearth-call-sweeper.js';
+import { newRetentionState } from './lib/messages/retention-state.js';
+import { startRetention, stopRetention } from './actions/retention.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -130,6 +133,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     callHeartbeatTimeoutMs: 10_000,
     callRingTimeoutMs: 30_000,
     callSweepMs: 1000,
+    retentionFirstPassMs: 10_000,
+    retentionEveryMs: 86_400_000,
     ...opts.config,
   };
   const turn = new TurnEnd((error) => log.error('an answer could not be written', { error: String(error) }));
@@ -164,6 +169,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     deletedGuestUploads: [],
     thumbnails: new ThumbnailQueue(1, (id, err) => log.error('thumbnailing failed', { attachment_id: id, error: String(err) })),
     calls: newHearthCalls(),
+    retention: newRetentionState(),
   };
   // libvips decodes only the image formats Hearth thumbnails (lib/uploads/thumbnails.ts).
   restrictDecoders();
@@ -191,9 +197,11 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     app,
     koa,
     async listen(port, host) {
+      // On a disk with no free byte: serve reads, refuse changes until it takes a write again.
+      await refuseWritesIfDiskFull(app);
       // A store whose organization predates user groups gets its system groups before serving.
-      await doEnsureSystemGroups(app);
-      await doEnsureNotificationBot(app);
+      await startStep(app, 'system groups', () => doEnsureSystemGroups(app));
+      await startStep(app, 'system bots', () => doEnsureNotificationBot(app));
       // Queues saved by a graceful stop come back, so clients keep polling them.
       const restored = await restoreQueues(app);
       if (restored) app.log.info('event queues restored', { queues: restored });
@@ -209,10 +217,12 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopMaintenance = scheduleChannelActivity(app);
       stopUploadSweep = scheduleUnclaimedUploadSweep(app);
       stopDelivery = scheduleMessageDelivery(app);
+      // Messages past their retention period go in small batches, shortly after start and daily.
+      startRetention(app);
       // Calls to outgoing-webhook bots left waiting by the last stop are made now.
       startOutgoingWebhooks(app);
       // Who was in a Hearth call at the last graceful stop keeps their place; the calls' timeouts run.
-      await startCalls(app);
+      await startStep(app, 'calls in progress', () => startCalls(app));
       // Images whose thumbnails a stop or crash left unmade are made now.
       const missing = queueMissingThumbnails(app);
       if (missing) log.info('thumbnails to make', { uploads: missing });
@@ -252,6 +262,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
       stopDelivery?.();
       stopPresenceSaves?.();
       stopCallTimer(app);
+      // The retention batch in progress lands; the next start carries on with what is left.
+      await stopRetention(app);
       // Calls in flight are dropped unanswered; they stay queued and are made at the next start.
       await stopOutgoingWebhooks(app);
       // The thumbnail being made finishes (its write is durable); the rest are made at the next start.

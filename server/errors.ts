@@ -113,7 +113,9 @@ export const errors = {
     }),
   storageFailed: (reason: string) =>
     new HearthError(
-      `The server could not save this change to disk (${reason}). Free some disk space or check the data folder, then try again.`,
+      reason === 'ENOSPC' || reason === 'EDQUOT'
+        ? `The server could not save this change to disk (${reason}: the disk holding its data folder is full). Reading still works; changes are taken again by themselves once some disk space is freed.`
+        : `The server could not save this change to disk (${reason}). Free some disk space or check the data folder, then try again.`,
       { code: 'STORAGE_FAILED', status: 503 },
     ),
   realmAlreadySetUp: () =>

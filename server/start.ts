@@ -3,6 +3,7 @@ import type { ServerConfig } from './context.js';
 import { consoleLogger, type Logger } from './log.js';
 import { newSetupToken } from './lib/runtime/setup-token.js';
 import { Store } from './store/store.js';
+import { isOutOfSpace } from './store/no-space.js';
 import { TlsService } from './tls/service.js';
 import { startDiscovery } from './lib/network/discovery.js';
 
@@ -70,10 +71,17 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
           server.setTlsCredentials(m.server);
         },
       });
-      const first = await tls.start();
-      httpsPort = await listenTlsWithFallback(server, opts.httpsPort, opts.host, first.server, opts.httpsPortFallback ? 20 : 1);
-      server.app.tls = tls;
-      stopTls = tls.watch();
+      // A disk with no room for a new authority: serve plain HTTP now, HTTPS at a start with space.
+      const first = await tls.start().catch((err: unknown) => {
+        if (!isOutOfSpace(err)) throw err;
+        log.error('HTTPS is off: the disk has no room for its certificates', { error: String(err) });
+        return null;
+      });
+      if (first) {
+        httpsPort = await listenTlsWithFallback(server, opts.httpsPort, opts.host, first.server, opts.httpsPortFallback ? 20 : 1);
+        server.app.tls = tls;
+        stopTls = tls.watch();
+      }
     }
     if (opts.discovery) stopDiscovery = startDiscovery(server.app, { http: bound.port, https: httpsPort });
   } catch (err) {

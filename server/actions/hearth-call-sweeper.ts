@@ -36,8 +36,11 @@ async function pruneRooms(app: App, now: number): Promise<void> {
   });
 }
 
-/** Puts back who was in a call at the last graceful stop (each with a fresh heartbeat deadline), then starts the timer. */
+/** Starts the timer, then puts back who was in a call at the last graceful stop (each with a fresh heartbeat deadline). */
 export async function startCalls(app: App): Promise<void> {
+  stopCallTimer(app);
+  app.calls.timer = setInterval(() => sweepCalls(app), app.config.callSweepMs);
+  app.calls.timer.unref();
   const saved = app.store.callRooms.data.live;
   if (saved) {
     const now = app.clock.now();
@@ -53,9 +56,6 @@ export async function startCalls(app: App): Promise<void> {
       tx.touch(app.store.callRooms);
     });
   }
-  stopCallTimer(app);
-  app.calls.timer = setInterval(() => sweepCalls(app), app.config.callSweepMs);
-  app.calls.timer.unref();
 }
 
 export function stopCallTimer(app: App): void {

@@ -162,6 +162,9 @@ function chain(stack: Koa.Middleware[]): (ctx: Koa.Context) => Promise<void> {
 
 function handler(app: App, route: Route): Koa.Middleware {
   return async (ctx) => {
+    // After a failed write, nothing is read until memory is rolled back to the disk (lib/runtime/storage-health.ts).
+    const rollingBack = app.storageHealth.rollingBack;
+    if (rollingBack) await rollingBack;
     // The query string is read here, once (Koa's ctx.query builds an object of it first).
     const params = Params.from(ctx.querystring, (ctx.request as { body?: unknown }).body);
     const result = await route.view({

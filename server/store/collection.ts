@@ -8,6 +8,8 @@ import { DurableJSONFile, removeStaleTemp } from './durable-file.js';
 export class Collection<T> {
   private readonly db: Low<T>;
   private readonly adapter: DurableJSONFile<T>;
+  /** True when the file was there at open; false when `data` holds the defaults, not yet saved. */
+  loaded = false;
 
   private constructor(
     readonly file: string,
@@ -20,8 +22,11 @@ export class Collection<T> {
   static async open<T>(file: string, defaults: () => T): Promise<Collection<T>> {
     await removeStaleTemp(file);
     const c = new Collection<T>(file, defaults());
-    await c.db.read();
-    if (c.db.data === null || c.db.data === undefined) c.db.data = defaults();
+    const onDisk = await c.adapter.read();
+    if (onDisk !== null && onDisk !== undefined) {
+      c.db.data = onDisk;
+      c.loaded = true;
+    }
     return c;
   }
 

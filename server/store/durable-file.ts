@@ -150,9 +150,13 @@ export class DurableJSONFile<T> implements Adapter<T> {
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
-    } finally {
-      await handle.close();
+    } catch (err) {
+      // A full disk: the half-written copy goes, so its blocks are free again (the file is untouched).
+      await handle.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+      throw err;
     }
+    await handle.close();
     await rename(tmp, this.file);
     await fsyncPath(dirname(this.file), 'r');
   }

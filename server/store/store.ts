@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readlink, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Collection } from './collection.js';
 import { CorruptFileError } from './durable-file.js';
@@ -22,6 +22,7 @@ import { SessionTable, isSessionsDoc, type SessionsDoc } from './sessions.js';
 import type { OutgoingWebhooksDoc } from './outgoing-webhook-records.js';
 import type { CallRoomsDoc } from './call-records.js';
 import { randomBytes } from 'node:crypto';
+import { failureReason, isOutOfSpace } from './no-space.js';
 
 export class StoreOpenError extends Error {
   constructor(message: string) {
@@ -66,6 +67,11 @@ export class Store {
     readonly outgoingWebhooks: Collection<OutgoingWebhooksDoc>,
     readonly callRooms: Collection<CallRoomsDoc>,
     private lockFile: string | null,
+    /**
+     * Why a write needed while opening failed for want of space (ENOSPC, EDQUOT), or null: the
+     * store is then as on disk, and the server starts refusing changes until the disk takes a write.
+     */
+    readonly startWriteFailure: string | null = null,
   ) {}
 
   static async open(dataDir: string, opts: StoreOptions = {}): Promise<Store> {
@@ -140,7 +146,14 @@ export class Store {
         }
       }
       const messages = await MessageStore.open(join(dataDir, 'messages'));
-      if (!opts.readOnlyOpen) await manifest.save();
+      // Written only for a new data dir: a start writes nothing it does not change (a full disk starts).
+      let startWriteFailure: string | null = null;
+      if (!opts.readOnlyOpen && !manifest.loaded) {
+        await manifest.save().catch((err: unknown) => {
+          if (!isOutOfSpace(err)) throw err;
+          startWriteFailure = failureReason(err);
+        });
+      }
       return new Store(
         dataDir,
         manifest,
@@ -162,6 +175,7 @@ export class Store {
         outgoingWebhooks,
         callRooms,
         lockFile,
+        startWriteFailure,
       );
     } catch (err) {
       if (lockFile) await unlink(lockFile).catch(() => undefined);
@@ -233,26 +247,58 @@ async function migrate(dataDir: string, manifest: Collection<Manifest>, migratio
   }
 }
 
-/** One server per data dir: a lock file holding the owner's pid; a stale lock (dead pid) is taken over. */
+/**
+ * One server per data dir: a lock file holding the owner's pid; a stale lock (dead pid) is taken over.
+ * On a disk with no free byte the pid cannot be written into the file: the lock is then a symbolic
+ * link whose target is the pid (a short link's target lives in its inode, no data block needed).
+ */
 async function takeLock(dataDir: string): Promise<string> {
   const file = join(dataDir, 'hearth.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const h = await open(file, 'wx', 0o600);
-      await h.writeFile(String(process.pid));
-      await h.close();
+      await createLock(file);
       return file;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+      const pid = await lockOwner(file);
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
         throw new StoreOpenError(`The data dir ${dataDir} is in use by another Hearth server (pid ${pid}).`);
       }
       await unlink(file).catch(() => undefined);
     }
   }
-  await writeFile(file, String(process.pid), { mode: 0o600 });
+  await writeFile(file, String(process.pid), { mode: 0o600 }).catch(async (err: unknown) => {
+    if (!isOutOfSpace(err)) throw err;
+    await lockAsLink(file);
+  });
   return file;
+}
+
+async function createLock(file: string): Promise<void> {
+  const h = await open(file, 'wx', 0o600);
+  try {
+    await h.writeFile(String(process.pid));
+  } catch (err) {
+    if (!isOutOfSpace(err)) throw err;
+    await h.close();
+    await lockAsLink(file);
+    return;
+  }
+  await h.close();
+}
+
+/** Replaces the (empty) lock file with a link naming the pid, in one rename. */
+async function lockAsLink(file: string): Promise<void> {
+  const link = `${file}.link`;
+  await unlink(link).catch(() => undefined);
+  await symlink(String(process.pid), link);
+  await rename(link, file);
+}
+
+/** The pid a lock names (a file holding it, or a link to it), NaN when unreadable. */
+async function lockOwner(file: string): Promise<number> {
+  const text = await readlink(file).catch(() => readFile(file, 'utf8').catch(() => ''));
+  return Number(text.trim());
 }
 
 function isAlive(pid: number): boolean {

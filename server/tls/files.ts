@@ -77,9 +77,12 @@ async function writeSecure(file: string, text: string, mode: number): Promise<vo
   try {
     await handle.writeFile(text, 'utf8');
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    throw err;
   }
+  await handle.close();
   await chmod(tmp, mode);
   await rename(tmp, file);
 }
@@ -141,8 +144,15 @@ export async function ensureTls(dataDir: string, label: string, names: Names = w
   }
   const server = await issueServerCertificate(ca, inside, now);
   checkServerCertificate(ca, server, now);
-  await writeSecure(join(dir, 'server.key'), server.key, 0o600);
-  await writeSecure(join(dir, 'server.crt'), server.cert, 0o644);
+  try {
+    await writeSecure(join(dir, 'server.key'), server.key, 0o600);
+    await writeSecure(join(dir, 'server.crt'), server.cert, 0o644);
+  } catch (err) {
+    // A full disk: the new certificate is served from memory (the next start issues another;
+    // a key and certificate on disk that do not match are re-issued like a damaged pair).
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOSPC' && code !== 'EDQUOT') throw err;
+  }
   return { ...base, server, reissued: true };
 }
 

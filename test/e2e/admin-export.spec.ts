@@ -8,7 +8,8 @@
  * fails (a file where its folder should go) says so plainly; Delete removes one (its link then
  * answers 404); an administrator who is not an owner is offered the public export and makes
  * one. 1280 and 390 px: nothing scrolls sideways; axe-core finds no serious or critical
- * violation; any console error fails.
+ * violation; any console error fails. The Server card shows the disk's free space, and a warning
+ * when the status answer says it is low (made so by route: 512 MiB of 100 GiB).
  *
  * The progress lines: a small organization's export is written in less than one poll (500
  * ms), so the first answers of GET /json/hearth/export after the click are scripted (route),
@@ -318,6 +319,31 @@ test.describe('admin Status page: Export for Zulip in Chromium', () => {
       await p.setViewportSize({ width: 390, height: 844 });
       found.push(...(await axeViolations(p)).map((v) => `390: ${v}`));
       assert.deepEqual(found, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the Server card shows the free disk space, and a warning when it falls under 1 GiB or 5%', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await context.newPage();
+      await signInToStatus(p, ts.url, ts.owner);
+      // The real figure, from the server's statfs of the data dir.
+      const facts = p.getByRole('region', { name: 'Server' });
+      await facts.getByText('Free disk space').waitFor();
+      // The server's own answer, with the disk made nearly full: 512 MiB of 100 GiB.
+      await p.route(`${ts.url}/json/hearth/status`, async (route) => {
+        const real = await (await route.fetch()).json();
+        await route.fulfill({ json: { ...real, disk_free_bytes: 512 * 1024 ** 2, disk_total_bytes: 100 * 1024 ** 3, disk_space_low: true } });
+      });
+      await p.reload();
+      const warning = p.getByRole('alert').filter({ hasText: 'nearly full' });
+      await warning.waitFor();
+      assert.match(await warning.innerText(), /512\.0 MiB \(<1% of 100\.0 GiB\) free/);
+      assert.match(await warning.innerText(), /every change \(messages\s+included\) is refused until space is freed/);
+      assert.equal(await facts.getByText('512.0 MiB (<1% of 100.0 GiB)').count(), 1);
+      await p.unroute(`${ts.url}/json/hearth/status`);
     } finally {
       await context.close();
     }

@@ -16,13 +16,20 @@ import { join } from 'node:path';
  * every event queue is dropped, because clients may hold state that is no
  * longer true (they re-register, as Zulip clients do on BAD_EVENT_QUEUE_ID).
  * Until a probe write lands, every change is refused with a 503 before it
- * touches memory; reads keep working throughout.
+ * touches memory; reads wait for the rollback (so none sees the refused
+ * change), then keep working. A start on a disk with no room for a write
+ * refuses changes the same way, with nothing to roll back.
  */
 export interface StorageHealth {
   /** Why writes are refused (an errno code or message), or null when they are not. */
   failure: string | null;
   /** Resolves when writes are accepted again. */
   recovered: Promise<void>;
+  /**
+   * While memory is being rolled back to the disk after a failed write: resolves once it is. Requests
+   * wait for it before their view runs, so none reads a change whose write failed.
+   */
+  rollingBack: Promise<void> | null;
   /** Milliseconds between reload and probe attempts. */
   retryMs: number;
   /** Tries a small durable write in the data dir; tests replace it. */
@@ -33,7 +40,7 @@ export interface StorageHealth {
 
 /** A server's storage health at start (`app.storageHealth`): writes accepted. */
 export function newStorageHealth(): StorageHealth {
-  return { failure: null, recovered: Promise.resolve(), retryMs: 2000, probe: probeWrite, rollbacks: 0 };
+  return { failure: null, recovered: Promise.resolve(), rollingBack: null, retryMs: 2000, probe: probeWrite, rollbacks: 0 };
 }
 
 async function probeWrite(dataDir: string): Promise<boolean> {
@@ -42,9 +49,13 @@ async function probeWrite(dataDir: string): Promise<boolean> {
   try {
     await handle.writeFile('x'.repeat(4096));
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (err) {
+    // What a full disk took of the probe is given back.
+    await handle.close().catch(() => undefined);
+    await unlink(file).catch(() => undefined);
+    throw err;
   }
+  await handle.close();
   await unlink(file);
   return true;
 }

@@ -18,12 +18,27 @@ export function reportWriteFailure(app: App, reason: string): void {
   const h = app.storageHealth;
   if (h.failure) return;
   h.failure = reason;
-  h.recovered = recover(app, h);
+  const rolledBack = rollBack(app, h);
+  h.rollingBack = rolledBack;
+  h.recovered = rolledBack.then(() => untilWritable(app, h));
+}
+
+/**
+ * At start, on a disk that refused a write or has no room for one: serve reads and refuse every
+ * change (STORAGE_FAILED) until a probe write lands. Nothing in memory differs from the disk, so
+ * there is nothing to roll back.
+ */
+export function refuseWritesUntilSpace(app: App, reason: string): void {
+  const h = app.storageHealth;
+  if (h.failure) return;
+  h.failure = reason;
+  app.log.error('the data dir takes no writes (disk full?): serving reads, refusing changes until it does', { reason, dataDir: app.config.dataDir });
+  h.recovered = untilWritable(app, h);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
-async function recover(app: App, h: StorageHealth): Promise<void> {
+async function rollBack(app: App, h: StorageHealth): Promise<void> {
   const old = app.store;
   for (;;) {
     try {
@@ -36,7 +51,11 @@ async function recover(app: App, h: StorageHealth): Promise<void> {
   }
   h.rollbacks++;
   const dropped = app.events.deleteAll();
+  h.rollingBack = null;
   app.log.error('durable write failed: in-memory changes rolled back to the data on disk', { reason: h.failure, queuesDropped: dropped });
+}
+
+async function untilWritable(app: App, h: StorageHealth): Promise<void> {
   while (!(await h.probe(app.config.dataDir).catch(() => false))) await sleep(h.retryMs);
   app.log.info('the data dir accepts writes again');
   h.failure = null;

@@ -1,5 +1,6 @@
 /**
- * Status: the server's facts (version, uptime, data folder, connected clients, store size, HTTPS),
+ * Status: the server's facts (version, uptime, data folder, connected clients, store size, free disk
+ * space with a warning under 1 GiB or 5% free, HTTPS),
  * how people connect (the LAN addresses with QR codes), the certificate authority (Trust.tsx);
  * "Back up now" with progress (Backup.tsx); "Export for Zulip" with progress and the past exports
  * (Export.tsx).
@@ -12,7 +13,7 @@ import { Loading } from '../../ui/TableBox.js';
 import { get } from '../api.js';
 import { Backup } from './Backup.js';
 import { Export } from './Export.js';
-import { formatBytes, formatUptime } from './format.js';
+import { formatBytes, formatUptime, freeSpaceText } from './format.js';
 import { Trust } from './Trust.js';
 
 /** What the Status section shows of `GET /hearth/status`. */
@@ -26,6 +27,9 @@ interface ServerStatus {
   https_port?: number | null;
   lan_urls: string[];
   storage_error?: string | null;
+  disk_free_bytes?: number | null;
+  disk_total_bytes?: number | null;
+  disk_space_low?: boolean | null;
   ca_fingerprint_sha256?: string | null;
   ca_name_constrained?: boolean;
   https_names_left_out?: string[];
@@ -51,6 +55,7 @@ function Facts({ s }: { s: ServerStatus }) {
     ['Data folder', String(s.data_dir)],
     ['Connected clients', String(s.connected_clients)],
     ['Store size', formatBytes(Number(s.store_bytes))],
+    ...(typeof s.disk_free_bytes === 'number' ? [['Free disk space', freeSpaceText(s.disk_free_bytes, s.disk_total_bytes)] as [string, string]] : []),
     ['HTTPS', s.https_port ? `On, port ${s.https_port}` : 'Off'],
   ];
   return (
@@ -58,6 +63,12 @@ function Facts({ s }: { s: ServerStatus }) {
       {s.storage_error && (
         <p class="notice notice-error" role="alert">
           Hearth cannot save to its data folder ({s.storage_error}): every change is refused until it can. Free some disk space or check the folder; Hearth retries by itself.
+        </p>
+      )}
+      {s.disk_space_low && !s.storage_error && (
+        <p class="notice notice-error" role="alert">
+          The disk holding Hearth's data folder is nearly full: {freeSpaceText(Number(s.disk_free_bytes), s.disk_total_bytes)} free. When it is full, every change (messages
+          included) is refused until space is freed. Free some disk space, or move the data folder to a larger disk.
         </p>
       )}
       <section class="card status-card" aria-labelledby="server-title">
