@@ -18,14 +18,23 @@ import type { TestServer } from '../helpers/server.js';
 
 const DAY_SECONDS = 86_400;
 
-/** Answers the next confirm() on the page; resolves with its text. */
-function nextConfirm(page: Page, accept: boolean): Promise<string> {
-  return new Promise((resolve) => {
-    page.once('dialog', (d) => {
-      resolve(d.message());
-      void (accept ? d.accept() : d.dismiss());
-    });
-  });
+/**
+ * Answers the page's next confirm() (pages accept dialogs by themselves: helpers/browser.ts), and
+ * returns a function that reads its text once asked.
+ */
+async function nextConfirm(page: Page, accept: boolean): Promise<() => Promise<string>> {
+  await page.evaluate((yes) => {
+    const w = window as unknown as { confirm: (m: string) => boolean; asked?: string };
+    w.asked = undefined;
+    w.confirm = (m) => {
+      w.asked = m;
+      return yes;
+    };
+  }, accept);
+  return async () => {
+    await page.waitForFunction(() => (window as unknown as { asked?: string }).asked !== undefined);
+    return page.evaluate(() => (window as unknown as { asked: string }).asked);
+  };
 }
 
 test.describe('message retention in the organization settings', () => {
@@ -70,16 +79,16 @@ test.describe('message retention in the organization settings', () => {
     await preview.filter({ hasText: '3 messages' }).waitFor();
 
     // Dismissed: nothing saved.
-    let asked = nextConfirm(page, false);
+    let asked = await nextConfirm(page, false);
     await page.getByRole('button', { name: 'Save changes' }).click();
-    assert.match(await asked, /^Delete messages older than 30 days\? Within a day, this deletes 3 messages \(1 direct message among them\) and 0 files, for good\.$/);
+    assert.match(await asked(), /^Delete messages older than 30 days\? Within a day, this deletes 3 messages \(1 direct message among them\) and 0 files, for good\.$/);
     await page.getByRole('status').filter({ hasText: 'Nothing saved: the retention period was not changed.' }).waitFor();
     assert.equal(ts.app.store.realm.data.realm!.settings.message_retention_days, undefined);
 
     // Accepted: saved, and the pass deletes what was counted.
-    asked = nextConfirm(page, true);
+    asked = await nextConfirm(page, true);
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await asked;
+    assert.match(await asked(), /^Delete messages older than 30 days\?/);
     await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
     assert.equal(ts.app.store.realm.data.realm!.settings.message_retention_days, 30);
     await preview.waitFor({ state: 'detached' });

@@ -32,4 +32,4 @@ export interface RetentionState {
   last: RetentionPassReport | null;
 }
 
-export const newRetentionState = (): RetentionState => ({ timers: [], running: null, stopping: false, batchSize: 50, last: null });
+export const newRetentionState = (): RetentionState => ({ timers: [], running: null, stopping: false, batchSize: 1, last: null });

@@ -168,7 +168,7 @@ export function OrganizationForm({ state, list }: { state: SettingsState; list: 
       const days = retentionParam(sent.message_retention_days);
       if ('message_retention_days' in realm && typeof days === 'number' && isShorter(saved.current.message_retention_days, sent.message_retention_days)) {
         const preview = await fetchPreview(days);
-        if (!confirm(`Delete messages older than ${days} days? Within a day this deletes ${previewText(preview)}, for good.`)) {
+        if (!confirm(`Delete messages older than ${days} days? Within a day, this deletes ${previewText(preview)}, for good.`)) {
           setNotice({ kind: 'info', text: 'Nothing saved: the retention period was not changed.' });
           return;
         }
