@@ -2,15 +2,10 @@
  * Who is in Hearth's calls, held by the App (`app.calls`; the rules are in rooms.ts, the timer in
  * actions/hearth-call-sweeper.ts). Apart from rooms.ts so context.ts can name it without a cycle.
  */
+import type { SavedCallParticipant } from '../../store/call-records.js';
 
-/** One page in a call. */
-export interface LiveParticipant {
-  client_id: string;
-  user_id: number;
-  queue_id: string;
-  audio: boolean;
-  video: boolean;
-  screen: boolean;
+/** One page in a call: what a graceful stop saves of it (store/call-records.ts), and when it was last heard from. */
+export interface LiveParticipant extends Omit<SavedCallParticipant, 'room_id'> {
   /** Last heartbeat (or any call from the page), ms since the epoch. */
   last_seen: number;
   /** The current minute's window (its start) and what was sent in it. */
