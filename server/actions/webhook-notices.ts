@@ -61,3 +61,17 @@ issue, where you either entered the URL for a different integration, or are runn
 an older version of the third-party service that doesn't provide that header.
 Contact your server's administrators if you need help debugging!`,
   );
+
+/**
+ * Zulip's INVALID_JSON_MESSAGE (notify_bot_owner_about_invalid_json): the integration's payload
+ * was not JSON, so the sender is likely set up to send another format. `integration` is the
+ * name webhook_view gives it (its clientName).
+ */
+export const doNotifyInvalidJson = (app: App, bot: UserRecord, integration: string) =>
+  doNotifyBotOwner(
+    app,
+    bot,
+    `Hi there! It looks like you tried to set up the Zulip ${integration} integration,
+but didn't correctly configure the webhook to send data in the JSON format
+that this integration expects!`,
+  );

@@ -1,6 +1,8 @@
 import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import formidable from 'formidable';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { App } from '../context.js';
@@ -108,6 +110,33 @@ function extendedFilename(disposition: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The fields of a multipart body already read into memory (incoming webhooks read their body
+ * themselves), as Django's request.POST has them: a part is a field when it has no filename,
+ * whatever its Content-Type (formidable alone would take a part with one for a file, and one
+ * without for a field even when it names a file); file parts, an empty filename's included, are
+ * skipped unread. A repeated name keeps its last value. A malformed body rejects with
+ * formidable's error (`httpCode` 400, or 413 past `maxFieldsSize` or 1,000 fields).
+ */
+export async function multipartFields(bytes: Buffer, contentType: string, maxFieldsSize: number): Promise<Record<string, string>> {
+  const form = formidable({ maxFieldsSize, maxFields: 1000 });
+  form.onPart = (part) => {
+    const raw = part as formidable.Part & FormPart;
+    const filename = raw.originalFilename ?? extendedFilename(raw.headers?.['content-disposition'] ?? '');
+    if (filename != null) return;
+    raw.mimetype = null;
+    form._handlePart(part);
+  };
+  const req = Object.assign(Readable.from([bytes]), { headers: { 'content-type': contentType, 'content-length': String(bytes.length) } });
+  const [fields] = await form.parse(req as never);
+  const out: Record<string, string> = {};
+  for (const [name, values] of Object.entries(fields)) {
+    const last = values?.at(-1);
+    if (last !== undefined) out[name] = last;
+  }
+  return out;
 }
 
 export type SpooledFile = { filepath: string; size: number; originalFilename?: string | null; mimetype?: string | null };

@@ -13,8 +13,14 @@
  * - An integration's missing event header (MissingEventHeaderError) is answered 400 and the
  *   Notification Bot tells the bot's owner, as Zulip's validate_extract_webhook_http_header.
  * - Messages go out as the bot through doSendMessage, as any message.
- * - The body is read here (up to WEBHOOK_BODY_LIMIT, then 413), as UTF-8; forms are split with
- *   URLSearchParams. Unknown integrations, and the /json/ mirror, are the router's JSON 404.
+ * - A payload that is not JSON (INVALID_JSON) also has the Notification Bot tell the bot's owner,
+ *   as webhook_view's notify_bot_owner_on_invalid_json, unless the integration opts out; the
+ *   caller's answer is the error either way.
+ * - The body is read here (up to WEBHOOK_BODY_LIMIT, then 413), as UTF-8; urlencoded forms are
+ *   split with URLSearchParams, multipart/form-data is read by formidable (its fields only, as
+ *   Django's request.POST: a part without a filename is a field, file parts are ignored); the
+ *   integration still sees the raw body. Unknown integrations, and the /json/ mirror, are the
+ *   router's JSON 404.
  */
 import type Koa from 'koa';
 import type { ApiRequest } from '../context.js';
@@ -23,12 +29,14 @@ import { doSendMessage } from '../actions/messages.js';
 import {
   doNotifyBotOwner,
   doNotifyEmptyChannel,
+  doNotifyInvalidJson,
   doNotifyMissingChannel,
   doNotifyMissingChannelId,
   doNotifyMissingHeader,
 } from '../actions/webhook-notices.js';
 import { safeEqual } from '../auth/secrets.js';
 import { basicUser } from '../http/auth.js';
+import { multipartFields } from '../http/body.js';
 import { notFound } from '../http/envelope.js';
 import { subscriberIds } from '../lib/channels/access.js';
 import { checkChannelSend, findChannel, normaliseTopic, resolveDirectRecipients, type Addressee } from '../lib/messages/addressee.js';
@@ -138,8 +146,13 @@ export async function incomingWebhook(req: ApiRequest): Promise<void> {
   }
   const bytes = await readBody(koa);
   const contentType = (koa.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
-  const body = decodeUtf8(bytes);
-  const form = contentType === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(body)) : {};
+  const multipart = contentType === 'multipart/form-data';
+  // A multipart body may carry binary file parts: its raw text (what a JSON integration reads, and
+  // refuses) is decoded leniently; its fields are decoded part by part.
+  const body = multipart ? bytes.toString('utf8') : decodeUtf8(bytes);
+  let form: Record<string, string> = {};
+  if (contentType === 'application/x-www-form-urlencoded') form = Object.fromEntries(new URLSearchParams(body));
+  else if (multipart) form = await multipartFields(bytes, koa.get('content-type'), WEBHOOK_BODY_LIMIT);
   const params = Params.from(koa.querystring, form);
 
   const apiKey = params.get('api_key', t.string);
@@ -164,6 +177,12 @@ export async function incomingWebhook(req: ApiRequest): Promise<void> {
   } catch (err) {
     if (err instanceof MissingEventHeaderError) await doNotifyMissingHeader(req.app, bot, koa.path, err.header, err.integrationName);
     if (err instanceof OwnerNoticeError) await doNotifyBotOwner(req.app, bot, err.notice(bot.full_name));
+    if (err instanceof HearthError && err.code === 'INVALID_JSON' && integration.notifyOnInvalidJson !== false) {
+      // The notice is a courtesy: if it cannot be sent, the caller still gets the "Malformed JSON" it caused.
+      await doNotifyInvalidJson(req.app, bot, integration.clientName).catch((noticeErr: unknown) =>
+        req.app.log.warn('webhook: the invalid-JSON notice could not be sent', { bot_id: bot.id, error: String(noticeErr) }),
+      );
+    }
     if (!integration.slackErrors || !(err instanceof HearthError)) throw err;
     // Zulip's slack_error_handler: Slack's error shape, with the error's status.
     koa.status = err.status;

@@ -57,6 +57,11 @@ export interface Integration {
    * `{"ok": false, "error": …}` (Zulip's slack_error_handler), every other one Zulip's envelope.
    */
   slackErrors?: boolean;
+  /**
+   * Zulip's webhook_view(notify_bot_owner_on_invalid_json=…): whether a payload that is not JSON
+   * ("Malformed JSON") also has the Notification Bot tell the bot's owner. Default true.
+   */
+  notifyOnInvalidJson?: boolean;
   handle(req: WebhookRequest): WebhookOutcome;
 }
 

@@ -70,6 +70,46 @@ export async function postHook(
   return { status: res.status, body: parsed };
 }
 
+/** One part of a multipart/form-data body: a field, or a file when `filename` is given; `type` its own Content-Type. */
+export interface FormPart {
+  name: string;
+  value: string | Buffer;
+  filename?: string;
+  type?: string;
+}
+
+/** A multipart/form-data body written byte by byte (parts as curl -F and python-requests send them), and its Content-Type. */
+export function multipartBody(parts: FormPart[]): { body: Buffer; contentType: string } {
+  const boundary = '----hearth-test-boundary-7d1f';
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
+    if (p.filename !== undefined) head += `; filename="${p.filename}"`;
+    head += '\r\n';
+    if (p.type !== undefined) head += `Content-Type: ${p.type}\r\n`;
+    chunks.push(Buffer.from(`${head}\r\n`), Buffer.from(p.value), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** POSTs `parts` as multipart/form-data to the integration with `query` in the URL; answers the status and JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: the answer's JSON, read field by field by the tests
+export async function postMultipart(ts: TestServer, integration: string, query: Record<string, string>, parts: FormPart[]): Promise<{ status: number; body: any }> {
+  const { body, contentType } = multipartBody(parts);
+  const res = await fetch(`${ts.url}/api/v1/external/${integration}?${new URLSearchParams(query)}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    return assert.fail(`not JSON (${res.status}): ${text.slice(0, 200)}`);
+  }
+}
+
 /** The newest message in the store: its topic (channel messages), content, sender and client. */
 export function newest(ts: TestServer) {
   const m = ts.store.messages.get(ts.store.messages.maxId);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hookSuite, makeHookBot, newest, postHook } from '../helpers/webhooks.js';
+import { hookSuite, makeHookBot, newest, postHook, postMultipart } from '../helpers/webhooks.js';
+import { notificationBotId } from '../../server/lib/people/system-bots.js';
 import { filteredOut, fnmatch } from '../../server/webhooks/common.js';
 
 const s = hookSuite('ci', 'ops');
@@ -118,6 +119,76 @@ describe('POST /api/v1/external/json', () => {
     assert.deepEqual(res.body, { result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
     const mirror = await fetch(`${s.ts.url}/json/external/json?api_key=${s.hook.apiKey}`, { method: 'POST', body: '{}' });
     assert.equal(mirror.status, 404);
+  });
+
+  it("malformed JSON: the caller's answer is unchanged and the owner hears Zulip's INVALID_JSON_MESSAGE, at most once a minute", async () => {
+    const bot = await makeHookBot(s.melC, 'badjson');
+    const notifier = notificationBotId(s.ts.app)!;
+    const wording = (name: string) =>
+      `Hi there! It looks like you tried to set up the Zulip ${name} integration,\nbut didn't correctly configure the webhook to send data in the JSON format\nthat this integration expects!`;
+    const before = s.ts.store.messages.maxId;
+    let res = await postHook(s.ts, 'json', { api_key: bot.apiKey, stream: 'ops' }, '{"oops": ', { 'content-type': 'application/json' });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' });
+    const notice = newest(s.ts);
+    assert.equal(notice.id, before + 1);
+    assert.equal(notice.senderId, notifier);
+    assert.deepEqual(notice.dm, [s.mel.id, notifier].sort((a, b) => a - b));
+    assert.equal(notice.content, wording('JSON'));
+    // Within the minute: the same answer, no second notice (the wait the other owner notices share).
+    res = await postHook(s.ts, 'github', { api_key: bot.apiKey, stream: 'ops' }, 'nope', { 'content-type': 'application/json', 'x-github-event': 'push' });
+    assert.deepEqual(res.body, { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' });
+    assert.equal(s.ts.store.messages.maxId, notice.id);
+    // A minute later the next one is told, naming the integration as Zulip's webhook_view does.
+    s.ts.store.users.get(bot.id)!.last_reminder! -= 61_000;
+    res = await postHook(s.ts, 'github', { api_key: bot.apiKey, stream: 'ops' }, 'nope', { 'content-type': 'application/json', 'x-github-event': 'push' });
+    assert.equal(res.status, 400);
+    assert.equal(newest(s.ts).id, notice.id + 1);
+    assert.equal(newest(s.ts).content, wording('GitHub'));
+    // A good payload, and an error that is not about JSON, tell nobody.
+    s.ts.store.users.get(bot.id)!.last_reminder! -= 61_000;
+    const last = s.ts.store.messages.maxId;
+    res = await postHook(s.ts, 'json', { api_key: bot.apiKey, stream: 'ops', only_events: '[' }, { a: 1 });
+    assert.equal(res.status, 400);
+    assert.equal(s.ts.store.messages.maxId, last);
+  });
+
+  it('slack_incoming answers malformed JSON in Slack\'s shape and tells nobody (Zulip\'s slack_error_handler answers it first)', async () => {
+    const bot = await makeHookBot(s.melC, 'slackjson');
+    const last = s.ts.store.messages.maxId;
+    const res = await postHook(s.ts, 'slack_incoming', { api_key: bot.apiKey, stream: 'ops' }, '{"text": ', { 'content-type': 'application/json' });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { ok: false, error: 'Malformed JSON' });
+    assert.equal(s.ts.store.messages.maxId, last);
+  });
+
+  it('multipart/form-data: fields are read as a urlencoded form\'s (api_key); json reads the raw body, which is not JSON', async () => {
+    const bot = await makeHookBot(s.melC, 'multi');
+    const before = s.ts.store.messages.maxId;
+    const res = await postMultipart(s.ts, 'json', {}, [
+      { name: 'api_key', value: bot.apiKey },
+      { name: 'stream', value: 'ops' },
+    ]);
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { result: 'error', msg: 'Malformed JSON', code: 'INVALID_JSON' });
+    // The key in a multipart field named the bot: its owner was told.
+    assert.equal(newest(s.ts).id, before + 1);
+    assert.match(newest(s.ts).content, /the Zulip JSON integration/);
+    // A key only inside a file part is no key.
+    const noKey = await postMultipart(s.ts, 'json', { stream: 'ops' }, [{ name: 'api_key', value: bot.apiKey, filename: 'key.txt' }]);
+    assert.equal(noKey.status, 400);
+    assert.equal(noKey.body.msg, "Missing 'api_key' argument");
+    // Malformed multipart (no boundary) is a 400, and more than the webhook limit a 413, as for any body.
+    const broken = await fetch(`${s.ts.url}/api/v1/external/json?api_key=${bot.apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data' },
+      body: 'x',
+    });
+    assert.equal(broken.status, 400);
+    assert.equal((await broken.json()).result, 'error');
+    const huge = await postMultipart(s.ts, 'json', { api_key: bot.apiKey }, [{ name: 'blob', value: 'x'.repeat(11 * 1024 * 1024) }]);
+    assert.equal(huge.status, 413);
+    assert.deepEqual(huge.body, { result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' });
   });
 
   it('only_events and exclude_events match with fnmatch patterns', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hookSuite, newest, postHook, postOne, registerEntry } from '../helpers/webhooks.js';
+import { hookSuite, newest, postHook, postMultipart, postOne, registerEntry } from '../helpers/webhooks.js';
 
 const s = hookSuite('kuma', 'alerts');
 
@@ -42,6 +42,27 @@ describe('POST /api/v1/external/slack_incoming', () => {
     const res = await postHook(s.ts, 'slack_incoming', { api_key: s.hook.apiKey, stream: 'alerts' }, form.toString());
     assert.deepEqual(res.body, { result: 'success', msg: '', ok: true });
     assert.deepEqual({ topic: newest(s.ts).topic, content: newest(s.ts).content }, { topic: 'uptime', content: ':red_circle: **router** is down' });
+  });
+
+  it('a multipart body: api_key, stream and payload fields (curl -F; payload with or without its own Content-Type); a file part is no payload', async () => {
+    const payload = JSON.stringify({ channel: '#backups', text: 'Backup of *nas-01* done: 4.2 GB, é' });
+    for (const type of [undefined, 'application/json']) {
+      const res = await postMultipart(s.ts, 'slack_incoming', {}, [
+        { name: 'api_key', value: s.hook.apiKey },
+        { name: 'stream', value: 'alerts' },
+        { name: 'payload', value: payload, type },
+        { name: 'log', value: Buffer.from([0xff, 0xfe, 0x00, 0x01]), filename: 'backup.log', type: 'application/octet-stream' },
+      ]);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, { result: 'success', msg: '', ok: true });
+      const m = newest(s.ts);
+      assert.deepEqual({ stream: m.streamId, topic: m.topic, content: m.content }, { stream: s.channelId, topic: 'backups', content: 'Backup of **nas-01** done: 4.2 GB, é' });
+    }
+    const res = await postMultipart(s.ts, 'slack_incoming', { api_key: s.hook.apiKey, stream: 'alerts' }, [
+      { name: 'payload', value: payload, filename: 'payload.json', type: 'application/json' },
+    ]);
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { ok: false, error: "Missing 'payload' argument" });
   });
 
   it('blocks: header, section text, accessory image, fields (one, then a two-column table), image, divider, context', async () => {
