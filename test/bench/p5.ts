@@ -17,7 +17,7 @@ const RUNS = 100;
 const WARMUP = 5;
 
 /** What zulip-flutter sends (lib/api/route/events.dart): every event type, its capabilities. */
-const MOBILE = {
+export const MOBILE = {
   apply_markdown: 'true',
   client_gravatar: 'true',
   slim_presence: 'true',

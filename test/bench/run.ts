@@ -44,6 +44,10 @@ const benchmarks: Record<string, { about: string; load: () => Promise<{ main(): 
     about: 'cold start with 1M messages: time to open and RSS (baseline: 10k messages)',
     load: () => import('./p8.js'),
   },
+  history: {
+    about: 'cost of history (issue 34) at 100k, 1M, 5M messages: RSS and time to ready, search index ready, old-history narrow fetch p99 cold and warm, register (baseline: 100k) [--sizes N,N --rounds N]',
+    load: () => import('./history.js'),
+  },
   access: {
     about: 'channel access diff (group/role changes): 1, 100 and every user of 2,000 x 300 channels vs a pair-by-pair check',
     load: () => import('./channel-access.js'),
