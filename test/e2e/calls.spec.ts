@@ -9,7 +9,9 @@
  * "Declined"; Mel accepts one on a page without a camera (the call view says so, he joins with sound
  * only); one nobody answers is missed (the ring timeout shortened): "Missed call from …" and "No
  * answer". A room at the server's limit (lowered for the test) tells the next person "This call is
- * full.". Olive sets STUN/TURN servers in the organization settings (a refusal first). Screenshots at
+ * full.". Olive sets STUN/TURN servers in the organization settings (a refusal first). Sam's network
+ * drops mid-call (his context offline, no leave): Olive and Mel see him leave within 10 s (the server's
+ * real heartbeat timeout) and keep each other's moving pictures. Screenshots at
  * 1280 and 390 px: test-results/admin-ui/calls-*.png.
  */
 import assert from 'node:assert/strict';
@@ -325,5 +327,47 @@ test.describe('calls in Chromium', () => {
     await olive.shot('calls-ice-servers-390-dark');
     await olive.page.emulateMedia({ colorScheme: 'light' });
     await olive.page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  test("a participant's network drops: the others see them leave within 10 s, and keep each other's pictures", async () => {
+    await join(olive, callUrl);
+    await join(mel, callUrl);
+    await join(sam, callUrl);
+    for (const p of [olive, mel, sam]) {
+      await eventually(async () => (await playingRemoteVideos(p.page)) === 2, async () => `2 playing remote videos (${await playingRemoteVideos(p.page)})`, 20_000);
+    }
+    // Sam's network drops: no leave, no more heartbeats. The server's real timeout (10 s without a
+    // heartbeat, swept every second) is kept: that is the requirement.
+    const dropped = Date.now();
+    await sam.context.setOffline(true);
+    try {
+      // Sam's tile, his line in the participant list and the announcement, on both remaining pages.
+      const gone = (p: TestPage) =>
+        p.page
+          .waitForFunction(
+            () =>
+              document.querySelectorAll('.call-tile[data-client-id]').length === 1 &&
+              ![...document.querySelectorAll('.call-tile')].some((t) => t.getAttribute('aria-label')?.startsWith('Sam')) &&
+              ![...document.querySelectorAll('.call-people li')].some((li) => li.textContent?.startsWith('Sam')) &&
+              document.querySelector('#call-people-title')?.textContent === 'In the call (2)' &&
+              document.querySelector('.call-room [aria-live]')?.textContent?.trim() === 'Sam left the call.',
+            null,
+            { polling: 100, timeout: 30_000 },
+          )
+          .then(() => Date.now() - dropped);
+      const [forOlive, forMel] = await Promise.all([gone(olive), gone(mel)]);
+      console.log(`Sam seen gone ${forOlive} ms (Olive) and ${forMel} ms (Mel) after his network dropped`);
+      // 10 s, plus the sweeper's interval (1 s) and a little for the event to reach the pages.
+      for (const [who, ms] of [['Olive', forOlive], ['Mel', forMel]] as const) assert.ok(ms <= 11_500, `${who} saw Sam leave ${ms} ms after the drop`);
+      assert.equal((await ts.ownerClient.get(`/calls/hearth/${roomOf(callUrl)}`)).body.participants?.length, 2, 'the server has two left');
+      await olive.page.getByRole('region', { name: 'In the call (2)' }).waitFor();
+      // Olive and Mel still see each other's moving pictures.
+      for (const p of [olive, mel]) {
+        assert.equal(await remoteTiles(p.page), 1);
+        await eventually(async () => (await playingRemoteVideos(p.page)) === 1, 'the other\'s pictures still move', 10_000);
+      }
+    } finally {
+      await sam.context.setOffline(false);
+    }
   });
 });
