@@ -130,7 +130,7 @@ export function createApp(opts: CreateAppOptions): HearthServer {
     capLoopbackConnections: false,
     outgoingWebhookTimeoutMs: 10_000,
     outgoingWebhookRetryMs: 1000,
-    callHeartbeatTimeoutMs: 10_000,
+    callHeartbeatTimeoutMs: 8_500,
     callRingTimeoutMs: 30_000,
     callSweepMs: 1000,
     retentionFirstPassMs: 10_000,

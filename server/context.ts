@@ -112,7 +112,7 @@ export interface ServerConfig {
   outgoingWebhookTimeoutMs: number;
   /** How long a call that timed out or could not connect waits before it is tried again, in ms (1 s). */
   outgoingWebhookRetryMs: number;
-  /** Hearth's calls: a participant whose page sends nothing for this long leaves (10 s; pages heartbeat every 3 s). */
+  /** Hearth's calls: a participant whose page sends nothing for this long leaves (8.5 s: two heartbeats missed, pages send one every 3 s; with the 1 s sweep the others see it within 10 s). */
   callHeartbeatTimeoutMs: number;
   /** Hearth's calls: ringing in a direct conversation nobody answers is missed after this long (30 s). */
   callRingTimeoutMs: number;

@@ -1,6 +1,6 @@
 /**
  * The calls' timer (started and stopped with the server, as the outgoing-webhook worker): a
- * participant whose page has sent nothing for `callHeartbeatTimeoutMs` (10 s) leaves, ringing
+ * participant whose page has sent nothing for `callHeartbeatTimeoutMs` (8.5 s) leaves, ringing
  * unanswered for `callRingTimeoutMs` (30 s) is missed, and empty rooms older than 30 days are
  * dropped from call_rooms.json (hourly). A graceful stop keeps who is in a call (`live` in the
  * file) so their pages, which keep heartbeating, keep their places after the next start.

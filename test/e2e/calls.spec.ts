@@ -11,7 +11,7 @@
  * answer". A room at the server's limit (lowered for the test) tells the next person "This call is
  * full.". Olive sets STUN/TURN servers in the organization settings (a refusal first). Sam's network
  * drops mid-call (his context offline, no leave): Olive and Mel see him leave within 10 s (the server's
- * real heartbeat timeout) and keep each other's moving pictures. Screenshots at
+ * real heartbeat timeout, 8.5 s, and its 1 s sweep) and keep each other's moving pictures. Screenshots at
  * 1280 and 390 px: test-results/admin-ui/calls-*.png.
  */
 import assert from 'node:assert/strict';
@@ -336,8 +336,8 @@ test.describe('calls in Chromium', () => {
     for (const p of [olive, mel, sam]) {
       await eventually(async () => (await playingRemoteVideos(p.page)) === 2, async () => `2 playing remote videos (${await playingRemoteVideos(p.page)})`, 20_000);
     }
-    // Sam's network drops: no leave, no more heartbeats. The server's real timeout (10 s without a
-    // heartbeat, swept every second) is kept: that is the requirement.
+    // Sam's network drops: no leave, no more heartbeats. The server's real timeout (8.5 s without a
+    // heartbeat, swept every second) is kept: seen within 10 s is the requirement.
     const dropped = Date.now();
     await sam.context.setOffline(true);
     try {
@@ -357,8 +357,8 @@ test.describe('calls in Chromium', () => {
           .then(() => Date.now() - dropped);
       const [forOlive, forMel] = await Promise.all([gone(olive), gone(mel)]);
       console.log(`Sam seen gone ${forOlive} ms (Olive) and ${forMel} ms (Mel) after his network dropped`);
-      // 10 s, plus the sweeper's interval (1 s) and a little for the event to reach the pages.
-      for (const [who, ms] of [['Olive', forOlive], ['Mel', forMel]] as const) assert.ok(ms <= 11_500, `${who} saw Sam leave ${ms} ms after the drop`);
+      // The requirement: within 10 s (8.5 s timeout + up to 1 s until the sweep + the event's way to the pages).
+      for (const [who, ms] of [['Olive', forOlive], ['Mel', forMel]] as const) assert.ok(ms <= 10_000, `${who} saw Sam leave ${ms} ms after the drop`);
       assert.equal((await ts.ownerClient.get(`/calls/hearth/${roomOf(callUrl)}`)).body.participants?.length, 2, 'the server has two left');
       await olive.page.getByRole('region', { name: 'In the call (2)' }).waitFor();
       // Olive and Mel still see each other's moving pictures.
