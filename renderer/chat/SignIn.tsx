@@ -4,22 +4,13 @@
  * It names the organization, with its icon and description, as Zulip's login page does.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { serverSettings, type ApiError } from './store/api.js';
+import { serverSettings, type ApiError, type ServerSettings } from './store/api.js';
 import { sanitizeOwnImages } from './messages/html.js';
 import { signIn } from './store/session.js';
 
 /** `hearth demo`'s accounts (server/demo/roster.ts): public, like the demo itself. */
 const DEMO_OWNER = 'maya@juniper.example';
 const DEMO_PASSWORD = 'juniper-demo';
-
-/** What the sign-in form reads of `GET /server_settings`. */
-interface PublicSettings {
-  realm_name?: string;
-  realm_icon?: string;
-  realm_description?: string;
-  hearth_demo_organization?: boolean;
-  hearth_https_port?: number | null;
-}
 
 /** The sign-in page. */
 export const SignIn = () => (
@@ -30,21 +21,16 @@ export const SignIn = () => (
 
 /** The form; `onSignedIn` runs once signed in (the page otherwise follows the session signal). */
 export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
-  const [settings, setSettings] = useState<PublicSettings>({});
+  const [settings, setSettings] = useState<ServerSettings>({});
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const [demo, setDemo] = useState(false);
-  const [httpsPort, setHttpsPort] = useState<number | null>(null);
   useEffect(() => {
-    void serverSettings().then((s) => {
-      const j = s as PublicSettings;
-      setSettings(j);
-      setDemo(j.hearth_demo_organization === true);
-      setHttpsPort(typeof j.hearth_https_port === 'number' ? j.hearth_https_port : null);
-    });
+    void serverSettings().then(setSettings);
   }, []);
+  const demo = settings.hearth_demo_organization === true;
+  const httpsPort = typeof settings.hearth_https_port === 'number' ? settings.hearth_https_port : null;
   const plain = location.protocol === 'http:';
   const secureUrl = httpsPort ? `https://${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${httpsPort}${location.pathname}` : null;
 

@@ -8,6 +8,7 @@ import { forget } from '../../session.js';
 import { session } from '../store/session.js';
 
 export { ApiError } from '../../api.js';
+export type { ServerSettings } from '../store/api.js';
 
 export async function adminCall<T>(method: Method, path: string, params: Params = {}, form?: FormData): Promise<T> {
   try {
@@ -27,15 +28,6 @@ export const post = <T>(path: string, params?: Params) => adminCall<T>('POST', p
 export const patch = <T>(path: string, params?: Params) => adminCall<T>('PATCH', path, params);
 export const del = <T>(path: string, params?: Params) => adminCall<T>('DELETE', path, params);
 export const upload = <T>(path: string, form: FormData) => adminCall<T>('POST', path, {}, form);
-
-/** What the organization settings read of `GET /server_settings` (no sign-in needed). */
-export interface ServerSettings {
-  realm_name?: string;
-  realm_description?: string;
-  realm_icon?: string;
-  hearth_demo_organization?: boolean;
-  hearth_https_port?: number | null;
-}
 
 /** Zulip's roles. */
 export const ROLES: readonly { id: number; name: string }[] = [

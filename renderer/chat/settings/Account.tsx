@@ -105,7 +105,7 @@ function ApiKey() {
   const email = me?.email ?? '';
   async function download() {
     // Over HTTPS when the server has it, naming its authority (downloaded beside the file).
-    const settings = (await serverSettings()) as { hearth_https_port?: number | null };
+    const settings = await serverSettings();
     const port = typeof settings.hearth_https_port === 'number' ? settings.hearth_https_port : null;
     const save = (href: string, name: string) => {
       const a = document.createElement('a');

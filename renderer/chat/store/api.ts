@@ -36,9 +36,18 @@ export function upload(file: File, onProgress: (fraction: number) => void): Prom
 export const getStaticFile = (path: string): Promise<Response> => fetch(path, { credentials: 'same-origin' });
 
 /** `GET /json/server_settings` (no sign-in needed): the server's public facts; `{}` when it cannot be read. */
-export const serverSettings = (): Promise<Record<string, unknown>> =>
+/** What the web app reads of `GET /server_settings` (no sign-in needed). */
+export interface ServerSettings {
+  realm_name?: string;
+  realm_description?: string;
+  realm_icon?: string;
+  hearth_demo_organization?: boolean;
+  hearth_https_port?: number | null;
+}
+
+export const serverSettings = (): Promise<ServerSettings> =>
   fetch('/json/server_settings', { credentials: 'same-origin' })
-    .then((r) => r.json() as Promise<Record<string, unknown>>)
+    .then((r) => r.json() as Promise<ServerSettings>)
     .catch(() => ({}));
 
 /** `POST /users/me/avatar`: the picture as a file upload (multipart), with the CSRF token. */

@@ -8,7 +8,7 @@ import type { ClientEventOf as Of } from '../../../server/protocol/events.js';
 import type { Effects } from './effects.js';
 import { dmPeers, keyOf, matches, viewOf, isFeed, type MessageLike } from './narrow.js';
 import { withSubmessage, type Submessage } from '../widgets/widgets.js';
-import { noteRecent, placeKey, type Message, type Store, type UnreadPlace } from './state.js';
+import { noteRecent, placeKey, type Feed, type Message, type Store, type UnreadPlace } from './state.js';
 
 export const placeOf = (m: Message, selfId: number): UnreadPlace =>
   m.type === 'stream' ? { streamId: m.stream_id!, topic: m.subject } : { peers: dmPeers(m, selfId).join(',') };
@@ -110,40 +110,34 @@ export function onFlags(s: Store, e: Of<'update_message_flags'>): void {
   const set = new Set(ids);
   mapMessages(s, set, (m) => ({ ...m, flags: add ? [...new Set([...m.flags, e.flag])] : m.flags.filter((f) => f !== e.flag) }));
   if (e.flag === 'starred' && !add) refilter(s, (key, m) => !(key === STARRED && set.has(m.id)));
-  if (e.flag === 'starred' && add) joinStarred(s, ids);
+  if (e.flag === 'starred' && add) joinStarred(s, set);
 }
 
 const STARRED = keyOf({ kind: 'starred' });
 
 /**
- * Messages starred elsewhere join a loaded Starred feed, in order, from a loaded copy. One not
+ * Messages starred elsewhere join a loaded Starred feed from a loaded copy (joinFeeds). One not
  * loaded anywhere (starred by another client) drops the feed, which loads afresh when next shown.
  */
-function joinStarred(s: Store, ids: number[]): void {
+function joinStarred(s: Store, ids: Set<number>): void {
   const f = s.feeds.value.get(STARRED);
   if (!f) return;
+  if (![...ids].some((id) => inRange(f, id) && !f.messages.some((m) => m.id === id) && !findLoaded(s, id))) return joinFeeds(s, ids);
   const next = new Map(s.feeds.value);
-  const have = new Set(f.messages.map((m) => m.id));
-  const oldest = f.messages[0]?.id ?? Number.POSITIVE_INFINITY;
-  let messages = f.messages;
-  for (const id of ids) {
-    if (have.has(id) || (!f.foundOldest && id < oldest) || (!f.foundNewest && id > (f.messages.at(-1)?.id ?? 0))) continue;
-    const copy = findLoaded(s, id);
-    if (!copy) {
-      next.delete(STARRED);
-      s.feeds.value = next;
-      return;
-    }
-    messages = [...messages, { ...copy, flags: [...new Set([...copy.flags, 'starred'])] }];
-  }
-  if (messages === f.messages) return;
-  next.set(STARRED, { ...f, messages: messages.sort((a, b) => a.id - b.id) });
+  next.delete(STARRED);
   s.feeds.value = next;
 }
 
+/** Whether a message ID falls within what a feed has loaded (a feed that has loaded neither end keeps its range). */
+function inRange(f: Feed, id: number): boolean {
+  const first = f.messages[0]?.id;
+  const last = f.messages.at(-1)?.id;
+  return (f.foundOldest || (first !== undefined && id > first)) && (f.foundNewest || (last !== undefined && id < last));
+}
+
 /**
- * Moved messages join the loaded feeds they now belong in (the channel or topic they went to), where
- * they fall within what the feed has loaded; a feed that has loaded neither end keeps its range.
+ * Moved (or newly starred) messages join the loaded feeds they now belong in, where they fall
+ * within what the feed has loaded.
  */
 function joinFeeds(s: Store, ids: Set<number>): void {
   const moved = [...ids].map((id) => findLoaded(s, id)).filter((m): m is Message => m !== undefined);
@@ -154,10 +148,7 @@ function joinFeeds(s: Store, ids: Set<number>): void {
     const v = viewOf(key);
     if (!isFeed(v)) continue;
     const have = new Set(f.messages.map((m) => m.id));
-    const first = f.messages[0]?.id;
-    const last = f.messages.at(-1)?.id;
-    const within = (id: number) => (f.foundOldest || (first !== undefined && id > first)) && (f.foundNewest || (last !== undefined && id < last));
-    const joining = moved.filter((m) => !have.has(m.id) && within(m.id) && matches(v, m, s.selfId.value, (x) => mutedForFeedIn(s, x)));
+    const joining = moved.filter((m) => !have.has(m.id) && inRange(f, m.id) && matches(v, m, s.selfId.value, (x) => mutedForFeedIn(s, x)));
     if (!joining.length) continue;
     next.set(key, { ...f, messages: [...f.messages, ...joining].sort((a, b) => a.id - b.id) });
     changed = true;
