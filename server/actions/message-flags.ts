@@ -1,7 +1,7 @@
 /**
  * Personal message flags (Zulip's do_update_message_flags, do_mark_all_as_read,
- * do_mark_stream_messages_as_read): the user's rows change, touched segments are
- * saved, and the user's clients hear `update_message_flags` with `op` and the
+ * do_mark_stream_messages_as_read): the user's flags change (a line in the flags journal; a
+ * segment is written only for a message given a row), and the user's clients hear `update_message_flags` with `op` and the
  * legacy `operation`; removing `read` carries `message_details` so clients can
  * rebuild their unread counts.
  */
@@ -61,12 +61,14 @@ export async function doUpdateMessageFlags(
   const store = app.store.messages;
   return commit(app, (tx) => {
     const changed: MessageRecord[] = [];
+    /** Messages given a row (their records change); the flags themselves are a line in the flags journal. */
+    const newRows: number[] = [];
     const details: Record<string, UnreadMessageDetails> = {};
     for (const m of messages) {
       const old = store.rowFlags(m, user.id);
       if (old === null) {
         if (op === 'remove' || flag === 'read') continue;
-        store.setRowFlags(m, user.id, FLAG.read | FLAG.historical | bit);
+        if (store.setRowFlags(m, user.id, FLAG.read | FLAG.historical | bit)) newRows.push(m.id);
         changed.push(m);
         continue;
       }
@@ -78,7 +80,7 @@ export async function doUpdateMessageFlags(
     }
     if (!changed.length && !opts.all) return { changed: [] };
     const ids = changed.map((m) => m.id).sort((a, b) => a - b);
-    if (ids.length) tx.touch(() => store.save(...ids));
+    if (ids.length) tx.touch(() => store.save(...newRows));
     const event: UpdateMessageFlagsEvent = {
       type: 'update_message_flags',
       op,

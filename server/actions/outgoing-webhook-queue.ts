@@ -35,7 +35,8 @@ export function removeOutgoingWebhookCall(app: App, tx: Transaction, call: Outgo
   const m = app.store.messages.get(call.message_id);
   const flags = m ? app.store.messages.rowFlags(m, call.bot_id) : null;
   if (m && flags !== null && (flags & FLAG.read) === 0) {
+    // Read is a journal line, not a segment write.
     app.store.messages.setRowFlags(m, call.bot_id, flags | FLAG.read);
-    tx.touch(() => app.store.messages.save(m.id));
+    tx.touch(() => app.store.messages.saveFlags());
   }
 }

@@ -16,17 +16,22 @@
  *   edits (keeps the indexes); `setContent(m, content, rendered, bits)` for
  *   edits (record them in `m.edits` yourself); `remove(id)` for deletion
  *   (IDs are never reused); `nextSubmessageId()` for a message's `submessages`.
- * Flags are FLAG bits from message-records.ts; `flagNames` gives the API list.
+ * Flags are FLAG bits from message-records.ts; `flagNames` gives the API list. Read, starred and
+ * collapsed live apart from the records (`flags`: ./flag-lists.ts, journal ./flag-journal.ts): a
+ * change of only those writes a journal line, not a segment (`setRowFlags` answers whether the
+ * record changed; `saveFlags` makes flag changes durable, `save(...ids)` records and flags).
  */
 import { SegmentedCollection } from './segmented.js';
 import { IdList } from './message-ids.js';
 import { SearchIndex } from './search-index.js';
 import { RowLists } from './row-lists.js';
 import { FLAG, ROW_SPAN, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
+import { EDITABLE_MASK, FLAGS_FILE, FlagJournal, type FlagSnapshot } from './flag-journal.js';
+import { FlagLists } from './flag-lists.js';
+import { PlaceIndex } from './place-index.js';
+import { join } from 'node:path';
 
-export interface TopicEntry {
-  ids: IdList;
-}
+export { topicKey, type TopicEntry } from './place-index.js';
 
 const list = <K>(map: Map<K, IdList>, key: K): IdList => {
   let l = map.get(key);
@@ -34,20 +39,14 @@ const list = <K>(map: Map<K, IdList>, key: K): IdList => {
   return l;
 };
 
-/** Per-user lists in an array indexed by user ID (user IDs are small integers; faster than a Map at load). */
-const userList = (arr: (IdList | undefined)[], userId: number): IdList => (arr[userId] ??= new IdList());
 
 const EMPTY = new IdList(0);
-export const topicKey = (topic: string) => topic.toLowerCase();
 
 export class MessageStore {
   /** Every message ID, ascending. */
   readonly allIds = new IdList(1024);
-  private readonly byChannel = new Map<number, IdList>();
-  private readonly byTopic = new Map<number, Map<string, TopicEntry>>();
-  /** Lower-cased topic names, by topic name (topics repeat: one key string each). */
-  private readonly topicKeys = new Map<string, string>();
-  private readonly byConversation = new Map<string, IdList>();
+  /** Channels', topics' and direct conversations' messages. */
+  private readonly places = new PlaceIndex();
   private readonly bySender = new Map<number, IdList>();
   /**
    * A user's messages and direct messages: built on the user's first use (one
@@ -55,8 +54,6 @@ export class MessageStore {
    * seconds; kept current once built.
    */
   private readonly byUser: (IdList | undefined)[] = [];
-  private readonly unreadByUser: (IdList | undefined)[] = [];
-  private readonly starredByUser: (IdList | undefined)[] = [];
   private readonly directByUser: (IdList | undefined)[] = [];
   /**
    * The highest submessage ID in the store (found at open). IDs of the newest message's submessages may
@@ -69,9 +66,22 @@ export class MessageStore {
     readonly items: SegmentedCollection<MessageRecord>,
     /** Row lists shared between messages with the same rows (a change makes a new list). */
     private readonly rows: RowLists,
-  ) {}
+    journal: FlagJournal,
+    /** Messages up to this ID take their editable flags from the flags snapshot, not from `um` (while opening). */
+    private flagsFromRecordsAbove: number,
+  ) {
+    this.flags = new FlagLists(journal, () => this.items.maxId);
+  }
 
-  static async open(dir: string): Promise<MessageStore> {
+  /** Read, starred and collapsed, kept apart from the records (./flag-lists.ts, ./flag-journal.ts), not in `um`. */
+  readonly flags: FlagLists;
+
+  /**
+   * Opens the messages folder. `writable` false (a rollback's reopen): nothing on disk changes.
+   * The first start of a data dir from before the flags journal writes its first snapshot here.
+   */
+  static async open(dir: string, opts: { writable?: boolean } = {}): Promise<MessageStore> {
+    const writable = opts.writable !== false;
     const topics = new Map<string, string>(); // interning: one string per distinct topic
     const rows = new RowLists();
     // A message's rows are most often the previous ones of its channel (or conversation).
@@ -93,9 +103,18 @@ export class MessageStore {
       }
       loaded.push(segment);
     });
-    const store = new MessageStore(items, rows);
+    const opened = await FlagJournal.open(dir, writable);
+    const store = new MessageStore(items, rows, opened.journal, opened.snapshot?.upTo ?? 0);
     store.allIds.reserve(items.size);
     for (const segment of loaded) for (const m of segment) store.index(m);
+    store.flags.load(opened.snapshot, opened.lines, (id) => store.allIds.has(id));
+    store.flagsFromRecordsAbove = -1;
+    // An ID the snapshot covered is never assigned again (a message refused by the disk had it).
+    items.reserveThrough(opened.journal.upTo);
+    if (writable && store.flags.compactionDue(opened.snapshot === null, items.size)) {
+      // A full disk starts all the same; the snapshot waits for the next start or change.
+      await store.flags.compact().catch(() => undefined);
+    }
     // The word index builds between requests; search scans until it is ready.
     const ids = store.allIds.toArray();
     void store.search.build(
@@ -141,12 +160,38 @@ export class MessageStore {
     return ++this.lastSubmessageId;
   }
 
+  /** Makes these messages' records durable, and every flag change made so far (the journal). */
   save(...ids: number[]): Promise<void> {
-    return this.items.save(...ids);
+    if (!ids.length) return this.saveFlags();
+    return Promise.all([this.items.save(...ids), this.saveFlags()]).then(() => undefined);
+  }
+
+  /** Makes every flag change made so far durable: a line appended to the flags journal, no segment written. */
+  saveFlags(): Promise<void> {
+    return this.flags.save();
   }
 
   settled(): Promise<void> {
-    return this.items.settled();
+    return Promise.all([this.items.settled(), this.flags.settled()]).then(() => undefined);
+  }
+
+  // ------------------------------------------------------------ the flags snapshot and journal
+
+  /** Writes a new flags snapshot as of now and starts the next journal (compaction; tests call it). */
+  compactFlags(): Promise<void> {
+    return this.flags.compact();
+  }
+
+  /**
+   * Every file of the messages folder as of now, synchronously (for one-instant backups): the
+   * segments (./segmented.ts files()) and a flags snapshot made from memory, which covers every
+   * message, so no journal goes with it.
+   */
+  files(): { file: string; clean: boolean; data: unknown }[] {
+    const out = this.items.files();
+    const snapshot: FlagSnapshot = { ...this.flags.snapshot(), log: 1 };
+    out.push({ file: join(this.items.dir, FLAGS_FILE), clean: false, data: snapshot });
+    return out;
   }
 
   /** Removes a message and its rows from memory and the indexes; `save(id)` makes it durable. */
@@ -183,7 +228,7 @@ export class MessageStore {
   /** The user's flags on the message, or null when the user has no row (never received it). */
   rowFlags(m: MessageRecord, userId: number): number | null {
     const i = this.rowIndex(m, userId);
-    return i < 0 ? null : rowFlagsOf(m.um[i]!);
+    return i < 0 ? null : (rowFlagsOf(m.um[i]!) & ~EDITABLE_MASK) | this.flags.of(m.id, userId);
   }
 
   /** User IDs with a row, ascending. */
@@ -191,9 +236,13 @@ export class MessageStore {
     return m.um.map(rowUser);
   }
 
-  /** Sets (or creates) the user's row on the message. */
-  setRowFlags(m: MessageRecord, userId: number, flags: number): void {
-    if (this.rowFlags(m, userId) !== flags) this.setRows(m, new Map([[userId, flags]]));
+  /**
+   * Sets (or creates) the user's row on the message. True when the record changed (a new row, or a
+   * flag other than read, starred and collapsed): the message's segment must then be saved; a
+   * change of those three alone goes to the flags journal (`save` or `saveFlags` makes it durable).
+   */
+  setRowFlags(m: MessageRecord, userId: number, flags: number): boolean {
+    return this.rowFlags(m, userId) !== flags && this.setRows(m, new Map([[userId, flags]]));
   }
 
   removeRow(m: MessageRecord, userId: number): void {
@@ -204,53 +253,57 @@ export class MessageStore {
    * Users' rows of one message, changed in one new list (the list is shared, so each change
    * copies it; one change per user was seconds for an edit seen by 10,000). `changes`: user ID →
    * their row's flags (made if missing), or null to remove it. What is not a user ID or flags is
-   * refused (RangeError) before anything changes.
+   * refused (RangeError) before anything changes. Read, starred and collapsed go to the flag lists
+   * and the journal; the record changes only for a new or removed row or another flag. True when
+   * the record changed.
    */
-  setRows(m: MessageRecord, changes: ReadonlyMap<number, number | null>): void {
+  setRows(m: MessageRecord, changes: ReadonlyMap<number, number | null>): boolean {
     const users = [...changes.keys()].filter((u) => changes.get(u) !== null || Number.isInteger(u)).sort((a, b) => a - b);
     const um = m.um;
     const rows: number[] = [];
     const changed: { userId: number; old: number | null; flags: number | null }[] = [];
+    let recordChanged = false;
     let i = 0;
     for (const userId of users) {
       while (i < um.length && rowUser(um[i]!) < userId) rows.push(um[i++]!);
       const flags = changes.get(userId)!;
-      const old = i < um.length && rowUser(um[i]!) === userId ? rowFlagsOf(um[i++]!) : null;
-      if (flags !== null) rows.push(packRow(userId, flags));
+      const stored = i < um.length && rowUser(um[i]!) === userId ? um[i++]! : null;
+      const old = stored === null ? null : (rowFlagsOf(stored) & ~EDITABLE_MASK) | this.flags.of(m.id, userId);
+      if (flags !== null) {
+        // The row as stored stays while only the journal's flags change (its own copy of them is older, which is allowed).
+        if (stored !== null && (rowFlagsOf(stored) & ~EDITABLE_MASK) === (flags & ~EDITABLE_MASK)) rows.push(stored);
+        else {
+          rows.push(packRow(userId, flags));
+          recordChanged = true;
+        }
+      } else if (stored !== null) recordChanged = true;
       if (old !== flags) changed.push({ userId, old, flags });
     }
-    if (!changed.length) return;
+    if (!changed.length) return false;
     while (i < um.length) rows.push(um[i++]!);
-    m.um = this.rows.replace(um, rows);
+    if (recordChanged) m.um = this.rows.replace(um, rows);
     for (const { userId, old, flags } of changed) {
-      if (flags === null) this.unindexRow(m, userId);
-      else if (old === null) this.indexRow(m, userId, flags);
-      else this.updateFlagIndexes(m.id, userId, old, flags);
+      if (flags === null) this.unindexPlaceRow(m, userId);
+      else if (old === null) this.indexPlaceRow(m, userId);
+      this.flags.record(m.id, userId, old, flags);
     }
+    return recordChanged;
   }
 
-  private updateFlagIndexes(id: number, userId: number, old: number, flags: number): void {
-    if ((old ^ flags) & FLAG.read) {
-      if (flags & FLAG.read) this.unreadByUser[userId]?.remove(id);
-      else userList(this.unreadByUser, userId).insert(id);
-    }
-    if ((old ^ flags) & FLAG.starred) {
-      if (flags & FLAG.starred) userList(this.starredByUser, userId).insert(id);
-      else this.starredByUser[userId]?.remove(id);
-    }
-  }
-
+  /** A row's message joins the user's lists (built ones only); at open, its read, starred and collapsed flags count above the snapshot. */
   private indexRow(m: MessageRecord, userId: number, flags: number): void {
+    this.indexPlaceRow(m, userId);
+    if (m.id > this.flagsFromRecordsAbove) this.flags.update(m.id, userId, FLAG.read, flags);
+  }
+
+  private indexPlaceRow(m: MessageRecord, userId: number): void {
     this.byUser[userId]?.insert(m.id);
     if (m.dm) this.directByUser[userId]?.insert(m.id);
-    this.updateFlagIndexes(m.id, userId, FLAG.read, flags);
   }
 
-  private unindexRow(m: MessageRecord, userId: number): void {
+  private unindexPlaceRow(m: MessageRecord, userId: number): void {
     this.byUser[userId]?.remove(m.id);
     this.directByUser[userId]?.remove(m.id);
-    this.unreadByUser[userId]?.remove(m.id);
-    this.starredByUser[userId]?.remove(m.id);
   }
 
   // ------------------------------------------------------------ content and place
@@ -264,72 +317,37 @@ export class MessageStore {
 
   /** Moves a channel message to another channel and/or topic, keeping the indexes. */
   relocate(m: MessageRecord, to: { stream_id: number; topic: string }): void {
-    this.unindexPlace(m);
+    this.places.remove(m);
     m.stream_id = to.stream_id;
     m.topic = to.topic;
-    this.indexPlace(m);
+    this.places.add(m);
     this.search.add(m);
-  }
-
-  private keyOf(topic: string): string {
-    let key = this.topicKeys.get(topic);
-    if (key === undefined) {
-      key = topicKey(topic);
-      if (this.topicKeys.size < 1_000_000) this.topicKeys.set(topic, key);
-    }
-    return key;
-  }
-
-  private indexPlace(m: MessageRecord): void {
-    if (m.stream_id === null) {
-      list(this.byConversation, conversationKey(m.dm ?? [])).insert(m.id);
-      return;
-    }
-    list(this.byChannel, m.stream_id).insert(m.id);
-    let topics = this.byTopic.get(m.stream_id);
-    if (!topics) this.byTopic.set(m.stream_id, (topics = new Map()));
-    const key = this.keyOf(m.topic);
-    let entry = topics.get(key);
-    if (!entry) topics.set(key, (entry = { ids: new IdList(4) }));
-    entry.ids.insert(m.id);
-  }
-
-  private unindexPlace(m: MessageRecord): void {
-    if (m.stream_id === null) {
-      this.byConversation.get(conversationKey(m.dm ?? []))?.remove(m.id);
-      return;
-    }
-    this.byChannel.get(m.stream_id)?.remove(m.id);
-    const topics = this.byTopic.get(m.stream_id);
-    const key = this.keyOf(m.topic);
-    const entry = topics?.get(key);
-    if (entry) {
-      entry.ids.remove(m.id);
-      if (entry.ids.length === 0) topics!.delete(key);
-    }
   }
 
   private index(m: MessageRecord): void {
     const subs = m.submessages;
     if (subs?.length) this.lastSubmessageId = Math.max(this.lastSubmessageId, subs[subs.length - 1]!.id);
     this.allIds.insert(m.id);
-    this.indexPlace(m);
+    this.places.add(m);
     list(this.bySender, m.sender_id).insert(m.id);
     for (const r of m.um) this.indexRow(m, rowUser(r), rowFlagsOf(r));
   }
 
   private unindex(m: MessageRecord): void {
     this.allIds.remove(m.id);
-    this.unindexPlace(m);
+    this.places.remove(m);
     this.bySender.get(m.sender_id)?.remove(m.id);
-    for (const r of m.um) this.unindexRow(m, rowUser(r));
+    for (const r of m.um) {
+      this.unindexPlaceRow(m, rowUser(r));
+      this.flags.forget(m.id, rowUser(r));
+    }
   }
 
   // ------------------------------------------------------------ index reads (ascending IdLists; do not mutate)
 
   userMessages = (userId: number): IdList => this.byUser[userId] ?? this.buildUserLists(userId).all;
-  unread = (userId: number): IdList => this.unreadByUser[userId] ?? EMPTY;
-  starred = (userId: number): IdList => this.starredByUser[userId] ?? EMPTY;
+  unread = (userId: number): IdList => this.flags.unread(userId);
+  starred = (userId: number): IdList => this.flags.starred(userId);
   directOf = (userId: number): IdList => this.directByUser[userId] ?? this.buildUserLists(userId).direct;
 
   /** The newest message the user has a row for (0 when none), without building the user's lists. */
@@ -341,15 +359,6 @@ export class MessageStore {
       if (m && this.rowIndex(m, userId) >= 0) return id;
     }
     return 0;
-  }
-
-  /** The direct conversations the user takes part in, each with its messages (ascending). */
-  *conversationsOf(userId: number): IterableIterator<{ userIds: number[]; ids: IdList }> {
-    for (const [key, ids] of this.byConversation) {
-      if (ids.length === 0) continue;
-      const userIds = key.split(',').map(Number);
-      if (userIds.includes(userId)) yield { userIds, ids };
-    }
   }
 
   private buildUserLists(userId: number): { all: IdList; direct: IdList } {
@@ -364,24 +373,16 @@ export class MessageStore {
     this.directByUser[userId] = direct;
     return { all, direct };
   }
-  channel = (streamId: number): IdList => this.byChannel.get(streamId) ?? EMPTY;
-  conversation = (key: string): IdList => this.byConversation.get(key) ?? EMPTY;
+  channel = (streamId: number): IdList => this.places.channel(streamId);
+  conversation = (key: string): IdList => this.places.conversation(key);
   /** Every direct conversation's IDs (the retention pass reads them: direct messages follow the organization's policy). */
-  directConversations = (): IterableIterator<IdList> => this.byConversation.values();
-  sender = (userId: number): IdList => this.bySender.get(userId) ?? EMPTY;
-
-  topic(streamId: number, name: string): IdList {
-    return this.byTopic.get(streamId)?.get(topicKey(name))?.ids ?? EMPTY;
-  }
-
+  directConversations = (): IterableIterator<IdList> => this.places.directConversations();
+  /** The direct conversations the user takes part in, each with its messages (ascending). */
+  conversationsOf = (userId: number) => this.places.conversationsOf(userId);
+  topic = (streamId: number, name: string): IdList => this.places.topic(streamId, name);
   /** Whether any message of the channel is in a named (non-empty) topic. */
-  hasNamedTopics(streamId: number): boolean {
-    for (const [key, e] of this.byTopic.get(streamId) ?? []) if (key !== '' && e.ids.length) return true;
-    return false;
-  }
-
+  hasNamedTopics = (streamId: number): boolean => this.places.hasNamedTopics(streamId);
   /** The channel's topics: for each, the newest message ID (its topic spelling is the topic's name). */
-  *topicsOf(streamId: number): IterableIterator<{ maxId: number }> {
-    for (const e of this.byTopic.get(streamId)?.values() ?? []) if (e.ids.length) yield { maxId: e.ids.last! };
-  }
+  topicsOf = (streamId: number) => this.places.topicsOf(streamId);
+  sender = (userId: number): IdList => this.bySender.get(userId) ?? EMPTY;
 }

@@ -38,6 +38,12 @@ export const migrations: Migration[] = [
       'message rows are one number each (user ID * 1024 + flags), not two; segments written before are read as pairs at load (store/message-records.ts packedRows), but a Hearth before this schema would misread the new ones, so it refuses the data dir instead',
     run: async () => undefined,
   },
+  {
+    to: 5,
+    describe:
+      "read, starred and collapsed live in the flags journal (messages/flags.json and flags-<n>.log), no longer in the messages' rows; the first start writes the snapshot from the rows (redone whole if stopped before it lands), and a Hearth before this schema would read stale flags, so it refuses the data dir instead",
+    run: async () => undefined,
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = 1 + migrations.length;

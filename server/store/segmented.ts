@@ -207,6 +207,11 @@ export class SegmentedCollection<T extends Identified> {
     return n;
   }
 
+  /** IDs up to `id` are never assigned (another file counted them as used); the next save keeps that. */
+  reserveThrough(id: number): void {
+    if (id > this.lastId) this.lastId = id;
+  }
+
   get maxId(): number {
     return this.lastId;
   }

@@ -145,7 +145,8 @@ export class Store {
           throw new CorruptFileError(c.file, 'unexpected structure');
         }
       }
-      const messages = await MessageStore.open(join(dataDir, 'messages'));
+      // Without the lock (a second reader beside a running server, or a rollback's reopen) nothing is rewritten.
+      const messages = await MessageStore.open(join(dataDir, 'messages'), { writable: !opts.readOnlyOpen && opts.lock !== false });
       // Written only for a new data dir: a start writes nothing it does not change (a full disk starts).
       let startWriteFailure: string | null = null;
       if (!opts.readOnlyOpen && !manifest.loaded) {
