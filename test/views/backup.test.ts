@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../../server/auth/secrets.js';
 import { listDataFiles } from '../../server/lib/runtime/backup.js';
+import { FLAG } from '../../server/store/message-records.js';
 import { Store } from '../../server/store/store.js';
 import { FEATURE_LEVEL, HEARTH_VERSION } from '../../server/version.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -97,8 +98,8 @@ describe('desktop admin API: status, backup, password reset', () => {
 
     const copy = done.body.destination as string;
     const copied = await filesUnder(copy);
-    // Every data file, plus every collection (written from memory even before its first save).
-    const collections = ts.store.collections().map((c) => relative(ts.dataDir, c.file));
+    // Every data file, plus every collection (written from memory even before its first save), and the flags snapshot (always from memory).
+    const collections = [...ts.store.collections().map((c) => c.file), join(ts.dataDir, 'messages', 'flags.json')].map((f) => relative(ts.dataDir, f));
     const expected = [...new Set([...(await listDataFiles(ts.dataDir)).map((f) => f.rel), ...collections])].sort();
     assert.deepEqual(copied, expected);
     assert.ok(!copied.includes('hearth.lock'));
@@ -154,6 +155,13 @@ describe('backup consistency and failure', () => {
       const writes = (round: number) =>
         Promise.all(users.map((u) => ts.client(u).post('/drafts', { drafts: [{ type: 'private', to: [], topic: '', content: `r${round}` }] })));
       await writes(0);
+      // Flags changed after the message was written live in the flags journal: the backup carries them.
+      const sent = await ts.ownerClient.post('/messages', { type: 'direct', to: JSON.stringify([users[0]!.id]), content: 'read and starred' });
+      assert.equal(sent.status, 200, JSON.stringify(sent.body));
+      for (const flag of ['read', 'starred']) {
+        const r = await ts.client(users[0]!).post('/messages/flags', { messages: JSON.stringify([sent.body.id]), op: 'add', flag });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+      }
       const started = await ts.ownerClient.post('/hearth/backup', { destination: root });
       assert.equal(started.status, 200, JSON.stringify(started.body));
       await Promise.all([writes(1), writes(2), ts.app.backups.finished()]);
@@ -167,6 +175,9 @@ describe('backup consistency and failure', () => {
         // Everything committed before the backup started is there; later drafts may or may not be.
         const contents = copy.drafts.data.drafts.map((d) => d.content);
         assert.equal(contents.filter((c) => c === 'r0').length, 3);
+        const m = copy.messages.get(sent.body.id as number)!;
+        assert.equal(copy.messages.rowFlags(m, users[0]!.id)! & (FLAG.read | FLAG.starred), FLAG.read | FLAG.starred);
+        assert.deepEqual(copy.messages.unread(users[0]!.id).toArray(), []);
       } finally {
         await copy.close();
       }

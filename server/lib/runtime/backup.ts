@@ -256,7 +256,7 @@ export class BackupRunner {
       entries.push({ rel: relative(dataDir, c.file), size: Buffer.byteLength(text), text });
     }
     const madeDirs = new Set<string>();
-    for (const f of store.messages.items.files()) {
+    for (const f of store.messages.files()) {
       const rel = relative(dataDir, f.file);
       taken.add(rel);
       if (f.clean) {
