@@ -29,6 +29,8 @@ Environment: HEARTH_DATA_DIR, HEARTH_HOST, HEARTH_PORT, HEARTH_HTTPS_PORT overri
 (data dir: ${defaultDataDir()}, host ${DEFAULT_HOST}, port ${DEFAULT_PORT}, HTTPS port ${DEFAULT_HTTPS_PORT};
 --https-port off serves plain HTTP only);
 HEARTH_WEB_PUBLIC_STREAMS=true allows web-public channels (off by default).
+HEARTH_MESSAGE_CACHE_MB sets how much of older message history is kept in memory (default 64; the rest
+is read from disk when asked for).
 --url (or HEARTH_URL) is the address links use, such as http://chat.office.lan:9991, when the office
 reaches the server by a name of its own (by default: this computer's name or address as typed).
 The demo serves a made-up organization from its own data dir (${defaultDemoDir()} unless

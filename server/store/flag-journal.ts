@@ -299,3 +299,14 @@ export class FlagJournal {
     this.stats.bytesAppended += bytes.length;
   }
 }
+
+/** Messages a flags snapshot or journal may have unread for someone (delta-decoded IDs). */
+export function unreadIn(snapshot: FlagSnapshot | null, lines: FlagLine[]): Set<number> {
+  const out = new Set<number>();
+  for (const lists of Object.values(snapshot?.users ?? {})) {
+    let id = 0;
+    for (const d of lists.unread ?? []) out.add((id += d));
+  }
+  for (const line of lines) if (line.f === FLAG.read && line.v === 0) for (const id of line.ids) out.add(id);
+  return out;
+}

@@ -22,13 +22,17 @@
  * record changed; `saveFlags` makes flag changes durable, `save(...ids)` records and flags).
  */
 import { SegmentedCollection } from './segmented.js';
+import { defaultMessageCacheBytes } from './segment-files.js';
 import { IdList } from './message-ids.js';
 import { SearchIndex } from './search-index.js';
 import { RowLists } from './row-lists.js';
 import { FLAG, ROW_SPAN, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
-import { EDITABLE_MASK, FLAGS_FILE, FlagJournal, type FlagSnapshot } from './flag-journal.js';
+import { EDITABLE_MASK, FLAGS_FILE, FlagJournal, unreadIn, type FlagSnapshot } from './flag-journal.js';
 import { FlagLists } from './flag-lists.js';
 import { PlaceIndex } from './place-index.js';
+import { RowColumn, UnreadPlaces } from './row-column.js';
+import { UserLists } from './user-lists.js';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export { topicKey, type TopicEntry } from './place-index.js';
@@ -49,21 +53,23 @@ export class MessageStore {
   private readonly places = new PlaceIndex();
   private readonly bySender = new Map<number, IdList>();
   /**
-   * A user's messages and direct messages: built on the user's first use (one
-   * scan, tens of ms at 1M) rather than at open, where 10M rows would cost
-   * seconds; kept current once built.
-   */
-  private readonly byUser: (IdList | undefined)[] = [];
-  private readonly directByUser: (IdList | undefined)[] = [];
-  /**
    * The highest submessage ID in the store (found at open). IDs of the newest message's submessages may
    * be used again after it is deleted and the server restarts: they only ever order one message's.
    */
   private lastSubmessageId = 0;
   /** Words → message IDs for the `search` operator (built in the background after open). */
   readonly search = new SearchIndex();
+  /** Each message's row list by number, and where recently unread messages are (no record needed). */
+  private readonly column: RowColumn;
+  /** Each user's messages and direct messages, built on first use. */
+  private readonly users: UserLists;
+  private readonly unreadPlaces = new UnreadPlaces();
+  /** While opening: messages the flags snapshot or journal may have unread for someone. */
+  private openingUnread: Set<number> | null = null;
+  /** The records, in segment files read on demand (./segmented.ts). Set once, by `open`. */
+  items!: SegmentedCollection<MessageRecord>;
+
   private constructor(
-    readonly items: SegmentedCollection<MessageRecord>,
     /** Row lists shared between messages with the same rows (a change makes a new list). */
     private readonly rows: RowLists,
     journal: FlagJournal,
@@ -71,6 +77,8 @@ export class MessageStore {
     private flagsFromRecordsAbove: number,
   ) {
     this.flags = new FlagLists(journal, () => this.items.maxId);
+    this.column = new RowColumn(rows);
+    this.users = new UserLists(this.allIds, this.column, this.places);
   }
 
   /** Read, starred and collapsed, kept apart from the records (./flag-lists.ts, ./flag-journal.ts), not in `um`. */
@@ -80,15 +88,19 @@ export class MessageStore {
    * Opens the messages folder. `writable` false (a rollback's reopen): nothing on disk changes.
    * The first start of a data dir from before the flags journal writes its first snapshot here.
    */
-  static async open(dir: string, opts: { writable?: boolean } = {}): Promise<MessageStore> {
+  static async open(dir: string, opts: { writable?: boolean; cacheBytes?: number } = {}): Promise<MessageStore> {
     const writable = opts.writable !== false;
-    const topics = new Map<string, string>(); // interning: one string per distinct topic
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const opened = await FlagJournal.open(dir, writable);
     const rows = new RowLists();
-    // A message's rows are most often the previous ones of its channel (or conversation).
-    const lastRows = new Map<number | string, readonly number[]>();
-    const loaded: MessageRecord[][] = [];
-    const items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
-      // Shared (rows) and interned (topics) as each segment is parsed, so the duplicates die young.
+    const store = new MessageStore(rows, opened.journal, opened.snapshot?.upTo ?? 0);
+    store.openingUnread = unreadIn(opened.snapshot, opened.lines);
+    // Interned: one string per distinct topic (at most so many kept).
+    const topics = new Map<string, string>();
+    // Shared (rows) and interned (topics) whenever a segment is read, so the duplicates die young.
+    const prepare = (segment: MessageRecord[]) => {
+      // A message's rows are most often the previous ones of its channel (or conversation).
+      const lastRows = new Map<number | string, readonly number[]>();
       for (const m of segment) {
         try {
           const place = m.stream_id ?? conversationKey(m.dm ?? []);
@@ -98,30 +110,36 @@ export class MessageStore {
           throw new Error(`message ${m.id} in ${dir}: its recipients' rows cannot be read (${(err as Error).message})`);
         }
         let t = topics.get(m.topic);
-        if (t === undefined) topics.set(m.topic, (t = m.topic));
-        m.topic = t;
+        if (t === undefined && topics.size < 100_000) topics.set(m.topic, (t = m.topic));
+        if (t !== undefined) m.topic = t;
       }
-      loaded.push(segment);
-    });
-    const opened = await FlagJournal.open(dir, writable);
-    const store = new MessageStore(items, rows, opened.journal, opened.snapshot?.upTo ?? 0);
-    store.allIds.reserve(items.size);
-    for (const segment of loaded) for (const m of segment) store.index(m);
+    };
+    // Each segment is indexed as it is read; only the newest stay in memory (the cache's budget).
+    store.items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
+      for (const m of segment) store.index(m);
+    }, { prepare, cacheBytes: opts.cacheBytes ?? defaultMessageCacheBytes() });
+    const items = store.items;
     store.flags.load(opened.snapshot, opened.lines, (id) => store.allIds.has(id));
     store.flagsFromRecordsAbove = -1;
+    store.openingUnread = null;
     // An ID the snapshot covered is never assigned again (a message refused by the disk had it).
     items.reserveThrough(opened.journal.upTo);
     if (writable && store.flags.compactionDue(opened.snapshot === null, items.size)) {
       // A full disk starts all the same; the snapshot waits for the next start or change.
       await store.flags.compact().catch(() => undefined);
     }
-    // The word index builds between requests; search scans until it is ready.
-    const ids = store.allIds.toArray();
+    // The word index builds between requests; search scans until it is ready. (IDs by value, not
+    // a copy of the list: messages may come and go meanwhile; those added are indexed as they come.)
+    const until = store.maxId;
     void store.search.build(
       (function* () {
-        for (const id of ids) {
+        const all = store.allIds;
+        for (let i = 0; i < all.length; ) {
+          const id = all.at(i);
+          if (id > until) break;
           const m = store.items.get(id);
           if (m) yield m;
+          i = all.lowerBound(id + 1);
         }
       })(),
     );
@@ -207,7 +225,7 @@ export class MessageStore {
   // ------------------------------------------------------------ user rows
 
   /** Where the user's row is in `m.um` (rows ascend by user, so by number), or -1. */
-  private rowIndex(m: MessageRecord, userId: number): number {
+  private rowIndex(m: Pick<MessageRecord, 'um'>, userId: number): number {
     // Not a user ID (NaN, 1.5): no row, rather than whichever row its range would hit.
     if (!Number.isInteger(userId)) return -1;
     const um = m.um;
@@ -226,7 +244,7 @@ export class MessageStore {
   }
 
   /** The user's flags on the message, or null when the user has no row (never received it). */
-  rowFlags(m: MessageRecord, userId: number): number | null {
+  rowFlags(m: Pick<MessageRecord, 'id' | 'um'>, userId: number): number | null {
     const i = this.rowIndex(m, userId);
     return i < 0 ? null : (rowFlagsOf(m.um[i]!) & ~EDITABLE_MASK) | this.flags.of(m.id, userId);
   }
@@ -281,10 +299,14 @@ export class MessageStore {
     }
     if (!changed.length) return false;
     while (i < um.length) rows.push(um[i++]!);
-    if (recordChanged) m.um = this.rows.replace(um, rows);
+    if (recordChanged) {
+      m.um = this.rows.replace(um, rows);
+      this.column.set(m.id, m.um);
+    }
     for (const { userId, old, flags } of changed) {
-      if (flags === null) this.unindexPlaceRow(m, userId);
-      else if (old === null) this.indexPlaceRow(m, userId);
+      if (flags !== null && !(flags & FLAG.read)) this.unreadPlaces.note(m);
+      if (flags === null) this.users.remove(m, userId);
+      else if (old === null) this.users.add(m, userId);
       this.flags.record(m.id, userId, old, flags);
     }
     return recordChanged;
@@ -292,19 +314,10 @@ export class MessageStore {
 
   /** A row's message joins the user's lists (built ones only); at open, its read, starred and collapsed flags count above the snapshot. */
   private indexRow(m: MessageRecord, userId: number, flags: number): void {
-    this.indexPlaceRow(m, userId);
+    this.users.add(m, userId);
     if (m.id > this.flagsFromRecordsAbove) this.flags.update(m.id, userId, FLAG.read, flags);
   }
 
-  private indexPlaceRow(m: MessageRecord, userId: number): void {
-    this.byUser[userId]?.insert(m.id);
-    if (m.dm) this.directByUser[userId]?.insert(m.id);
-  }
-
-  private unindexPlaceRow(m: MessageRecord, userId: number): void {
-    this.byUser[userId]?.remove(m.id);
-    this.directByUser[userId]?.remove(m.id);
-  }
 
   // ------------------------------------------------------------ content and place
 
@@ -321,6 +334,7 @@ export class MessageStore {
     m.stream_id = to.stream_id;
     m.topic = to.topic;
     this.places.add(m);
+    this.unreadPlaces.moved(m);
     this.search.add(m);
   }
 
@@ -329,49 +343,45 @@ export class MessageStore {
     if (subs?.length) this.lastSubmessageId = Math.max(this.lastSubmessageId, subs[subs.length - 1]!.id);
     this.allIds.insert(m.id);
     this.places.add(m);
+    this.column.set(m.id, m.um);
     list(this.bySender, m.sender_id).insert(m.id);
-    for (const r of m.um) this.indexRow(m, rowUser(r), rowFlagsOf(r));
+    let unread = this.openingUnread?.has(m.id) ?? false;
+    for (const r of m.um) {
+      this.indexRow(m, rowUser(r), rowFlagsOf(r));
+      if (m.id > this.flagsFromRecordsAbove && !(rowFlagsOf(r) & FLAG.read)) unread = true;
+    }
+    if (unread) this.unreadPlaces.note(m);
   }
 
   private unindex(m: MessageRecord): void {
     this.allIds.remove(m.id);
+    this.unreadPlaces.forget(m.id);
+    this.column.set(m.id, []);
     this.places.remove(m);
     this.bySender.get(m.sender_id)?.remove(m.id);
     for (const r of m.um) {
-      this.unindexPlaceRow(m, rowUser(r));
+      this.users.remove(m, rowUser(r));
       this.flags.forget(m.id, rowUser(r));
     }
   }
 
   // ------------------------------------------------------------ index reads (ascending IdLists; do not mutate)
 
-  userMessages = (userId: number): IdList => this.byUser[userId] ?? this.buildUserLists(userId).all;
+  userMessages = (userId: number): IdList => this.users.userMessages(userId);
+  /** The newest message the user has a row for (0 when none), without building the user's lists or reading a record. */
+  maxMessageIdOf = (userId: number): number => this.users.maxMessageIdOf(userId);
   unread = (userId: number): IdList => this.flags.unread(userId);
   starred = (userId: number): IdList => this.flags.starred(userId);
-  directOf = (userId: number): IdList => this.directByUser[userId] ?? this.buildUserLists(userId).direct;
+  directOf = (userId: number): IdList => this.users.directOf(userId);
 
-  /** The newest message the user has a row for (0 when none), without building the user's lists. */
-  maxMessageIdOf(userId: number): number {
-    const built = this.byUser[userId];
-    if (built) return built.last ?? 0;
-    for (const id of this.allIds.descending()) {
-      const m = this.items.get(id);
-      if (m && this.rowIndex(m, userId) >= 0) return id;
-    }
-    return 0;
-  }
-
-  private buildUserLists(userId: number): { all: IdList; direct: IdList } {
-    const all = new IdList(64);
-    const direct = new IdList(16);
-    for (const m of this.items.all()) {
-      if (this.rowIndex(m, userId) < 0) continue;
-      all.insert(m.id);
-      if (m.dm) direct.insert(m.id);
-    }
-    this.byUser[userId] = all;
-    this.directByUser[userId] = direct;
-    return { all, direct };
+  /**
+   * What the unread counts need of a message (place and rows), without reading its segment when
+   * it was unread recently (./row-column.ts UnreadPlaces); else the record.
+   */
+  unreadRecord(id: number): Pick<MessageRecord, 'id' | 'stream_id' | 'topic' | 'dm' | 'um'> | undefined {
+    const place = this.unreadPlaces.get(id);
+    if (place && this.allIds.has(id)) return { id, ...place, um: this.column.rowsOf(id) };
+    return this.items.get(id);
   }
   channel = (streamId: number): IdList => this.places.channel(streamId);
   conversation = (key: string): IdList => this.places.conversation(key);

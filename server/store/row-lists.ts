@@ -6,12 +6,15 @@
  * recipient per message on Node's uncompressed heap).
  *
  * A shared list is frozen: a change is a new list (`replace`), never a write into the old one.
- * Each list counts the messages holding it and is forgotten when none does.
+ * Each list counts the messages holding it and is forgotten when none does (a message read from
+ * disk again holds it once more: the count may only be too high, never too low).
  */
 interface Entry {
   rows: readonly number[];
   holders: number;
   hash: number;
+  /** A small number naming the list (`idOf`, `byId`): message stores keep it per message in a column. */
+  id: number;
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
@@ -81,6 +84,8 @@ export class RowLists {
     const e = this.byList.get(rows);
     if (e === undefined || --e.holders > 0) return;
     this.byList.delete(rows);
+    this.lists[e.id] = undefined;
+    this.freeIds.push(e.id);
     const found = this.byHash.get(e.hash)!;
     if (!Array.isArray(found)) {
       this.byHash.delete(e.hash);
@@ -98,8 +103,24 @@ export class RowLists {
   }
 
   private entry(rows: readonly number[], hash: number): Entry {
-    const e = { rows: Object.freeze(rows), holders: 1, hash };
+    const id = this.freeIds.pop() ?? this.lists.length;
+    const e = { rows: Object.freeze(rows), holders: 1, hash, id };
     this.byList.set(e.rows, e);
+    this.lists[id] = e.rows;
     return e;
+  }
+
+  /** Lists by their number (0: the empty list). */
+  private readonly lists: (readonly number[] | undefined)[] = [EMPTY];
+  private readonly freeIds: number[] = [];
+
+  /** The number of a held list (0 for the empty one). */
+  idOf(rows: readonly number[]): number {
+    return rows.length === 0 ? 0 : (this.byList.get(rows)?.id ?? 0);
+  }
+
+  /** The list a number names (undefined once no message holds it). */
+  byId(id: number): readonly number[] | undefined {
+    return this.lists[id];
   }
 }

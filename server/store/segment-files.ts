@@ -9,13 +9,13 @@ export interface Identified {
   id: number;
 }
 
-export function parseSegment(file: string, tornTailMayBeCut: boolean): { items: unknown[]; repaired: boolean } {
+export function parseSegment(file: string, tornTailMayBeCut: boolean): { items: unknown[]; repaired: boolean; bytes: number } {
   const text = readFileSync(file, 'utf8');
   try {
-    return { items: JSON.parse(text) as unknown[], repaired: false };
+    return { items: JSON.parse(text) as unknown[], repaired: false, bytes: text.length };
   } catch (err) {
     const items = tornTailMayBeCut ? completeItems(text) : null;
-    if (items) return { items, repaired: true };
+    if (items) return { items, repaired: true, bytes: text.length };
     throw new CorruptFileError(file, text.length === 0 ? 'empty file' : (err as Error).message);
   }
 }
@@ -79,4 +79,10 @@ export function latestCopies<T extends Identified>(file: string, items: T[], fir
   for (const item of items) latest.set(item.id, item);
   // A Map keeps each key where it was first set: first copies rise, so this is ID order.
   return [...latest.values()];
+}
+
+/** The message cache's default budget: HEARTH_MESSAGE_CACHE_MB (a whole number of MB, 0 allowed) or 64 MB. */
+export function defaultMessageCacheBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const mb = Number(env.HEARTH_MESSAGE_CACHE_MB ?? '64');
+  return (Number.isFinite(mb) && mb >= 0 ? mb : 64) * 1024 * 1024;
 }

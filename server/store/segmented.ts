@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp, type TailPatch } from './durable-file.js';
 import { type Identified, latestCopies, parseSegment } from './segment-files.js';
 import { FlushQueue, finishPendingWrite, writeTogether } from './segment-writes.js';
+import { serializeSegment, type Segment } from './segment-serialize.js';
 
 export type { Identified };
 
-type Content = string | Buffer | TailPatch;
 
 /** One save(): the segments it changed (written together), and whether the highest id must be kept. */
 interface SaveRequest<T> {
@@ -14,38 +14,6 @@ interface SaveRequest<T> {
   lastId: boolean;
 }
 
-interface Segment<T> {
-  first: number; // first id this segment may hold
-  data: T[];
-  /** Writes the file whole (temp file, rename) or patches its tail in place; segments changed together go through writeTogether. */
-  writer: DurableJSONFile<Content>;
-  /** Saves asked for, and how many of them the file holds: the file holds `data` when they are equal. */
-  requested: number;
-  landed: number;
-  /**
-   * The open (last) segment's items as UTF-8 JSON bytes, by id, reused while unchanged: appending a
-   * message then costs its own serialisation, not the segment's. An item's text is dropped
-   * whenever it is saved or removed (every change to an item is followed by save(its id)).
-   */
-  text: Map<number, Buffer> | null;
-  /**
-   * The open segment's file as its last write left it (planned, or done): its length in bytes,
-   * the newest id in it and the bytes of copies later ones superseded, so the next write may
-   * append in place. null when unknown (after a start, a failed write, a removal): the next
-   * write replaces the file whole.
-   */
-  disk: { bytes: number; lastId: number; copies: number } | null;
-  /**
-   * IDs of items the open segment's file holds (as of `disk`) that changed since: the next write
-   * appends their new versions after the file's items (a later copy of an ID replaces an earlier
-   * one when the file is read), until copies outweigh the live items and the file is rewritten.
-   */
-  changed: Set<number>;
-}
-
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
 
 const SEGMENT_RE = /^seg-(\d{12})\.json$/;
 /** Holds the highest id ever assigned once the newest items were removed, so ids are never reused. */
@@ -66,6 +34,17 @@ const LAST_ID_FILE = 'last-id.json';
  */
 export class SegmentedCollection<T extends Identified> {
   private readonly segments: Segment<T>[] = [];
+  /** Segments in memory, least recently used first (the open segment is always in memory). */
+  private readonly cached = new Set<Segment<T>>();
+  private cachedBytes = 0;
+  /**
+   * Each item in memory → its segment's array, so that an item a caller still holds keeps its whole
+   * segment reachable: brought back into the cache, the segment is the same objects (a change made
+   * to an item before it is saved is never lost to a fresh copy read from disk).
+   */
+  private readonly owners = new WeakMap<object, T[]>();
+  /** Segments read from disk after opening (tests and benchmarks). */
+  readonly stats = { loads: 0, evictions: 0 };
   private lastId = 0;
   /** Segment files cut back to their whole items at open (a torn append), each with where the torn copy was kept. */
   readonly repaired: { file: string; kept: string; items: number }[] = [];
@@ -77,6 +56,10 @@ export class SegmentedCollection<T extends Identified> {
   private constructor(
     readonly dir: string,
     readonly segmentSize: number,
+    /** Bytes of segment files kept in memory beyond the open segment and those with writes in flight. */
+    readonly cacheBytes: number,
+    /** Applied to each segment's items whenever they are read from disk (sharing, interning). */
+    private readonly prepare: (items: T[]) => void,
   ) {
     this.lastIdFile = new DurableJSONFile(join(dir, LAST_ID_FILE));
   }
@@ -89,9 +72,10 @@ export class SegmentedCollection<T extends Identified> {
     dir: string,
     segmentSize = 1000,
     onSegment?: (items: T[]) => void,
+    opts: { cacheBytes?: number; prepare?: (items: T[]) => void } = {},
   ): Promise<SegmentedCollection<T>> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const c = new SegmentedCollection<T>(dir, segmentSize);
+    const c = new SegmentedCollection<T>(dir, segmentSize, opts.cacheBytes ?? Number.POSITIVE_INFINITY, opts.prepare ?? (() => undefined));
     let listing = await readdir(dir);
     // A change written to several files at once is finished (it was on disk) or dropped (it was not) first.
     const finished = await finishPendingWrite(dir, listing);
@@ -113,8 +97,11 @@ export class SegmentedCollection<T extends Identified> {
       // if the machine stopped just as a new segment began) may end in a torn append.
       const parsed = parseSegment(file, index >= names.length - 2);
       if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
-      seg.data = latestCopies(file, parsed.items as T[], first, segmentSize, c.lastId);
-      const last = seg.data[seg.data.length - 1];
+      const data = latestCopies(file, parsed.items as T[], first, segmentSize, c.lastId);
+      seg.data = data;
+      seg.count = data.length;
+      seg.bytes = parsed.bytes;
+      const last = data[data.length - 1];
       if (last) c.lastId = last.id;
       c.segments.push(seg);
       if (parsed.repaired) {
@@ -122,10 +109,12 @@ export class SegmentedCollection<T extends Identified> {
         const kept = `${file}.torn-${Date.now()}`;
         await copyFile(file, kept);
         await fsyncFile(kept);
-        c.repaired.push({ file, kept, items: seg.data.length });
-        await seg.writer.write(c.serialize(seg, seg.data));
+        c.repaired.push({ file, kept, items: data.length });
+        await seg.writer.write(c.serialize(seg, data));
       }
-      onSegment?.(seg.data);
+      c.prepare(data);
+      onSegment?.(data);
+      c.cache(seg, data);
     }
     await removeStaleTemp(c.lastIdFile.file);
     const meta = await c.lastIdFile.read();
@@ -135,76 +124,71 @@ export class SegmentedCollection<T extends Identified> {
 
   private makeSegment(first: number): Segment<T> {
     const file = join(this.dir, `seg-${String(first).padStart(12, '0')}.json`);
-    const seg = { first, data: [], requested: 0, landed: 0, text: null, disk: null, changed: new Set<number>() } as unknown as Segment<T>;
-    seg.writer = new DurableJSONFile<Content>(file, 0o600, (content) => content);
+    const seg = { first, data: null, weak: null, count: 0, bytes: 0, requested: 0, landed: 0, text: null, disk: null, changed: new Set<number>() } as unknown as Segment<T>;
+    seg.writer = new DurableJSONFile<string | Buffer | TailPatch>(file, 0o600, (content) => content);
     return seg;
   }
 
-  /**
-   * What a write of a segment puts on disk. Older segments are written whole (JSON.stringify).
-   * The open one is made from its items' kept bytes: while its file is known, only new items and
-   * new versions of changed ones are written, over the closing `]`, in place (a send then writes
-   * its own message, not the segment's thousand); else, or once superseded copies outweigh the
-   * live items, it is written whole, byte for byte as JSON.stringify.
-   */
   private serialize(seg: Segment<T>, items: T[]): string | Buffer | TailPatch {
-    const open = seg === this.segments[this.segments.length - 1];
-    if (!open) {
-      seg.text = null;
-      seg.disk = null;
-      seg.changed.clear();
-      return JSON.stringify(items);
-    }
-    const text = (seg.text ??= new Map());
-    const jsonOf = (item: T) => {
-      let t = text.get(item.id);
-      if (t === undefined) text.set(item.id, (t = Buffer.from(JSON.stringify(item))));
-      return t;
-    };
-    const disk = seg.disk;
-    const newest = items.length > 0 ? items[items.length - 1]!.id : 0;
-    if (disk && disk.bytes >= 2 && (newest > disk.lastId || seg.changed.size > 0)) {
-      let from = items.length;
-      while (from > 0 && items[from - 1]!.id > disk.lastId) from--;
-      const parts: Buffer[] = [];
-      let copies = disk.copies;
-      // New versions of held items first (in ID order), then the new items; a later copy wins.
-      for (const id of [...seg.changed].sort((a, b) => a - b)) {
-        const item = this.findIn(seg, id);
-        if (!item) continue;
-        const json = jsonOf(item);
-        parts.push(COMMA, json);
-        copies += json.length + 1;
-      }
-      for (let i = from; i < items.length; i++) parts.push(COMMA, jsonOf(items[i]!));
-      if (disk.bytes === 2 && parts.length > 0) parts.shift(); // `[]`: no comma before the first item
-      parts.push(CLOSE);
-      const tail = Buffer.concat(parts);
-      const bytes = disk.bytes - 1 + tail.length;
-      // Until the superseded copies outweigh the live items; then the segment is written whole again.
-      if (copies <= bytes - copies + 65_536) {
-        seg.changed.clear();
-        seg.disk = { bytes, lastId: Math.max(disk.lastId, newest), copies };
-        return { at: disk.bytes - 1, bytes: tail, undo: CLOSE };
-      }
-    }
-    seg.changed.clear();
-    // The file's bytes from the kept ones, copied once (no string of the whole segment to build and encode).
-    const parts: Buffer[] = [OPEN];
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) parts.push(COMMA);
-      parts.push(jsonOf(items[i]!));
-    }
-    parts.push(CLOSE);
-    const whole = Buffer.concat(parts);
-    seg.disk = { bytes: whole.length, lastId: newest, copies: 0 };
-    return whole;
+    return serializeSegment(seg, items, seg === this.segments[this.segments.length - 1], (id) => this.findIn(seg, id));
   }
 
   get size(): number {
     let n = 0;
-    for (const s of this.segments) n += s.data.length;
+    for (const s of this.segments) n += s.count;
     return n;
+  }
+
+  /** Bytes of segment files in memory now, and how many segments. */
+  get cacheUse(): { bytes: number; segments: number } {
+    return { bytes: this.cachedBytes, segments: this.cached.size };
+  }
+
+  // ------------------------------------------------------------ the cache
+
+  /** A segment's items, read from disk (synchronously: a few milliseconds) when not in memory. */
+  private dataOf(seg: Segment<T>): T[] {
+    if (seg.data) {
+      // Most recently used last (the open segment stays in any case).
+      this.cached.delete(seg);
+      this.cached.add(seg);
+      return seg.data;
+    }
+    let data = seg.weak?.deref();
+    if (!data) {
+      const file = seg.writer.file;
+      const parsed = parseSegment(file, false);
+      if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
+      data = latestCopies(file, parsed.items as T[], seg.first, this.segmentSize, seg.first - 1);
+      seg.bytes = parsed.bytes;
+      this.prepare(data);
+      this.stats.loads++;
+    }
+    seg.weak = null;
+    seg.count = data.length;
+    this.cache(seg, data);
+    return data;
+  }
+
+  /** Puts a segment's items in memory, then lets the least recently used others go while over the budget. */
+  private cache(seg: Segment<T>, data: T[]): void {
+    seg.data = data;
+    for (const item of data) this.owners.set(item, data);
+    this.cached.delete(seg);
+    this.cached.add(seg);
+    this.cachedBytes += seg.bytes;
+    if (this.cachedBytes <= this.cacheBytes) return;
+    const open = this.segments[this.segments.length - 1];
+    for (const s of this.cached) {
+      if (this.cachedBytes <= this.cacheBytes) break;
+      // Never the one just asked for, the open one, or one whose file does not hold it yet.
+      if (s === seg || s === open || s.requested !== s.landed || s.text) continue;
+      this.cached.delete(s);
+      this.cachedBytes -= s.bytes;
+      s.weak = new WeakRef(s.data!);
+      s.data = null;
+      this.stats.evictions++;
+    }
   }
 
   /** IDs up to `id` are never assigned (another file counted them as used); the next save keeps that. */
@@ -254,8 +238,12 @@ export class SegmentedCollection<T extends Identified> {
         previous.disk = null;
       }
       this.segments.push(seg);
+      this.cache(seg, []);
     }
-    seg.data.push(full);
+    const data = seg.data ?? this.dataOf(seg);
+    data.push(full);
+    this.owners.set(full, data);
+    seg.count++;
     this.lastId = id;
     return full;
   }
@@ -266,7 +254,7 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   private findIn(seg: Segment<T>, id: number): T | undefined {
-    const arr = seg.data;
+    const arr = this.dataOf(seg);
     let lo = 0;
     let hi = arr.length - 1;
     while (lo <= hi) {
@@ -283,9 +271,11 @@ export class SegmentedCollection<T extends Identified> {
   remove(id: number): boolean {
     const seg = this.segmentFor(id);
     if (!seg) return false;
-    const idx = seg.data.findIndex((x) => x.id === id);
+    const data = this.dataOf(seg);
+    const idx = data.findIndex((x) => x.id === id);
     if (idx < 0) return false;
-    seg.data.splice(idx, 1);
+    data.splice(idx, 1);
+    seg.count--;
     seg.text?.delete(id);
     seg.disk = null;
     return true;
@@ -310,7 +300,8 @@ export class SegmentedCollection<T extends Identified> {
     }
     for (const s of segs) s.requested++;
     // The newest item was removed: remember the highest id, or a reopen would assign it again.
-    const last = this.segments[this.segments.length - 1]?.data;
+    const open = this.segments[this.segments.length - 1];
+    const last = open ? this.dataOf(open) : undefined;
     const lastId = this.lastId > 0 && last?.[last.length - 1]?.id !== this.lastId;
     return this.flushes.request({ segs, lastId });
   }
@@ -334,7 +325,7 @@ export class SegmentedCollection<T extends Identified> {
     const planned = sets.map((set) =>
       [...set].map((seg) => {
         if (set.size > 1 && seg === open) seg.disk = null; // written whole: a set is made of whole files
-        return { seg, covers: seg.requested, content: this.serialize(seg, seg.data) };
+        return { seg, covers: seg.requested, content: this.serialize(seg, this.dataOf(seg)) };
       }),
     );
     const lastId = reqs.some((r) => r.lastId) ? { lastId: this.lastId } : null;
@@ -351,7 +342,13 @@ export class SegmentedCollection<T extends Identified> {
         try {
           if (set.length === 1) await set[0]!.seg.writer.write(set[0]!.content);
           else await writeTogether(this.dir, set.map(({ seg, content }) => ({ file: seg.writer.file, bytes: content as string | Buffer })));
-          for (const { seg, covers } of set) seg.landed = covers;
+          for (const { seg, covers, content } of set) {
+            seg.landed = covers;
+            // What it costs the cache now.
+            const bytes = typeof content === 'string' || Buffer.isBuffer(content) ? content.length : (seg.disk?.bytes ?? seg.bytes);
+            if (seg.data && this.cached.has(seg)) this.cachedBytes += bytes - seg.bytes;
+            seg.bytes = bytes;
+          }
         } catch (error) {
           for (const { seg } of set) {
             seg.disk = null; // what the file holds is not known now: the next write replaces it whole
@@ -367,7 +364,8 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   *all(): IterableIterator<T> {
-    for (const s of this.segments) yield* s.data;
+    // One segment at a time: those read from disk for this leave the cache as others come in.
+    for (const s of this.segments) yield* this.dataOf(s);
   }
 
   /**
@@ -378,7 +376,14 @@ export class SegmentedCollection<T extends Identified> {
   files(): { file: string; clean: boolean; data: unknown }[] {
     // The open segment's file is appended to in place: a hard link to it would change with it.
     const open = this.segments[this.segments.length - 1];
-    const out = this.segments.map((s) => ({ file: s.writer.file, clean: s.requested === s.landed && s !== open, data: s.data as unknown }));
+    const self = this;
+    const out = this.segments.map((s) => {
+      const clean = s.requested === s.landed && s !== open;
+      // A clean file is hard-linked, its items read only if it cannot be (from the file, which holds them).
+      return clean
+        ? { file: s.writer.file, clean, get data(): unknown { return self.dataOf(s); } }
+        : { file: s.writer.file, clean, data: this.dataOf(s) as unknown };
+    });
     out.push({ file: this.lastIdFile.file, clean: this.lastIdFile.clean, data: { lastId: this.lastId } });
     return out;
   }

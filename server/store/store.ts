@@ -38,7 +38,13 @@ export interface StoreOptions {
   migrations?: Migration[];
   /** Write nothing while opening (no manifest save): reloading after a failed write, when the disk may be full. */
   readOnlyOpen?: boolean;
+  /**
+   * Bytes of older message segment files kept in memory (read on demand beyond that); default
+   * HEARTH_MESSAGE_CACHE_MB or 64 MB. The newest segment, and segments being written, always stay.
+   */
+  messageCacheBytes?: number;
 }
+
 
 /**
  * Everything Hearth keeps: one lowdb JSON file per collection in the data dir,
@@ -146,7 +152,10 @@ export class Store {
         }
       }
       // Without the lock (a second reader beside a running server, or a rollback's reopen) nothing is rewritten.
-      const messages = await MessageStore.open(join(dataDir, 'messages'), { writable: !opts.readOnlyOpen && opts.lock !== false });
+      const messages = await MessageStore.open(join(dataDir, 'messages'), {
+        writable: !opts.readOnlyOpen && opts.lock !== false,
+        cacheBytes: opts.messageCacheBytes,
+      });
       // Written only for a new data dir: a start writes nothing it does not change (a full disk starts).
       let startWriteFailure: string | null = null;
       if (!opts.readOnlyOpen && !manifest.loaded) {

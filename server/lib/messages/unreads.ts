@@ -30,7 +30,8 @@ export function unreadMessages(app: App, user: UserRecord, allowEmptyTopic: bool
   let count = 0;
   for (let i = start; i < all.length; i++) {
     const id = all.at(i);
-    const m = store.get(id);
+    // Place and rows only: an old unread message's segment is not read for this.
+    const m = store.unreadRecord(id);
     if (!m) continue;
     const flags = store.rowFlags(m, user.id) ?? 0;
     const policy = m.stream_id === null || !user.user_topics ? 0 : topicPolicy(user, m.stream_id, m.topic);

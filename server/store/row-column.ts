@@ -1,0 +1,89 @@
+/**
+ * What the message indexes keep of records that may be out of memory (older segments are read on
+ * demand, ./segmented.ts):
+ * - **RowColumn**: each message's row list by number (RowLists.idOf), in one Int32Array indexed by
+ *   message ID (4 bytes a message), so "the messages a user has a row for" is a scan of numbers,
+ *   each distinct list looked at once, with no record read.
+ * - **UnreadPlaces**: where recently unread messages are (channel and topic, or the direct
+ *   conversation), so the unread counts of a register need no record either; at most 100,000 are
+ *   kept (the oldest noted go first), a message not kept is read from its segment.
+ */
+import { ROW_SPAN, type MessageRecord } from './message-records.js';
+import type { RowLists } from './row-lists.js';
+
+/** Whether a row list (ascending `userId * ROW_SPAN + flags`) has a row for the user. */
+export function hasRow(um: readonly number[], userId: number): boolean {
+  if (!Number.isInteger(userId)) return false;
+  const first = userId * ROW_SPAN;
+  const last = first + ROW_SPAN - 1;
+  let lo = 0;
+  let hi = um.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = um[mid]!;
+    if (r < first) lo = mid + 1;
+    else if (r > last) hi = mid - 1;
+    else return true;
+  }
+  return false;
+}
+
+export class RowColumn {
+  private col = new Int32Array(1024);
+
+  constructor(private readonly rows: RowLists) {}
+
+  /** The message's rows are now `um` (a list the RowLists holds). */
+  set(id: number, um: readonly number[]): void {
+    if (id >= this.col.length) {
+      const next = new Int32Array(Math.max(id + 1, Math.ceil(this.col.length * 1.5)));
+      next.set(this.col);
+      this.col = next;
+    }
+    this.col[id] = this.rows.idOf(um);
+  }
+
+  rowsOf(id: number): readonly number[] {
+    return (id < this.col.length && this.rows.byId(this.col[id]!)) || [];
+  }
+
+  /** A test of "the user has a row", remembering each distinct list's answer. */
+  tester(userId: number): (id: number) => boolean {
+    const known = new Map<number, boolean>();
+    return (id) => {
+      const list = id < this.col.length ? this.col[id]! : 0;
+      let has = known.get(list);
+      if (has === undefined) known.set(list, (has = hasRow(this.rows.byId(list) ?? [], userId)));
+      return has;
+    };
+  }
+}
+
+export type UnreadPlace = Pick<MessageRecord, 'stream_id' | 'topic' | 'dm'>;
+const KEEP = 100_000;
+
+export class UnreadPlaces {
+  private readonly places = new Map<number, UnreadPlace>();
+
+  note(m: MessageRecord): void {
+    this.places.delete(m.id);
+    this.places.set(m.id, m.dm ? { stream_id: m.stream_id, topic: m.topic, dm: m.dm } : { stream_id: m.stream_id, topic: m.topic });
+    if (this.places.size > KEEP) for (const id of this.places.keys()) {
+      this.places.delete(id);
+      if (this.places.size <= KEEP) break;
+    }
+  }
+
+  /** A message moved: its place follows, if kept. */
+  moved(m: MessageRecord): void {
+    if (this.places.has(m.id)) this.note(m);
+  }
+
+  forget(id: number): void {
+    this.places.delete(id);
+  }
+
+  get(id: number): UnreadPlace | undefined {
+    return this.places.get(id);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Older message segments are read on demand and kept within a memory budget (issue 34, item 1):
+ * the cache holds at most its budget beyond the open segment and those being written; a message
+ * a caller still holds is the same object when its segment comes back (a change made before its
+ * save is never lost to a fresh copy); seeded random changes over a store whose cache holds one
+ * segment reopen equal to a store that keeps everything.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { MessageStore } from '../../server/store/messages.js';
+import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
+
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), 'hearth-cache-'));
+  dirs.push(d);
+  return d;
+}
+
+const message = (i: number): Omit<MessageRecord, 'id'> => ({
+  sender_id: 1,
+  stream_id: 1 + (i % 4),
+  topic: `topic ${i % 9}`,
+  content: `message number ${i} with some words in it`,
+  timestamp: 1_700_000_000 + i,
+  um: [packRow(1, FLAG.read), packRow(2, 0), packRow(3, 0)],
+});
+
+async function filled(dir: string, n: number): Promise<void> {
+  const store = await MessageStore.open(dir, { cacheBytes: Number.POSITIVE_INFINITY });
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) ids.push(store.add(message(i)).id);
+  await store.save(...ids);
+  await store.settled();
+}
+
+/** Everything a reader sees of the store, as one comparable value. */
+function contentsOf(store: MessageStore): string {
+  const out: string[] = [];
+  for (const m of store.all()) out.push(`${m.id} ${m.stream_id} ${m.topic} ${m.content} ${m.reactions?.length ?? 0} ${[1, 2, 3, 4].map((u) => store.rowFlags(m, u)).join(',')}`);
+  for (const s of [1, 2, 3, 4, 5]) out.push(`channel ${s}: ${store.channel(s).length}`);
+  return out.join('\n');
+}
+
+describe('the message segment cache', () => {
+  it('keeps older segments within its budget and reads them again on demand', async () => {
+    const dir = await tempDir();
+    await filled(dir, 12_000);
+    const store = await MessageStore.open(dir, { cacheBytes: 200_000 });
+    assert.equal(store.size, 12_000);
+    const use = store.items.cacheUse;
+    // One older segment's file is about 100 KB: at most two of them beside the open one.
+    assert.ok(use.segments <= 3 && use.bytes <= 200_000 + 120_000, JSON.stringify(use));
+    const evictions = store.items.stats.evictions;
+    assert.ok(evictions >= 9, `older segments left memory as the newer were read: ${evictions}`);
+    assert.equal(store.get(5)?.content, 'message number 4 with some words in it', 'an old message, read again');
+    const after5 = store.items.stats.evictions;
+    store.get(6);
+    assert.equal(store.items.stats.evictions, after5, 'its segment stays for the next read');
+    for (let id = 1; id <= 12_000; id += 1000) store.get(id);
+    assert.ok(store.items.cacheUse.bytes <= 200_000 + 120_000, JSON.stringify(store.items.cacheUse));
+    // Everything is still there, in order.
+    let n = 0;
+    let last = 0;
+    for (const m of store.all()) {
+      assert.ok(m.id > last);
+      last = m.id;
+      n++;
+    }
+    assert.equal(n, 12_000);
+  });
+
+  it('a message held by a caller is the same object after its segment left the cache, and its change is saved', async () => {
+    const dir = await tempDir();
+    await filled(dir, 5000);
+    const store = await MessageStore.open(dir, { cacheBytes: 0 });
+    const held = store.get(10)!;
+    held.content = 'changed while its segment was out of memory';
+    for (let id = 1001; id <= 4001; id += 1000) store.get(id); // other segments push it out
+    await new Promise((r) => setImmediate(r));
+    (globalThis as { gc?: () => void }).gc?.();
+    assert.equal(store.get(10), held, 'the same object');
+    await store.save(10);
+    await store.settled();
+    const again = await MessageStore.open(dir, { cacheBytes: 0 });
+    assert.equal(again.get(10)?.content, 'changed while its segment was out of memory');
+  });
+
+  it('seeded random changes with a cache of nothing reopen equal to a store that keeps everything', async () => {
+    for (const seed0 of [3, 11]) {
+      let seed = seed0;
+      const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+      const small = await tempDir();
+      const big = await tempDir();
+      await filled(small, 4500);
+      await filled(big, 4500);
+      let a = await MessageStore.open(small, { cacheBytes: 0 });
+      let b = await MessageStore.open(big, { cacheBytes: Number.POSITIVE_INFINITY });
+      for (let batch = 0; batch < 8; batch++) {
+        const touched: number[] = [];
+        const picks: number[] = [];
+        for (let k = 0; k < 40; k++) picks.push(rnd(6), rnd(1_000_000), rnd(4));
+        for (const s of [a, b]) {
+          const ids = s.allIds.toArray();
+          for (let k = 0; k < picks.length; k += 3) {
+            const [op, r, u] = [picks[k]!, picks[k + 1]!, 1 + picks[k + 2]!];
+            const m = s.get(ids[r % ids.length]!);
+            if (!m) continue;
+            if (op === 0) {
+              m.content = `edited ${batch} ${k}`;
+              if (s === a) touched.push(m.id);
+            } else if (op === 1) {
+              s.relocate(m, { stream_id: 5, topic: `moved ${batch}` });
+              if (s === a) touched.push(m.id);
+            } else if (op === 2) {
+              (m.reactions ??= []).push({ emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji', user_id: u });
+              if (s === a) touched.push(m.id);
+            } else if (op === 3) {
+              const f = s.rowFlags(m, u);
+              if (f !== null) s.setRowFlags(m, u, f ^ FLAG.read);
+            } else if (op === 4) {
+              if (s.remove(m.id) && s === a) touched.push(m.id);
+            } else {
+              const added = s.add(message(r));
+              if (s === a) touched.push(added.id);
+            }
+          }
+        }
+        await Promise.all([a.save(...touched), b.save(...touched)]);
+        await Promise.all([a.settled(), b.settled()]);
+        assert.equal(contentsOf(a), contentsOf(b), `seed ${seed0}, batch ${batch}, in memory`);
+        a = await MessageStore.open(small, { cacheBytes: 0 });
+        b = await MessageStore.open(big, { cacheBytes: Number.POSITIVE_INFINITY });
+        assert.equal(contentsOf(a), contentsOf(b), `seed ${seed0}, batch ${batch}, reopened`);
+      }
+    }
+  });
+});
