@@ -43,6 +43,7 @@ export class SegmentedCollection<T extends Identified> {
    * to an item before it is saved is never lost to a fresh copy read from disk).
    */
   private readonly owners = new WeakMap<object, T[]>();
+  private opening = true;
   /** Segments read from disk after opening (tests and benchmarks). */
   readonly stats = { loads: 0, evictions: 0 };
   private lastId = 0;
@@ -116,6 +117,7 @@ export class SegmentedCollection<T extends Identified> {
       onSegment?.(data);
       c.cache(seg, data);
     }
+    c.opening = false;
     await removeStaleTemp(c.lastIdFile.file);
     const meta = await c.lastIdFile.read();
     if (meta !== null && Number.isSafeInteger(meta.lastId) && meta.lastId > c.lastId) c.lastId = meta.lastId;
@@ -185,7 +187,9 @@ export class SegmentedCollection<T extends Identified> {
       if (s === seg || s === open || s.requested !== s.landed || s.text) continue;
       this.cached.delete(s);
       this.cachedBytes -= s.bytes;
-      s.weak = new WeakRef(s.data!);
+      // While opening nothing else holds an item yet: no WeakRef, which would keep every segment
+      // read in this synchronous step alive until it ends (all of history at once).
+      s.weak = this.opening ? null : new WeakRef(s.data!);
       s.data = null;
       this.stats.evictions++;
     }
