@@ -26,11 +26,11 @@ import { defaultMessageCacheBytes } from './segment-files.js';
 import { IdList } from './message-ids.js';
 import { SearchIndex } from './search-index.js';
 import { RowLists } from './row-lists.js';
-import { FLAG, ROW_SPAN, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
+import { FLAG, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
 import { EDITABLE_MASK, FLAGS_FILE, FlagJournal, unreadIn, type FlagSnapshot } from './flag-journal.js';
 import { FlagLists } from './flag-lists.js';
 import { PlaceIndex } from './place-index.js';
-import { RowColumn, UnreadPlaces } from './row-column.js';
+import { RowColumn, UnreadPlaces, rowIndexIn } from './row-column.js';
 import { UserLists } from './user-lists.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -226,21 +226,7 @@ export class MessageStore {
 
   /** Where the user's row is in `m.um` (rows ascend by user, so by number), or -1. */
   private rowIndex(m: Pick<MessageRecord, 'um'>, userId: number): number {
-    // Not a user ID (NaN, 1.5): no row, rather than whichever row its range would hit.
-    if (!Number.isInteger(userId)) return -1;
-    const um = m.um;
-    const first = userId * ROW_SPAN;
-    const last = first + ROW_SPAN - 1;
-    let lo = 0;
-    let hi = um.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const r = um[mid]!;
-      if (r < first) lo = mid + 1;
-      else if (r > last) hi = mid - 1;
-      else return mid;
-    }
-    return -1;
+    return rowIndexIn(m.um, userId);
   }
 
   /** The user's flags on the message, or null when the user has no row (never received it). */

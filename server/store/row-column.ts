@@ -11,9 +11,10 @@
 import { ROW_SPAN, type MessageRecord } from './message-records.js';
 import type { RowLists } from './row-lists.js';
 
-/** Whether a row list (ascending `userId * ROW_SPAN + flags`) has a row for the user. */
-export function hasRow(um: readonly number[], userId: number): boolean {
-  if (!Number.isInteger(userId)) return false;
+/** Where the user's row is in a row list (ascending `userId * ROW_SPAN + flags`), or -1. */
+export function rowIndexIn(um: readonly number[], userId: number): number {
+  // Not a user ID (NaN, 1.5): no row, rather than whichever row its range would hit.
+  if (!Number.isInteger(userId)) return -1;
   const first = userId * ROW_SPAN;
   const last = first + ROW_SPAN - 1;
   let lo = 0;
@@ -23,9 +24,9 @@ export function hasRow(um: readonly number[], userId: number): boolean {
     const r = um[mid]!;
     if (r < first) lo = mid + 1;
     else if (r > last) hi = mid - 1;
-    else return true;
+    else return mid;
   }
-  return false;
+  return -1;
 }
 
 export class RowColumn {
@@ -53,7 +54,7 @@ export class RowColumn {
     return (id) => {
       const list = id < this.col.length ? this.col[id]! : 0;
       let has = known.get(list);
-      if (has === undefined) known.set(list, (has = hasRow(this.rows.byId(list) ?? [], userId)));
+      if (has === undefined) known.set(list, (has = rowIndexIn(this.rows.byId(list) ?? [], userId) >= 0));
       return has;
     };
   }
