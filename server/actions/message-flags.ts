@@ -1,9 +1,9 @@
 /**
  * Personal message flags (Zulip's do_update_message_flags, do_mark_all_as_read,
  * do_mark_stream_messages_as_read): the user's flags change (a line in the flags journal; a
- * segment is written only for a message given a row), and the user's clients hear `update_message_flags` with `op` and the
- * legacy `operation`; removing `read` carries `message_details` so clients can
- * rebuild their unread counts.
+ * segment is written only for a message given a row), and the user's clients hear
+ * `update_message_flags` with `op` and the legacy `operation`; removing `read` carries
+ * `message_details` so clients can rebuild their unread counts.
  */
 import type { App } from '../context.js';
 import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../events/types.js';

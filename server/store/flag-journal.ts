@@ -24,7 +24,7 @@
  *   layout (schema 5): that snapshot is the migration, redone whole if stopped half-way (nothing
  *   else changes, the records keep their flags).
  */
-import { open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp } from './durable-file.js';
 import { FlushQueue } from './segment-writes.js';
@@ -67,7 +67,8 @@ export function deltaDecode(list: readonly number[]): number[] {
   return out;
 }
 
-type Request = { lines: Buffer } | { compact: () => Omit<FlagSnapshot, 'log'> };
+/** A flush writes the lines pending when it starts; a compaction also folds them into a new snapshot. */
+type Request = { flush: true } | { compact: () => Omit<FlagSnapshot, 'log'> };
 
 /** What opening found: the snapshot (null before the first one) and the lines written after it, in order. */
 export interface OpenedFlags {
@@ -102,7 +103,8 @@ function parseLine(text: string): FlagLine | null {
 }
 
 export class FlagJournal {
-  private readonly snapshotFile: DurableJSONFile<FlagSnapshot>;
+  /** The snapshot's file, written as text made once (its length is the snapshot's size). */
+  private readonly snapshotFile: DurableJSONFile<string>;
   private readonly queue = new FlushQueue<Request>((reqs) => this.writeBatch(reqs));
   /** Lines asked for and not yet handed to a flush, and the one still growing. */
   private pending: Buffer[] = [];
@@ -117,8 +119,6 @@ export class FlagJournal {
   snapshotBytes: number;
   /** The error of a refused write: every later flush fails with it. */
   private broken: unknown = null;
-  /** Flush and compaction counts (tests and benchmarks). */
-  readonly stats = { flushes: 0, compactions: 0, bytesAppended: 0 };
 
   private constructor(
     readonly dir: string,
@@ -129,7 +129,7 @@ export class FlagJournal {
     /** The snapshot's `upTo`: messages above it start from their records' flags. */
     public upTo: number,
   ) {
-    this.snapshotFile = new DurableJSONFile<FlagSnapshot>(join(dir, FLAGS_FILE));
+    this.snapshotFile = new DurableJSONFile<string>(join(dir, FLAGS_FILE), 0o600, (text) => text);
     this.length = length;
     this.dirtyTail = dirtyTail;
     this.snapshotBytes = snapshotBytes;
@@ -177,7 +177,7 @@ export class FlagJournal {
     if (writable) {
       for (const g of gens) if (g < first) await unlink(join(dir, logName(g))).catch(() => undefined);
     }
-    const snapshotBytes = raw === null ? 0 : JSON.stringify(raw).length;
+    const snapshotBytes = raw === null ? 0 : (await stat(file)).size;
     const journal = new FlagJournal(dir, gen, length, dirtyTail, snapshotBytes, snapshot?.upTo ?? 0);
     return { journal, snapshot, lines };
   }
@@ -209,7 +209,7 @@ export class FlagJournal {
   flush(): Promise<void> {
     this.seal();
     if (!this.pending.length && this.inFlight === 0) return Promise.resolve();
-    return this.request({ lines: Buffer.alloc(0) });
+    return this.request({ flush: true });
   }
 
   /** Writes a new snapshot (made by `make`, synchronously, when its turn comes) and starts the next journal. */
@@ -239,14 +239,13 @@ export class FlagJournal {
         // The snapshot covers every change in memory, the lines just taken included.
         const snap: FlagSnapshot = { ...compact.compact(), log: this.gen + 1 };
         const text = JSON.stringify(snap);
-        await this.snapshotFile.write(snap);
+        await this.snapshotFile.write(text);
         const old = this.gen;
         this.gen = snap.log;
         this.upTo = snap.upTo;
         this.length = 0;
         this.dirtyTail = false;
         this.snapshotBytes = text.length;
-        this.stats.compactions++;
         for (let g = old; g < this.gen; g++) await unlink(join(this.dir, logName(g))).catch(() => undefined);
         return reqs.map(() => null);
       } catch (error) {
@@ -295,18 +294,13 @@ export class FlagJournal {
     }
     if (created) await fsyncFile(this.dir);
     this.length += bytes.length;
-    this.stats.flushes++;
-    this.stats.bytesAppended += bytes.length;
   }
 }
 
 /** Messages a flags snapshot or journal may have unread for someone (delta-decoded IDs). */
 export function unreadIn(snapshot: FlagSnapshot | null, lines: FlagLine[]): Set<number> {
   const out = new Set<number>();
-  for (const lists of Object.values(snapshot?.users ?? {})) {
-    let id = 0;
-    for (const d of lists.unread ?? []) out.add((id += d));
-  }
+  for (const lists of Object.values(snapshot?.users ?? {})) for (const id of deltaDecode(lists.unread ?? [])) out.add(id);
   for (const line of lines) if (line.f === FLAG.read && line.v === 0) for (const id of line.ids) out.add(id);
   return out;
 }

@@ -43,7 +43,6 @@ const list = <K>(map: Map<K, IdList>, key: K): IdList => {
   return l;
 };
 
-
 const EMPTY = new IdList(0);
 
 export class MessageStore {
@@ -298,13 +297,6 @@ export class MessageStore {
     return recordChanged;
   }
 
-  /** A row's message joins the user's lists (built ones only); at open, its read, starred and collapsed flags count above the snapshot. */
-  private indexRow(m: MessageRecord, userId: number, flags: number): void {
-    this.users.add(m, userId);
-    if (m.id > this.flagsFromRecordsAbove) this.flags.update(m.id, userId, FLAG.read, flags);
-  }
-
-
   // ------------------------------------------------------------ content and place
 
   setContent(m: MessageRecord, content: string, rendered: string, bits: number): void {
@@ -331,10 +323,16 @@ export class MessageStore {
     this.places.add(m);
     this.column.set(m.id, m.um);
     list(this.bySender, m.sender_id).insert(m.id);
+    // Read, starred and collapsed in the record count only above the flags snapshot (while opening).
+    const fromRecord = m.id > this.flagsFromRecordsAbove;
     let unread = this.openingUnread?.has(m.id) ?? false;
     for (const r of m.um) {
-      this.indexRow(m, rowUser(r), rowFlagsOf(r));
-      if (m.id > this.flagsFromRecordsAbove && !(rowFlagsOf(r) & FLAG.read)) unread = true;
+      const userId = rowUser(r);
+      const flags = rowFlagsOf(r);
+      this.users.add(m, userId);
+      if (!fromRecord) continue;
+      this.flags.update(m.id, userId, FLAG.read, flags);
+      if (!(flags & FLAG.read)) unread = true;
     }
     if (unread) this.unreadPlaces.note(m);
   }

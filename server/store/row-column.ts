@@ -69,10 +69,8 @@ export class UnreadPlaces {
   note(m: MessageRecord): void {
     this.places.delete(m.id);
     this.places.set(m.id, m.dm ? { stream_id: m.stream_id, topic: m.topic, dm: m.dm } : { stream_id: m.stream_id, topic: m.topic });
-    if (this.places.size > KEEP) for (const id of this.places.keys()) {
-      this.places.delete(id);
-      if (this.places.size <= KEEP) break;
-    }
+    // Over the limit: the oldest noted goes (a Map iterates in insertion order).
+    if (this.places.size > KEEP) this.places.delete(this.places.keys().next().value!);
   }
 
   /** A message moved: its place follows, if kept. */

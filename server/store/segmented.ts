@@ -7,13 +7,11 @@ import { serializeSegment, type Segment } from './segment-serialize.js';
 
 export type { Identified };
 
-
 /** One save(): the segments it changed (written together), and whether the highest id must be kept. */
 interface SaveRequest<T> {
   segs: Set<Segment<T>>;
   lastId: boolean;
 }
-
 
 const SEGMENT_RE = /^seg-(\d{12})\.json$/;
 /** Holds the highest id ever assigned once the newest items were removed, so ids are never reused. */
@@ -23,14 +21,15 @@ const LAST_ID_FILE = 'last-id.json';
  * An append-mostly collection of items with increasing integer ids, kept in
  * fixed-size segment files (`seg-<first id>.json`, `segmentSize` ids each).
  * Appending writes only the new items, in place at the end of the open (last) segment's file,
- * and so does a change to one of its items (read flags, mostly): its new version is appended and
+ * and so does a change to one of its items (an edit, a reaction): its new version is appended and
  * the later copy counts, until copies outweigh the live items and the file is written whole
  * again. A change to an older segment rewrites that segment. History is never rewritten as a
  * whole. A change to several segments lands all or nothing (./segment-writes.ts). After a machine crash cut an append short, opening keeps the open segment's whole items
  * (the torn file is kept beside it as `.torn-<time>`).
  *
- * Every item is also held in memory, in id order, for fast reads; callers
- * build their own indexes from `all()` at load.
+ * Opening reads every segment once (`onSegment` sees each: callers index there); then the items
+ * of the newest segments stay in memory, in id order, within `cacheBytes`, and older ones are read
+ * again when asked for (see `dataOf`).
  */
 export class SegmentedCollection<T extends Identified> {
   private readonly segments: Segment<T>[] = [];
@@ -44,8 +43,8 @@ export class SegmentedCollection<T extends Identified> {
    */
   private readonly owners = new WeakMap<object, T[]>();
   private opening = true;
-  /** Segments read from disk after opening (tests and benchmarks). */
-  readonly stats = { loads: 0, evictions: 0 };
+  /** Segments that left memory for the budget (tests). */
+  readonly stats = { evictions: 0 };
   private lastId = 0;
   /** Segment files cut back to their whole items at open (a torn append), each with where the torn copy was kept. */
   readonly repaired: { file: string; kept: string; items: number }[] = [];
@@ -164,10 +163,8 @@ export class SegmentedCollection<T extends Identified> {
       data = latestCopies(file, parsed.items as T[], seg.first, this.segmentSize, seg.first - 1);
       seg.bytes = parsed.bytes;
       this.prepare(data);
-      this.stats.loads++;
     }
     seg.weak = null;
-    seg.count = data.length;
     this.cache(seg, data);
     return data;
   }
