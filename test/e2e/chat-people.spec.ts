@@ -76,8 +76,15 @@ test.describe('people, profile cards and settings in Chromium', () => {
     assert.equal(reg.body.user_status[String(mel.id)].status_text, 'In a meeting');
     await status.getByRole('button', { name: 'Clear status' }).click();
     await personButton(a.page, 'Mel').getByText('In a meeting').waitFor({ state: 'detached' });
-    // Set again for the screenshots.
+    await status.getByText('Status cleared.').waitFor();
+    // Set again for the screenshots. A change from another device while B types does not
+    // wipe what B typed.
     await status.getByRole('textbox', { name: 'Status' }).fill('Reviewing the roadmap');
+    assert.equal((await ts.client(mel).post('/users/me/status', { status_text: 'On the phone' })).status, 200);
+    await personButton(a.page, 'Mel').getByText('On the phone').waitFor();
+    // B's page has the event once "Clear status" is enabled again.
+    await eventually(() => status.getByRole('button', { name: 'Clear status' }).isEnabled());
+    assert.equal(await status.getByRole('textbox', { name: 'Status' }).inputValue(), 'Reviewing the roadmap');
     await status.getByRole('button', { name: 'Save status' }).click();
     await personButton(a.page, 'Mel').getByText('Reviewing the roadmap').waitFor();
   });

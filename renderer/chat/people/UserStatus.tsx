@@ -63,7 +63,11 @@ export function StatusEditor({ onDone }: { onDone?: () => void }) {
   const [text, setText] = useState(current?.status_text ?? '');
   const [emoji, setEmoji] = useState(current?.emoji_name ?? '');
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  // What one is typing is kept: the server's status (one's own save coming back as an
+  // event, or a change from another device) fills the fields only while they are untouched.
+  const [dirty, setDirty] = useState(false);
   useEffect(() => {
+    if (dirty) return;
     setText(current?.status_text ?? '');
     setEmoji(current?.emoji_name ?? '');
   }, [current?.status_text, current?.emoji_name]);
@@ -77,6 +81,9 @@ export function StatusEditor({ onDone }: { onDone?: () => void }) {
         emoji_name: emojiName,
         ...(known ? { emoji_code: known[1], reaction_type: 'unicode_emoji' } : {}),
       });
+      setText(statusText);
+      setEmoji(emojiName);
+      setDirty(false);
       setMsg({ ok: true, text: done });
       onDone?.();
     } catch (err) {
@@ -95,7 +102,10 @@ export function StatusEditor({ onDone }: { onDone?: () => void }) {
       <div class="status-fields">
         <label>
           Emoji
-          <select value={emoji} onChange={(e) => setEmoji(e.currentTarget.value)}>
+          <select value={emoji} onChange={(e) => {
+              setEmoji(e.currentTarget.value);
+              setDirty(true);
+            }}>
             <option value="">None</option>
             {EMOJI.map(([name]) => (
               <option key={name} value={name}>
@@ -106,7 +116,10 @@ export function StatusEditor({ onDone }: { onDone?: () => void }) {
         </label>
         <label class="grow">
           Status
-          <input value={text} maxLength={60} placeholder="What are you up to?" onInput={(e) => setText(e.currentTarget.value)} />
+          <input value={text} maxLength={60} placeholder="What are you up to?" onInput={(e) => {
+              setText(e.currentTarget.value);
+              setDirty(true);
+            }} />
         </label>
       </div>
       <ul class="status-suggestions" aria-label="Suggestions">
@@ -118,6 +131,7 @@ export function StatusEditor({ onDone }: { onDone?: () => void }) {
               onClick={() => {
                 setText(s.text);
                 setEmoji(s.emoji);
+                setDirty(true);
               }}
             >
               <span aria-hidden="true">{charOf(s.emoji)}</span> {s.text}
