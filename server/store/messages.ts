@@ -32,6 +32,7 @@ import { FlagLists } from './flag-lists.js';
 import { PlaceIndex } from './place-index.js';
 import { RowColumn, UnreadPlaces, rowIndexIn } from './row-column.js';
 import { UserLists } from './user-lists.js';
+import { decodeMessageSidecar, encodeMessageSidecar, type IndexedMessage } from './message-sidecar.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -113,10 +114,20 @@ export class MessageStore {
         if (t !== undefined) m.topic = t;
       }
     };
-    // Each segment is indexed as it is read; only the newest stay in memory (the cache's budget).
+    // Each segment is indexed from its sidecar (./message-sidecar.ts), or as it is read; only the
+    // newest read stay in memory (the cache's budget).
+    const sidecar = {
+      write: writable,
+      encode: encodeMessageSidecar,
+      apply: (body: Buffer, count: number) => {
+        const intern = (topic: string) => topics.get(topic) ?? (topics.size < 100_000 ? (topics.set(topic, topic), topic) : topic);
+        const sub = decodeMessageSidecar(body, count, (list, n) => rows.hold(list, undefined, n), intern, (m) => store.index(m));
+        store.lastSubmessageId = Math.max(store.lastSubmessageId, sub);
+      },
+    };
     store.items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
       for (const m of segment) store.index(m);
-    }, { prepare, cacheBytes: opts.cacheBytes ?? defaultMessageCacheBytes() });
+    }, { prepare, sidecar, cacheBytes: opts.cacheBytes ?? defaultMessageCacheBytes() });
     const items = store.items;
     store.flags.load(opened.snapshot, opened.lines, (id) => store.allIds.has(id));
     store.flagsFromRecordsAbove = -1;
@@ -316,7 +327,7 @@ export class MessageStore {
     this.search.add(m);
   }
 
-  private index(m: MessageRecord): void {
+  private index(m: IndexedMessage & Pick<MessageRecord, 'submessages'>): void {
     const subs = m.submessages;
     if (subs?.length) this.lastSubmessageId = Math.max(this.lastSubmessageId, subs[subs.length - 1]!.id);
     this.allIds.insert(m.id);
@@ -326,13 +337,15 @@ export class MessageStore {
     // Read, starred and collapsed in the record count only above the flags snapshot (while opening).
     const fromRecord = m.id > this.flagsFromRecordsAbove;
     let unread = this.openingUnread?.has(m.id) ?? false;
-    for (const r of m.um) {
-      const userId = rowUser(r);
-      const flags = rowFlagsOf(r);
-      this.users.add(m, userId);
-      if (!fromRecord) continue;
-      this.flags.update(m.id, userId, FLAG.read, flags);
-      if (!(flags & FLAG.read)) unread = true;
+    // (Below the snapshot, while opening: no user's lists are built yet and the flags come from the snapshot.)
+    if (fromRecord) {
+      for (const r of m.um) {
+        const userId = rowUser(r);
+        const flags = rowFlagsOf(r);
+        this.users.add(m, userId);
+        this.flags.update(m.id, userId, FLAG.read, flags);
+        if (!(flags & FLAG.read)) unread = true;
+      }
     }
     if (unread) this.unreadPlaces.note(m);
   }

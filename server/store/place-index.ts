@@ -35,7 +35,7 @@ export class PlaceIndex {
     return key;
   }
 
-  add(m: MessageRecord): void {
+  add(m: Pick<MessageRecord, 'id' | 'stream_id' | 'topic' | 'dm'>): void {
     if (m.stream_id === null) {
       list(this.byConversation, conversationKey(m.dm ?? [])).insert(m.id);
       return;

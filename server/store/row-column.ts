@@ -66,7 +66,7 @@ const KEEP = 100_000;
 export class UnreadPlaces {
   private readonly places = new Map<number, UnreadPlace>();
 
-  note(m: MessageRecord): void {
+  note(m: Pick<MessageRecord, 'id' | 'stream_id' | 'topic' | 'dm'>): void {
     this.places.delete(m.id);
     this.places.set(m.id, m.dm ? { stream_id: m.stream_id, topic: m.topic, dm: m.dm } : { stream_id: m.stream_id, topic: m.topic });
     // Over the limit: the oldest noted goes (a Map iterates in insertion order).

@@ -52,29 +52,29 @@ export class RowLists {
    * `like`, a held list that `rows` may well equal (the previous message's in the same
    * place, at load), is compared first, which costs less than finding the list by its hash.
    */
-  hold(rows: readonly number[], like?: readonly number[]): readonly number[] {
+  hold(rows: readonly number[], like?: readonly number[], holders = 1): readonly number[] {
     if (rows.length === 0) return EMPTY;
     if (like !== undefined && like !== rows && sameRows(like, rows)) {
       const e = this.byList.get(like);
       if (e) {
-        e.holders++;
+        e.holders += holders;
         return e.rows;
       }
     }
     const h = hashOf(rows);
     const found = this.byHash.get(h);
     if (found === undefined) {
-      this.byHash.set(h, this.entry(rows, h));
+      this.byHash.set(h, this.entry(rows, h, holders));
       return rows;
     }
     const entries = Array.isArray(found) ? found : [found];
     for (const e of entries) {
       if (sameRows(e.rows, rows)) {
-        e.holders++;
+        e.holders += holders;
         return e.rows;
       }
     }
-    const e = this.entry(rows, h);
+    const e = this.entry(rows, h, holders);
     this.byHash.set(h, [...entries, e]);
     return e.rows;
   }
@@ -102,9 +102,9 @@ export class RowLists {
     return held;
   }
 
-  private entry(rows: readonly number[], hash: number): Entry {
+  private entry(rows: readonly number[], hash: number, holders: number): Entry {
     const id = this.freeIds.pop() ?? this.lists.length;
-    const e = { rows: Object.freeze(rows), holders: 1, hash, id };
+    const e = { rows: Object.freeze(rows), holders, hash, id };
     this.byList.set(e.rows, e);
     this.lists[id] = e.rows;
     return e;

@@ -54,8 +54,12 @@ export class SearchIndex {
     return this.postings.size;
   }
 
+  /** Why the initial build stopped (a segment it read could not be): search scans from then on. */
+  failure: unknown = null;
+
   /** Indexes a message's words (a new message, or an edit or move: new words are added, old ones stay). */
   add(m: Indexable): void {
+    if (this.failure !== null) return;
     if (this.building) {
       this.late.push(m);
       return;
@@ -90,12 +94,19 @@ export class SearchIndex {
    */
   async build(all: Iterable<Indexable>, sliceMs = 8): Promise<void> {
     let sliceEnd = performance.now() + sliceMs;
-    for (const m of all) {
-      this.put(m);
-      if (performance.now() >= sliceEnd) {
-        await new Promise<void>((r) => setTimeout(r, 0));
-        sliceEnd = performance.now() + sliceMs;
+    try {
+      for (const m of all) {
+        this.put(m);
+        if (performance.now() >= sliceEnd) {
+          await new Promise<void>((r) => setTimeout(r, 0));
+          sliceEnd = performance.now() + sliceMs;
+        }
       }
+    } catch (err) {
+      // The index is never ready then (the scan answers, and meets the same error where it reads).
+      this.failure = err;
+      this.late = [];
+      return;
     }
     this.merge();
     this.building = false;

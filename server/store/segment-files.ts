@@ -86,3 +86,17 @@ export function defaultMessageCacheBytes(env: NodeJS.ProcessEnv = process.env): 
   const mb = Number(env.HEARTH_MESSAGE_CACHE_MB ?? '64');
   return (Number.isFinite(mb) && mb >= 0 ? mb : 64) * 1024 * 1024;
 }
+
+/** The item with this id in an array sorted by id (binary search). */
+export function findById<T extends Identified>(arr: readonly T[], id: number): T | undefined {
+  let lo = 0;
+  let hi = arr.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = arr[mid]!.id;
+    if (v === id) return arr[mid];
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}

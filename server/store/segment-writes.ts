@@ -137,3 +137,16 @@ export class FlushQueue<R> {
     } while (t !== this.tail);
   }
 }
+
+/** Saves' sets of segments joined where they share one (a set is written all or nothing). */
+export function joinSets<S>(saves: Iterable<Set<S>>): Set<S>[] {
+  const sets: Set<S>[] = [];
+  for (const segs of saves) {
+    const joined = new Set(segs);
+    for (let i = sets.length - 1; i >= 0; i--) {
+      if ([...sets[i]!].some((s) => joined.has(s))) for (const s of sets.splice(i, 1)[0]!) joined.add(s);
+    }
+    if (joined.size) sets.push(joined);
+  }
+  return sets;
+}

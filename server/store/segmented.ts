@@ -1,11 +1,12 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp, type TailPatch } from './durable-file.js';
-import { type Identified, latestCopies, parseSegment } from './segment-files.js';
-import { FlushQueue, finishPendingWrite, writeTogether } from './segment-writes.js';
+import { findById, type Identified, latestCopies, parseSegment } from './segment-files.js';
+import { FlushQueue, finishPendingWrite, joinSets, writeTogether } from './segment-writes.js';
+import { Sidecars, writeSidecar, type SidecarCodec } from './segment-sidecar.js';
 import { serializeSegment, type Segment } from './segment-serialize.js';
 
-export type { Identified };
+export type { Identified, SidecarCodec };
 
 /** One save(): the segments it changed (written together), and whether the highest id must be kept. */
 interface SaveRequest<T> {
@@ -23,13 +24,15 @@ const LAST_ID_FILE = 'last-id.json';
  * Appending writes only the new items, in place at the end of the open (last) segment's file,
  * and so does a change to one of its items (an edit, a reaction): its new version is appended and
  * the later copy counts, until copies outweigh the live items and the file is written whole
- * again. A change to an older segment rewrites that segment. History is never rewritten as a
- * whole. A change to several segments lands all or nothing (./segment-writes.ts). After a machine crash cut an append short, opening keeps the open segment's whole items
- * (the torn file is kept beside it as `.torn-<time>`).
+ * again. A change to an older segment rewrites that segment (never all of history); a change to
+ * several lands all or nothing (./segment-writes.ts). After a machine crash cut an append short,
+ * opening keeps the open segment's whole items (the torn file is kept beside it as `.torn-<time>`).
  *
- * Opening reads every segment once (`onSegment` sees each: callers index there); then the items
- * of the newest segments stay in memory, in id order, within `cacheBytes`, and older ones are read
- * again when asked for (see `dataOf`).
+ * Opening reads each segment's index sidecar (`sidecar.apply`), or, where it has none that
+ * matches the file, the segment itself (`onSegment` sees its items: callers index there; its
+ * sidecar is written then). Segments whose items were read stay in memory, in id order, within
+ * `cacheBytes`, and others are read when asked for (see `dataOf`). A segment rewritten whole gets
+ * its sidecar again after the write; the open segment has none (it is always read).
  */
 export class SegmentedCollection<T extends Identified> {
   private readonly segments: Segment<T>[] = [];
@@ -43,8 +46,8 @@ export class SegmentedCollection<T extends Identified> {
    */
   private readonly owners = new WeakMap<object, T[]>();
   private opening = true;
-  /** Segments that left memory for the budget (tests). */
-  readonly stats = { evictions: 0 };
+  /** Segments that left memory for the budget, and those opened from their sidecar (tests). */
+  readonly stats = { evictions: 0, sidecars: 0 };
   private lastId = 0;
   /** Segment files cut back to their whole items at open (a torn append), each with where the torn copy was kept. */
   readonly repaired: { file: string; kept: string; items: number }[] = [];
@@ -60,6 +63,7 @@ export class SegmentedCollection<T extends Identified> {
     readonly cacheBytes: number,
     /** Applied to each segment's items whenever they are read from disk (sharing, interning). */
     private readonly prepare: (items: T[]) => void,
+    private readonly sidecars: Sidecars<T>,
   ) {
     this.lastIdFile = new DurableJSONFile(join(dir, LAST_ID_FILE));
   }
@@ -72,10 +76,10 @@ export class SegmentedCollection<T extends Identified> {
     dir: string,
     segmentSize = 1000,
     onSegment?: (items: T[]) => void,
-    opts: { cacheBytes?: number; prepare?: (items: T[]) => void } = {},
+    opts: { cacheBytes?: number; prepare?: (items: T[]) => void; sidecar?: SidecarCodec<T> } = {},
   ): Promise<SegmentedCollection<T>> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const c = new SegmentedCollection<T>(dir, segmentSize, opts.cacheBytes ?? Number.POSITIVE_INFINITY, opts.prepare ?? (() => undefined));
+    const c = new SegmentedCollection<T>(dir, segmentSize, opts.cacheBytes ?? Number.POSITIVE_INFINITY, opts.prepare ?? (() => undefined), new Sidecars(opts.sidecar ?? null));
     let listing = await readdir(dir);
     // A change written to several files at once is finished (it was on disk) or dropped (it was not) first.
     const finished = await finishPendingWrite(dir, listing);
@@ -91,11 +95,19 @@ export class SegmentedCollection<T extends Identified> {
       // Only where a temp file is left (a crash mid-write): one awaited unlink per segment costs seconds at 1M.
       if (present.has(`${name}.tmp`)) await removeStaleTemp(file);
       const seg = c.makeSegment(first);
+      // Only the open segment is appended to in place, so only it (or the one before it, if the machine stopped
+      // as a new segment began) may end torn: those are read whole, others through a sidecar matching the file.
+      const mayBeTorn = index >= names.length - 2;
+      const known = mayBeTorn ? null : c.sidecars.load(file, first, segmentSize, c.lastId);
+      if (known) {
+        [seg.count, c.lastId] = [known.count, known.count ? known.lastId : c.lastId];
+        c.segments.push(seg);
+        c.stats.sidecars++;
+        continue;
+      }
       // Read synchronously: opening is all this process does yet, and with a million items the
       // promise-based read costs more than twice as much (measured by `npm run bench -- p8`).
-      // Only the open segment is appended to in place, so only the last one (or the one before it,
-      // if the machine stopped just as a new segment began) may end in a torn append.
-      const parsed = parseSegment(file, index >= names.length - 2);
+      const parsed = parseSegment(file, mayBeTorn);
       if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
       const data = latestCopies(file, parsed.items as T[], first, segmentSize, c.lastId);
       seg.data = data;
@@ -114,8 +126,10 @@ export class SegmentedCollection<T extends Identified> {
       }
       c.prepare(data);
       onSegment?.(data);
+      if (index < names.length - 1) await c.sidecars.write(file, data);
       c.cache(seg, data);
     }
+    await c.sidecars.removeTemps(dir, listing);
     c.opening = false;
     await removeStaleTemp(c.lastIdFile.file);
     const meta = await c.lastIdFile.read();
@@ -135,9 +149,7 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   get size(): number {
-    let n = 0;
-    for (const s of this.segments) n += s.count;
-    return n;
+    return this.segments.reduce((n, s) => n + s.count, 0);
   }
 
   /** Bytes of segment files in memory now, and how many segments. */
@@ -237,6 +249,7 @@ export class SegmentedCollection<T extends Identified> {
       if (previous) {
         previous.text = null;
         previous.disk = null;
+        this.sidecars.markDue(previous);
       }
       this.segments.push(seg);
       this.cache(seg, []);
@@ -255,17 +268,7 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   private findIn(seg: Segment<T>, id: number): T | undefined {
-    const arr = this.dataOf(seg);
-    let lo = 0;
-    let hi = arr.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = arr[mid]!.id;
-      if (v === id) return arr[mid];
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    return findById(this.dataOf(seg), id);
   }
 
   /** Removes an item from memory; `save(id)` makes it durable. */
@@ -313,20 +316,16 @@ export class SegmentedCollection<T extends Identified> {
    * writeTogether (the open segment among them written whole). The highest id goes first.
    */
   private async flush(reqs: SaveRequest<T>[]): Promise<({ error: unknown } | null)[]> {
-    const sets: Set<Segment<T>>[] = [];
-    for (const r of reqs) {
-      const joined = new Set(r.segs);
-      for (let i = sets.length - 1; i >= 0; i--) {
-        if ([...sets[i]!].some((s) => joined.has(s))) for (const s of sets.splice(i, 1)[0]!) joined.add(s);
-      }
-      if (joined.size) sets.push(joined);
-    }
+    const sets = joinSets(reqs.map((r) => r.segs));
     // --- Synchronously: every file's contents as of now.
     const open = this.segments[this.segments.length - 1];
     const planned = sets.map((set) =>
       [...set].map((seg) => {
         if (set.size > 1 && seg === open) seg.disk = null; // written whole: a set is made of whole files
-        return { seg, covers: seg.requested, content: this.serialize(seg, this.dataOf(seg)) };
+        const data = this.dataOf(seg);
+        // A segment other than the open one gets its sidecar as of the same instant.
+        const side = seg !== open ? this.sidecars.of(data) : null;
+        return { seg, covers: seg.requested, content: this.serialize(seg, data), side };
       }),
     );
     const lastId = reqs.some((r) => r.lastId) ? { lastId: this.lastId } : null;
@@ -343,7 +342,9 @@ export class SegmentedCollection<T extends Identified> {
         try {
           if (set.length === 1) await set[0]!.seg.writer.write(set[0]!.content);
           else await writeTogether(this.dir, set.map(({ seg, content }) => ({ file: seg.writer.file, bytes: content as string | Buffer })));
-          for (const { seg, covers, content } of set) {
+          for (const { seg, covers, content, side } of set) {
+            // Right after the write, before another flush may write the file again.
+            if (side) await writeSidecar(seg.writer.file, side.count, side.lastId, side.body);
             seg.landed = covers;
             // What it costs the cache now.
             const bytes = typeof content === 'string' || Buffer.isBuffer(content) ? content.length : (seg.disk?.bytes ?? seg.bytes);
@@ -358,6 +359,8 @@ export class SegmentedCollection<T extends Identified> {
         }
       }),
     );
+    // The segment that was open until a new one began: its file is final until a change rewrites it.
+    await this.sidecars.writeDue(open, (seg) => this.dataOf(seg));
     return reqs.map((r) => {
       for (const s of r.segs) if (failed.has(s)) return { error: failed.get(s) };
       return null;

@@ -23,7 +23,7 @@ export class UserLists {
   directOf = (userId: number): IdList => this.directByUser[userId] ?? this.build(userId).direct;
 
   /** The user got a row on the message (kept in the lists once built). */
-  add(m: MessageRecord, userId: number): void {
+  add(m: Pick<MessageRecord, 'id' | 'dm'>, userId: number): void {
     this.byUser[userId]?.insert(m.id);
     if (m.dm) this.directByUser[userId]?.insert(m.id);
   }

@@ -51,7 +51,7 @@ function flagsOf(store: MessageStore): string {
 
 async function segmentBytes(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const f of (await readdir(dir)).filter((n) => n.startsWith('seg-'))) {
+  for (const f of (await readdir(dir)).filter((n) => /^seg-\d+\.json$/.test(n))) {
     const s = await stat(join(dir, f));
     out.set(f, `${s.ino}:${s.size}:${s.mtimeMs}`);
   }

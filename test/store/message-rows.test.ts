@@ -22,7 +22,7 @@ const message = (um: number[], extra: Partial<MessageRecord> = {}): Omit<Message
 });
 
 async function segmentFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((f) => f.startsWith('seg-')).map((f) => join(dir, f));
+  return (await readdir(dir)).filter((f) => /^seg-\d+\.json$/.test(f)).map((f) => join(dir, f));
 }
 
 describe('message rows', () => {

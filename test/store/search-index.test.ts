@@ -16,6 +16,19 @@ import { startTestServer, type Client, type TestServer } from '../helpers/server
 const ids = (l: { length: number; at(i: number): number } | null) => (l ? Array.from({ length: l.length }, (_, i) => l.at(i)) : null);
 
 describe('the search index', () => {
+  it('a build that cannot read a message stops: never ready, the scan answers, nothing kept meanwhile', async () => {
+    const index = new SearchIndex();
+    const unreadable = (function* () {
+      yield { id: 1, topic: 'lunch', content: 'soup' };
+      throw new Error('EIO: a segment could not be read');
+    })();
+    await index.build(unreadable, 0);
+    assert.match(String(index.failure), /EIO/);
+    assert.equal(index.ready, false);
+    index.add({ id: 2, topic: 'later', content: 'soup again' });
+    assert.equal(index.candidates(['soup']), null, 'the scan answers');
+  });
+
   it('finds messages by word prefix, across topic and content; a superset the caller narrows', async () => {
     const index = new SearchIndex();
     const messages = [

@@ -34,7 +34,7 @@ describe('segment files with kept item text', () => {
       const filesMatch = async (label: string) => {
         await Promise.all(inFlight.splice(0));
         await c.settled();
-        const files = (await readdir(dir)).filter((f) => f.startsWith('seg-')).sort();
+        const files = (await readdir(dir)).filter((f) => /^seg-\d+\.json$/.test(f)).sort();
         for (const f of files) assert.ok(Array.isArray(JSON.parse(await readFile(join(dir, f), 'utf8'))), f);
         const again = await SegmentedCollection.open<Item>(dir, 50);
         assert.deepEqual([...again.all()], [...c.all()], label);

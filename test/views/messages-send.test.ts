@@ -202,7 +202,7 @@ describe('POST /messages', () => {
     const id = await sendStream(member, 'general', 'disk', 'persisted');
     await ts.store.settled();
     const dir = join(ts.dataDir, 'messages');
-    const files = (await readdir(dir)).filter((f) => f.startsWith('seg-'));
+    const files = (await readdir(dir)).filter((f) => /^seg-\d+\.json$/.test(f));
     assert.ok(files.length >= 1);
     const items = JSON.parse(await readFile(join(dir, files[files.length - 1]!), 'utf8')) as Record<string, unknown>[];
     const rec = items.find((x) => x.id === id)!;

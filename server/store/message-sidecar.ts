@@ -1,0 +1,118 @@
+/**
+ * What the message store's indexes need of one segment's messages, as a sidecar body
+ * (./segment-sidecar.ts): each message's ID, sender, channel or direct conversation, topic and
+ * rows, and the segment's highest submessage ID. Opening reads these instead of the records.
+ *
+ * Body: u32 length of a JSON part ({topics, dms, rows, sub}: each distinct topic, conversation and
+ * row list once), zero padding to 4 bytes, then five Int32 columns of `count` entries: ID, sender,
+ * place (the channel ID, or -1 - the conversation's index), topic index, rows index.
+ */
+import { conversationKey, type MessageRecord } from './message-records.js';
+
+/** One message as the indexes see it (a scratch object, reused for the next message). */
+export type IndexedMessage = Pick<MessageRecord, 'id' | 'sender_id' | 'stream_id' | 'topic' | 'dm' | 'um'>;
+
+interface Tables {
+  topics: string[];
+  dms: number[][];
+  rows: number[][];
+  sub: number;
+}
+
+const COLUMNS = 5;
+
+export function encodeMessageSidecar(items: readonly MessageRecord[]): Uint8Array {
+  const topics = new Map<string, number>();
+  const dms = new Map<string, number>();
+  const rows = new Map<readonly number[], number>();
+  const t: Tables = { topics: [], dms: [], rows: [], sub: 0 };
+  const n = items.length;
+  const col = new Int32Array(COLUMNS * n);
+  for (let i = 0; i < n; i++) {
+    const m = items[i]!;
+    col[i] = m.id;
+    col[n + i] = m.sender_id;
+    if (m.stream_id === null) {
+      const key = conversationKey(m.dm ?? []);
+      let d = dms.get(key);
+      if (d === undefined) {
+        dms.set(key, (d = t.dms.length));
+        t.dms.push([...(m.dm ?? [])]);
+      }
+      col[2 * n + i] = -1 - d;
+    } else col[2 * n + i] = m.stream_id;
+    let ti = topics.get(m.topic);
+    if (ti === undefined) {
+      topics.set(m.topic, (ti = t.topics.length));
+      t.topics.push(m.topic);
+    }
+    col[3 * n + i] = ti;
+    let r = rows.get(m.um);
+    if (r === undefined) {
+      rows.set(m.um, (r = t.rows.length));
+      t.rows.push([...m.um]);
+    }
+    col[4 * n + i] = r;
+    const subs = m.submessages;
+    if (subs?.length) t.sub = Math.max(t.sub, subs[subs.length - 1]!.id);
+  }
+  const json = Buffer.from(JSON.stringify(t));
+  const at = 4 + json.length + ((4 - ((4 + json.length) % 4)) % 4);
+  const out = new Uint8Array(at + col.byteLength);
+  new DataView(out.buffer).setUint32(0, json.length, true);
+  out.set(json, 4);
+  out.set(new Uint8Array(col.buffer), at);
+  return out;
+}
+
+/**
+ * Reads a body: `hold` receives each distinct row list with how many messages hold it (and gives
+ * the list to keep), `intern` each topic; `each` sees every message in ID order. Returns the
+ * segment's highest submessage ID. Throws on a body that does not read (the caller parses the
+ * segment instead).
+ */
+export function decodeMessageSidecar(
+  body: Buffer,
+  count: number,
+  hold: (rows: number[], holders: number) => readonly number[],
+  intern: (topic: string) => string,
+  each: (m: IndexedMessage) => void,
+): number {
+  const jsonLen = body.readUInt32LE(0);
+  const t = JSON.parse(body.toString('utf8', 4, 4 + jsonLen)) as Tables;
+  const at = 4 + jsonLen + ((4 - ((4 + jsonLen) % 4)) % 4);
+  if (at + COLUMNS * 4 * count !== body.length) throw new Error('sidecar columns do not match its count');
+  const offset = body.byteOffset + at;
+  const col = offset % 4 === 0 ? new Int32Array(body.buffer, offset, COLUMNS * count) : new Int32Array(body.buffer.slice(offset, offset + COLUMNS * 4 * count));
+  const n = count;
+  // Checked whole before anything is held or indexed: a body that does not read leaves no trace.
+  const uses = new Int32Array(t.rows.length);
+  for (let i = 0; i < n; i++) {
+    const place = col[2 * n + i]!;
+    const r = col[4 * n + i]!;
+    if ((place < 0 && -1 - place >= t.dms.length) || !(col[3 * n + i]! >= 0 && col[3 * n + i]! < t.topics.length) || !(r >= 0 && r < t.rows.length)) {
+      throw new Error('sidecar names a conversation, topic or rows it does not hold');
+    }
+    if (i > 0 && col[i]! <= col[i - 1]!) throw new Error('sidecar IDs out of order');
+    uses[r]!++;
+  }
+  const held = t.rows.map((r, i) => (uses[i]! > 0 ? hold(r, uses[i]!) : r));
+  const topics = t.topics.map(intern);
+  const m: IndexedMessage = { id: 0, sender_id: 0, stream_id: null, topic: '', dm: undefined, um: [] };
+  for (let i = 0; i < n; i++) {
+    m.id = col[i]!;
+    m.sender_id = col[n + i]!;
+    const place = col[2 * n + i]!;
+    if (place < 0) {
+      m.stream_id = null;
+      m.dm = t.dms[-1 - place];
+    } else {
+      m.stream_id = place;
+      m.dm = undefined;
+    }
+    m.topic = topics[col[3 * n + i]!]!;
+    m.um = held[col[4 * n + i]!]!;
+    each(m);
+  }
+  return t.sub;
+}
