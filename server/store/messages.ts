@@ -22,9 +22,9 @@
  * record changed; `saveFlags` makes flag changes durable, `save(...ids)` records and flags).
  */
 import { SegmentedCollection } from './segmented.js';
-import { defaultMessageCacheBytes } from './segment-files.js';
+import { defaultMessageCacheBytes, segmentFileName } from './segment-files.js';
 import { IdList } from './message-ids.js';
-import { SearchIndex } from './search-index.js';
+import { MessageSearch } from './message-search.js';
 import { RowLists } from './row-lists.js';
 import { FLAG, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
 import { EDITABLE_MASK, FLAGS_FILE, FlagJournal, unreadIn, type FlagSnapshot } from './flag-journal.js';
@@ -57,8 +57,8 @@ export class MessageStore {
    * be used again after it is deleted and the server restarts: they only ever order one message's.
    */
   private lastSubmessageId = 0;
-  /** Words → message IDs for the `search` operator (built in the background after open). */
-  readonly search = new SearchIndex();
+  /** Words → message IDs for the `search` operator (./message-search.ts: made ready in the background after open). */
+  search!: MessageSearch;
   /** Each message's row list by number, and where recently unread messages are (no record needed). */
   private readonly column: RowColumn;
   /** Each user's messages and direct messages, built on first use. */
@@ -88,7 +88,7 @@ export class MessageStore {
    * Opens the messages folder. `writable` false (a rollback's reopen): nothing on disk changes.
    * The first start of a data dir from before the flags journal writes its first snapshot here.
    */
-  static async open(dir: string, opts: { writable?: boolean; cacheBytes?: number } = {}): Promise<MessageStore> {
+  static async open(dir: string, opts: { writable?: boolean; cacheBytes?: number; searchRunSegments?: number } = {}): Promise<MessageStore> {
     const writable = opts.writable !== false;
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const opened = await FlagJournal.open(dir, writable);
@@ -138,21 +138,17 @@ export class MessageStore {
       // A full disk starts all the same; the snapshot waits for the next start or change.
       await store.flags.compact().catch(() => undefined);
     }
-    // The word index builds between requests; search scans until it is ready. (IDs by value, not
-    // a copy of the list: messages may come and go meanwhile; those added are indexed as they come.)
-    const until = store.maxId;
-    void store.search.build(
-      (function* () {
-        const all = store.allIds;
-        for (let i = 0; i < all.length; ) {
-          const id = all.at(i);
-          if (id > until) break;
-          const m = store.items.get(id);
-          if (m) yield m;
-          i = all.lowerBound(id + 1);
-        }
-      })(),
-    );
+    // The word index (runs on disk, the rest in memory) gets ready between requests; search scans until then.
+    store.search = new MessageSearch(join(dir, 'search'), {
+      ids: store.allIds,
+      get: (id) => store.items.get(id),
+      get maxId() {
+        return store.items.maxId;
+      },
+      segmentFile: (first) => join(dir, segmentFileName(first)),
+      settled: () => store.items.settled(),
+    }, writable, 1000, opts.searchRunSegments);
+    void store.search.start();
     return store;
   }
 

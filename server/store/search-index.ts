@@ -6,9 +6,9 @@
  *
  * The index answers with a superset: an edited or moved message keeps its old words too, and
  * a deleted one stays listed. The search predicate still checks every candidate, so results
- * are exact; the index only spares the scan. It is built after the store opens, in slices that
- * yield to the event loop, so it adds nothing to the cold start; until it is ready (and for a
- * word so short that it begins too many terms) search falls back to the scan.
+ * are exact; the index only spares the scan; for a word so short that it begins too many terms
+ * search falls back to the scan. This is the in-memory part: ./message-search.ts keeps one per
+ * segment that its runs on disk do not cover, and decides when the whole is ready.
  */
 import { IdList } from './message-ids.js';
 
@@ -33,41 +33,22 @@ export function wordsOf(text: string): Set<string> {
  * The messages holding a term: one message's ID as a plain number (most terms, numbers and names
  * and typos, are in one message only, and an IdList for each cost ~240 bytes more), else a list.
  */
-type Posting = number | IdList;
+export type Posting = number | IdList;
 
-const sizeOf = (p: Posting): number => (typeof p === 'number' ? 1 : p.length);
+const sizeOf = (p: IdSource): number => (typeof p === 'number' ? 1 : p.length);
 
 export class SearchIndex {
   private readonly postings = new Map<string, Posting>();
   /** The terms in sorted order, plus the ones added since the last merge. */
   private sorted: string[] = [];
   private pending: string[] = [];
-  private building = true;
-  /** Messages added while the initial build runs, indexed after it (IDs stay in order). */
-  private late: Indexable[] = [];
-
-  get ready(): boolean {
-    return !this.building;
-  }
 
   get terms(): number {
     return this.postings.size;
   }
 
-  /** Why the initial build stopped (a segment it read could not be): search scans from then on. */
-  failure: unknown = null;
-
   /** Indexes a message's words (a new message, or an edit or move: new words are added, old ones stay). */
   add(m: Indexable): void {
-    if (this.failure !== null) return;
-    if (this.building) {
-      this.late.push(m);
-      return;
-    }
-    this.put(m);
-  }
-
-  private put(m: Indexable): void {
     for (const w of wordsOf(`${m.topic}\n${m.content}`)) {
       const p = this.postings.get(w);
       if (p === undefined) {
@@ -81,37 +62,6 @@ export class SearchIndex {
         this.postings.set(w, list);
       } else p.insert(m.id);
     }
-  }
-
-  /**
-   * The initial build over `all` (ascending IDs), in slices of at most `sliceMs` between turns
-   * of the event loop, so requests meanwhile wait at most that long for it (at a million
-   * messages the build takes seconds; slices of a fixed 5,000 messages held the loop ~50 ms
-   * each and were most of POST /register's slowest answers right after a start).
-   * A slice resumes from a timer, which runs before the turn reads requests: resuming at the
-   * turn's end (setImmediate) put each slice before the answers those requests wait to send
-   * there (server/events/turn-end.ts). Resolves when the index is ready.
-   */
-  async build(all: Iterable<Indexable>, sliceMs = 8): Promise<void> {
-    let sliceEnd = performance.now() + sliceMs;
-    try {
-      for (const m of all) {
-        this.put(m);
-        if (performance.now() >= sliceEnd) {
-          await new Promise<void>((r) => setTimeout(r, 0));
-          sliceEnd = performance.now() + sliceMs;
-        }
-      }
-    } catch (err) {
-      // The index is never ready then (the scan answers, and meets the same error where it reads).
-      this.failure = err;
-      this.late = [];
-      return;
-    }
-    this.merge();
-    this.building = false;
-    for (const m of this.late) this.put(m);
-    this.late = [];
   }
 
   private merge(): void {
@@ -148,37 +98,49 @@ export class SearchIndex {
     return out;
   }
 
+  /** The postings of the terms `word` begins (each one ID or a list), or null when there are too many terms. */
+  postingsFor(word: string): Posting[] | null {
+    return this.termsFor(word)?.map((t) => this.postings.get(t)!) ?? null;
+  }
+
   /**
    * The IDs of messages that may hold every word (a superset: the caller checks each), or
-   * null when the index cannot narrow it down (not built yet, or a word too short).
-   * `limit`: give up (null) when the smallest word's list is longer, since a scan of a
-   * common word finds its matches quickly.
+   * null when the index cannot narrow it down (every word too short).
    */
   candidates(words: string[], limit = 200_000): IdList | null {
-    if (this.building || !words.length) return null;
-    let best: Posting[] | null = null;
-    let bestSize = Infinity;
-    for (const w of words) {
-      const terms = this.termsFor(w);
-      if (terms === null) continue;
-      const lists = terms.map((t) => this.postings.get(t)!);
-      const size = lists.reduce<number>((s, l) => s + sizeOf(l), 0);
-      if (size < bestSize) {
-        best = lists;
-        bestSize = size;
-      }
-    }
-    if (best === null || bestSize > limit) return null;
-    if (best.length === 1 && typeof best[0] !== 'number') return best[0]!;
-    const all = new Int32Array(bestSize);
-    let at = 0;
-    for (const l of best) {
-      if (typeof l === 'number') all[at++] = l;
-      else for (let i = 0; i < l.length; i++) all[at++] = l.at(i);
-    }
-    all.sort();
-    const out = new IdList(Math.max(2, bestSize));
-    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.insert(all[i]!);
-    return out;
+    return pickCandidates(words, (w) => this.postingsFor(w), limit);
   }
+}
+
+/** Lists of message IDs: one ID, an IdList or an array (ascending). */
+export type IdSource = Posting | readonly number[];
+
+/**
+ * The candidates of a search: the union of the lists of the word whose lists hold the fewest IDs
+ * (`listsOf` gives a word's lists, or null when they would hold more than `maxIds` or it begins
+ * too many terms), or null when no word's lists hold `limit` IDs or fewer: a scan of a common
+ * word finds its matches quickly.
+ */
+export function pickCandidates(words: string[], listsOf: (word: string, maxIds: number) => IdSource[] | null, limit: number): IdList | null {
+  let best: IdSource[] | null = null;
+  let bestSize = Infinity;
+  for (const w of words) {
+    const lists = listsOf(w, Math.min(limit, bestSize));
+    if (lists === null) continue;
+    const size = lists.reduce<number>((n, l) => n + sizeOf(l), 0);
+    if (size < bestSize) [best, bestSize] = [lists, size];
+  }
+  if (best === null || bestSize > limit) return null;
+  if (best.length === 1 && best[0] instanceof IdList) return best[0];
+  const all = new Int32Array(bestSize);
+  let at = 0;
+  for (const l of best) {
+    if (typeof l === 'number') all[at++] = l;
+    else if (l instanceof IdList) for (let i = 0; i < l.length; i++) all[at++] = l.at(i);
+    else for (const id of l) all[at++] = id;
+  }
+  all.sort();
+  const out = new IdList(Math.max(2, bestSize));
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.insert(all[i]!);
+  return out;
 }

@@ -100,3 +100,6 @@ export function findById<T extends Identified>(arr: readonly T[], id: number): T
   }
   return undefined;
 }
+
+/** A segment's file name: `seg-<its first id, 12 digits>.json`. */
+export const segmentFileName = (first: number): string => `seg-${String(first).padStart(12, '0')}.json`;

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp, type TailPatch } from './durable-file.js';
-import { findById, type Identified, latestCopies, parseSegment } from './segment-files.js';
+import { findById, type Identified, latestCopies, parseSegment, segmentFileName } from './segment-files.js';
 import { FlushQueue, finishPendingWrite, joinSets, writeTogether } from './segment-writes.js';
 import { Sidecars, writeSidecar, type SidecarCodec } from './segment-sidecar.js';
 import { serializeSegment, type Segment } from './segment-serialize.js';
@@ -138,7 +138,7 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   private makeSegment(first: number): Segment<T> {
-    const file = join(this.dir, `seg-${String(first).padStart(12, '0')}.json`);
+    const file = join(this.dir, segmentFileName(first));
     const seg = { first, data: null, weak: null, count: 0, bytes: 0, requested: 0, landed: 0, text: null, disk: null, changed: new Set<number>() } as unknown as Segment<T>;
     seg.writer = new DurableJSONFile<string | Buffer | TailPatch>(file, 0o600, (content) => content);
     return seg;

@@ -1,7 +1,7 @@
 /**
  * The `search` operator's word index (server/store/search-index.ts): a superset the search
- * predicate narrows, so results are exactly the scan's. Unit checks (prefixes, messages added
- * while it builds, short words fall back), then a seeded comparison through GET /messages
+ * predicate narrows, so results are exactly the scan's. Unit checks (prefixes, edits, short
+ * words fall back), then a seeded comparison through GET /messages
  * against a brute-force filter, before and after edits, topic moves and deletions, combined
  * with other operators and access rules.
  */
@@ -16,19 +16,6 @@ import { startTestServer, type Client, type TestServer } from '../helpers/server
 const ids = (l: { length: number; at(i: number): number } | null) => (l ? Array.from({ length: l.length }, (_, i) => l.at(i)) : null);
 
 describe('the search index', () => {
-  it('a build that cannot read a message stops: never ready, the scan answers, nothing kept meanwhile', async () => {
-    const index = new SearchIndex();
-    const unreadable = (function* () {
-      yield { id: 1, topic: 'lunch', content: 'soup' };
-      throw new Error('EIO: a segment could not be read');
-    })();
-    await index.build(unreadable, 0);
-    assert.match(String(index.failure), /EIO/);
-    assert.equal(index.ready, false);
-    index.add({ id: 2, topic: 'later', content: 'soup again' });
-    assert.equal(index.candidates(['soup']), null, 'the scan answers');
-  });
-
   it('finds messages by word prefix, across topic and content; a superset the caller narrows', async () => {
     const index = new SearchIndex();
     const messages = [
@@ -37,11 +24,8 @@ describe('the search index', () => {
       { id: 3, topic: 'misc', content: 'the crosswalk is new' },
       { id: 4, topic: 'misc', content: 'CAFÉ au lait' },
     ];
-    const build = index.build(messages, 0); // slices of 0 ms: yields after each message, as with a large store
-    assert.equal(index.ready, false);
+    for (const m of messages) index.add(m);
     index.add({ id: 5, topic: 'late', content: 'walkie-talkie' });
-    await build;
-    assert.equal(index.ready, true);
     assert.deepEqual(ids(index.candidates(['walk'])), [1, 2, 5], 'prefix, not infix (crosswalk)');
     assert.deepEqual(ids(index.candidates(['café'])), [1, 4]);
     assert.deepEqual(ids(index.candidates(['walk', 'café'])), [1, 4], 'the smaller word’s list');
@@ -54,7 +38,7 @@ describe('the search index', () => {
 
   it('a word in one message only, then in more (kept as one ID until a second comes)', async () => {
     const index = new SearchIndex();
-    await index.build([{ id: 7, topic: 't', content: 'invoice 4711' }]);
+    index.add({ id: 7, topic: 't', content: 'invoice 4711' });
     assert.deepEqual(ids(index.candidates(['4711'])), [7]);
     assert.deepEqual(ids(index.candidates(['47'])), [7]);
     index.add({ id: 7, topic: 't', content: 'invoice 4711 paid' }); // an edit: the same message again
@@ -67,11 +51,9 @@ describe('the search index', () => {
     assert.deepEqual(ids(index.candidates(['paid', '4711'])), [7]);
   });
 
-  it('falls back (null) while building, and for a word that begins too many terms', async () => {
+  it('falls back (null) for a word that begins too many terms', async () => {
     const index = new SearchIndex();
-    assert.equal(index.candidates(['a']), null, 'not built yet');
-    const many = Array.from({ length: 5_000 }, (_, i) => ({ id: i + 1, topic: 't', content: `a${i.toString(36)}x` }));
-    await index.build(many);
+    for (let i = 0; i < 5_000; i++) index.add({ id: i + 1, topic: 't', content: `a${i.toString(36)}x` });
     assert.equal(index.candidates(['a']), null, 'thousands of terms begin with "a"');
     const narrow = ids(index.candidates(['a1x']))!;
     assert.ok(narrow.includes(2) && narrow.length === 38, 'a1x and the 37 terms it begins (a1x0x…a1xzx)');
