@@ -3,7 +3,22 @@
  * appends in O(1), range lookups by binary search. The message indexes are
  * made of these.
  */
-export class IdList {
+/** What reading a sorted ID list needs (IdList; IdBitmap, ./id-bitmap.ts, for every message ID). */
+export interface SortedIds {
+  readonly length: number;
+  readonly first: number | undefined;
+  readonly last: number | undefined;
+  at(i: number): number;
+  /** Index of the first entry >= id (length when none). */
+  lowerBound(id: number): number;
+  has(id: number): boolean;
+  toArray(): number[];
+  [Symbol.iterator](): IterableIterator<number>;
+  /** Entries from newest to oldest. */
+  descending(): IterableIterator<number>;
+}
+
+export class IdList implements SortedIds {
   private buf: Int32Array;
   length = 0;
 

@@ -14,7 +14,7 @@
  */
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IdList } from './message-ids.js';
+import type { IdList, SortedIds } from './message-ids.js';
 import { pickCandidates, SearchIndex, wordsOf, type IdSource, type Indexable } from './search-index.js';
 import { RunReader, stampOf, writeRun, type SegmentStamp } from './search-run-file.js';
 
@@ -25,7 +25,7 @@ const RUN_RE = /^run-(\d{12})\.bin$/;
 
 export interface SearchSource {
   /** Every message ID, ascending. */
-  readonly ids: IdList;
+  readonly ids: SortedIds;
   get(id: number): Indexable | undefined;
   readonly maxId: number;
   /** The segment file of the segment beginning at `first`. */

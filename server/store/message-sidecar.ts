@@ -65,24 +65,36 @@ export function encodeMessageSidecar(items: readonly MessageRecord[]): Uint8Arra
   return out;
 }
 
+/** A body read: the columns (ID, sender, place, topic index, rows index; `count` each) and the tables they index. */
+export interface DecodedSidecar {
+  count: number;
+  col: Int32Array;
+  /** Each topic, interned. */
+  topics: string[];
+  dms: number[][];
+  /** Each row list, held (RowLists) as many times as messages name it. */
+  rows: (readonly number[])[];
+  /** The segment's highest submessage ID. */
+  sub: number;
+}
+
 /**
  * Reads a body: `hold` receives each distinct row list with how many messages hold it (and gives
- * the list to keep), `intern` each topic; `each` sees every message in ID order. Returns the
- * segment's highest submessage ID. Throws on a body that does not read (the caller parses the
- * segment instead).
+ * the list to keep), `intern` each topic. Throws on a body that does not read, having held
+ * nothing (the caller parses the segment instead).
  */
 export function decodeMessageSidecar(
   body: Buffer,
   count: number,
   hold: (rows: number[], holders: number) => readonly number[],
   intern: (topic: string) => string,
-  each: (m: IndexedMessage) => void,
-): number {
+): DecodedSidecar {
   const jsonLen = body.readUInt32LE(0);
   const t = JSON.parse(body.toString('utf8', 4, 4 + jsonLen)) as Tables;
   const at = 4 + jsonLen + ((4 - ((4 + jsonLen) % 4)) % 4);
   if (at + COLUMNS * 4 * count !== body.length) throw new Error('sidecar columns do not match its count');
   const offset = body.byteOffset + at;
+  // In place when aligned (sidecars are written so); the caller uses it before the next read into that buffer.
   const col = offset % 4 === 0 ? new Int32Array(body.buffer, offset, COLUMNS * count) : new Int32Array(body.buffer.slice(offset, offset + COLUMNS * 4 * count));
   const n = count;
   // Checked whole before anything is held or indexed: a body that does not read leaves no trace.
@@ -96,23 +108,5 @@ export function decodeMessageSidecar(
     if (i > 0 && col[i]! <= col[i - 1]!) throw new Error('sidecar IDs out of order');
     uses[r]!++;
   }
-  const held = t.rows.map((r, i) => (uses[i]! > 0 ? hold(r, uses[i]!) : r));
-  const topics = t.topics.map(intern);
-  const m: IndexedMessage = { id: 0, sender_id: 0, stream_id: null, topic: '', dm: undefined, um: [] };
-  for (let i = 0; i < n; i++) {
-    m.id = col[i]!;
-    m.sender_id = col[n + i]!;
-    const place = col[2 * n + i]!;
-    if (place < 0) {
-      m.stream_id = null;
-      m.dm = t.dms[-1 - place];
-    } else {
-      m.stream_id = place;
-      m.dm = undefined;
-    }
-    m.topic = topics[col[3 * n + i]!]!;
-    m.um = held[col[4 * n + i]!]!;
-    each(m);
-  }
-  return t.sub;
+  return { count, col, topics: t.topics.map(intern), dms: t.dms, rows: t.rows.map((r, i) => (uses[i]! > 0 ? hold(r, uses[i]!) : r)), sub: t.sub };
 }

@@ -24,15 +24,18 @@
 import { SegmentedCollection } from './segmented.js';
 import { defaultMessageCacheBytes, segmentFileName } from './segment-files.js';
 import { IdList } from './message-ids.js';
+import { IdBitmap } from './id-bitmap.js';
 import { MessageSearch } from './message-search.js';
 import { RowLists } from './row-lists.js';
-import { FLAG, assignContent, conversationKey, packRow, packedRows, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
+import { FLAG, assignContent, packRow, rowFlagsOf, rowUser, type MessageRecord } from './message-records.js';
 import { EDITABLE_MASK, FLAGS_FILE, FlagJournal, unreadIn, type FlagSnapshot } from './flag-journal.js';
 import { FlagLists } from './flag-lists.js';
 import { PlaceIndex } from './place-index.js';
 import { RowColumn, UnreadPlaces, rowIndexIn } from './row-column.js';
 import { UserLists } from './user-lists.js';
 import { decodeMessageSidecar, encodeMessageSidecar, type IndexedMessage } from './message-sidecar.js';
+import { indexDecoded, type IndexSinks } from './sidecar-index.js';
+import { prepareSegment, topicInterner } from './segment-prepare.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -48,7 +51,7 @@ const EMPTY = new IdList(0);
 
 export class MessageStore {
   /** Every message ID, ascending. */
-  readonly allIds = new IdList(1024);
+  readonly allIds = new IdBitmap();
   /** Channels', topics' and direct conversations' messages. */
   private readonly places = new PlaceIndex();
   private readonly bySender = new Map<number, IdList>();
@@ -95,34 +98,28 @@ export class MessageStore {
     const rows = new RowLists();
     const store = new MessageStore(rows, opened.journal, opened.snapshot?.upTo ?? 0);
     store.openingUnread = unreadIn(opened.snapshot, opened.lines);
-    // Interned: one string per distinct topic (at most so many kept).
-    const topics = new Map<string, string>();
-    // Shared (rows) and interned (topics) whenever a segment is read, so the duplicates die young.
-    const prepare = (segment: MessageRecord[]) => {
-      // A message's rows are most often the previous ones of its channel (or conversation).
-      const lastRows = new Map<number | string, readonly number[]>();
-      for (const m of segment) {
-        try {
-          const place = m.stream_id ?? conversationKey(m.dm ?? []);
-          m.um = rows.hold(packedRows(m.um), lastRows.get(place));
-          lastRows.set(place, m.um);
-        } catch (err) {
-          throw new Error(`message ${m.id} in ${dir}: its recipients' rows cannot be read (${(err as Error).message})`);
-        }
-        let t = topics.get(m.topic);
-        if (t === undefined && topics.size < 100_000) topics.set(m.topic, (t = m.topic));
-        if (t !== undefined) m.topic = t;
-      }
-    };
+    const intern = topicInterner();
+    const prepare = (segment: MessageRecord[]) => prepareSegment(segment, rows, intern, dir);
     // Each segment is indexed from its sidecar (./message-sidecar.ts), or as it is read; only the
     // newest read stay in memory (the cache's budget).
+    const sinks: IndexSinks = {
+      allIds: store.allIds,
+      places: store.places,
+      column: store.column,
+      rows,
+      senderList: (userId) => list(store.bySender, userId),
+      recordsAbove: store.flagsFromRecordsAbove,
+      one: (m) => store.index(m),
+      unread: store.openingUnread,
+      noteUnread: (m) => store.unreadPlaces.note(m),
+    };
     const sidecar = {
       write: writable,
       encode: encodeMessageSidecar,
       apply: (body: Buffer, count: number) => {
-        const intern = (topic: string) => topics.get(topic) ?? (topics.size < 100_000 ? (topics.set(topic, topic), topic) : topic);
-        const sub = decodeMessageSidecar(body, count, (list, n) => rows.hold(list, undefined, n), intern, (m) => store.index(m));
-        store.lastSubmessageId = Math.max(store.lastSubmessageId, sub);
+        const d = decodeMessageSidecar(body, count, (l, n) => rows.hold(l, undefined, n), intern);
+        store.lastSubmessageId = Math.max(store.lastSubmessageId, d.sub);
+        indexDecoded(d, sinks);
       },
     };
     store.items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {

@@ -37,16 +37,23 @@ export class PlaceIndex {
 
   add(m: Pick<MessageRecord, 'id' | 'stream_id' | 'topic' | 'dm'>): void {
     if (m.stream_id === null) {
-      list(this.byConversation, conversationKey(m.dm ?? [])).insert(m.id);
+      this.conversationList(conversationKey(m.dm ?? [])).insert(m.id);
       return;
     }
-    list(this.byChannel, m.stream_id).insert(m.id);
-    let topics = this.byTopic.get(m.stream_id);
-    if (!topics) this.byTopic.set(m.stream_id, (topics = new Map()));
-    const key = this.keyOf(m.topic);
+    this.channelList(m.stream_id).insert(m.id);
+    this.topicList(m.stream_id, m.topic).insert(m.id);
+  }
+
+  /** The lists messages are added to (made when missing): opening fills them a segment at a time. */
+  channelList = (streamId: number): IdList => list(this.byChannel, streamId);
+  conversationList = (key: string): IdList => list(this.byConversation, key);
+  topicList(streamId: number, topic: string): IdList {
+    let topics = this.byTopic.get(streamId);
+    if (!topics) this.byTopic.set(streamId, (topics = new Map()));
+    const key = this.keyOf(topic);
     let entry = topics.get(key);
     if (!entry) topics.set(key, (entry = { ids: new IdList(4) }));
-    entry.ids.insert(m.id);
+    return entry.ids;
   }
 
   remove(m: MessageRecord): void {

@@ -1,8 +1,8 @@
 /**
  * What the message indexes keep of records that may be out of memory (older segments are read on
  * demand, ./segmented.ts):
- * - **RowColumn**: each message's row list by number (RowLists.idOf), in one Int32Array indexed by
- *   message ID (4 bytes a message), so "the messages a user has a row for" is a scan of numbers,
+ * - **RowColumn**: each message's row list by number (RowLists.idOf), in one typed array indexed by
+ *   message ID (2 bytes a message, 4 past 65,535 lists), so "the messages a user has a row for" is a scan of numbers,
  *   each distinct list looked at once, with no record read.
  * - **UnreadPlaces**: where recently unread messages are (channel and topic, or the direct
  *   conversation), so the unread counts of a register need no record either; at most 100,000 are
@@ -30,18 +30,25 @@ export function rowIndexIn(um: readonly number[], userId: number): number {
 }
 
 export class RowColumn {
-  private col = new Int32Array(1024);
+  /** 2 bytes a message while fewer than 65,536 distinct row lists are held (an office's few thousand), else 4. */
+  private col: Uint16Array | Int32Array = new Uint16Array(1024);
 
   constructor(private readonly rows: RowLists) {}
 
   /** The message's rows are now `um` (a list the RowLists holds). */
   set(id: number, um: readonly number[]): void {
-    if (id >= this.col.length) {
-      const next = new Int32Array(Math.max(id + 1, Math.ceil(this.col.length * 1.5)));
+    this.setNumber(id, this.rows.idOf(um));
+  }
+
+  /** The message's rows are now the list numbered `list` (RowLists.idOf). */
+  setNumber(id: number, list: number): void {
+    if (id >= this.col.length || (list > 0xffff && this.col instanceof Uint16Array)) {
+      const length = Math.max(this.col.length, id >= this.col.length ? Math.max(id + 1, Math.ceil(this.col.length * 1.5)) : 0);
+      const next = list > 0xffff || this.col instanceof Int32Array ? new Int32Array(length) : new Uint16Array(length);
       next.set(this.col);
       this.col = next;
     }
-    this.col[id] = this.rows.idOf(um);
+    this.col[id] = list;
   }
 
   rowsOf(id: number): readonly number[] {

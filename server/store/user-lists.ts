@@ -4,7 +4,7 @@
  * than at open, where every recipient of every message would cost memory in proportion to history;
  * kept current once built. MessageStore owns one.
  */
-import { IdList } from './message-ids.js';
+import { IdList, type SortedIds } from './message-ids.js';
 import type { MessageRecord } from './message-records.js';
 import type { PlaceIndex } from './place-index.js';
 import type { RowColumn } from './row-column.js';
@@ -14,7 +14,7 @@ export class UserLists {
   private readonly directByUser: (IdList | undefined)[] = [];
 
   constructor(
-    private readonly allIds: IdList,
+    private readonly allIds: SortedIds,
     private readonly column: RowColumn,
     private readonly places: PlaceIndex,
   ) {}

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IdList } from '../../server/store/message-ids.js';
+import { IdBitmap } from '../../server/store/id-bitmap.js';
 
 describe('IdList', () => {
   it('grows from no room at all, keeps order and refuses duplicates', () => {
@@ -40,5 +41,63 @@ describe('IdList', () => {
     assert.equal(l.lowerBound(50), 0);
     assert.equal(l.at(l.length - 1), 12_000);
     assert.deepEqual(l.toArray().slice(0, 3), [50, 97, 194]);
+  });
+});
+
+describe('IdBitmap (every message ID, one bit each)', () => {
+  it('answers as a sorted list would, through seeded inserts and removals across many blocks', () => {
+    for (const seed0 of [1, 8, 23]) {
+      let seed = seed0;
+      const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+      const bits = new IdBitmap();
+      const model = new IdList();
+      let next = 1;
+      for (let step = 0; step < 4_000; step++) {
+        const op = rnd(10);
+        if (op < 6) {
+          // Mostly appends, sometimes a jump over empty blocks.
+          next += op === 0 ? 1 + rnd(5_000) : 1;
+          bits.insert(next);
+          model.insert(next);
+        } else if (op < 9 && model.length) {
+          const id = model.at(rnd(model.length));
+          assert.equal(bits.remove(id), model.remove(id));
+        } else {
+          const id = 1 + rnd(next + 10);
+          bits.insert(id);
+          model.insert(id);
+        }
+        if (step % 97 === 0 || step === 3_999) {
+          assert.equal(bits.length, model.length, `seed ${seed0} step ${step}`);
+          assert.deepEqual(bits.toArray(), model.toArray());
+          assert.deepEqual([...bits.descending()], [...model.descending()]);
+          assert.equal(bits.first, model.first);
+          assert.equal(bits.last, model.last);
+          for (let k = 0; k < 50; k++) {
+            const i = rnd(model.length + 1);
+            if (i < model.length) assert.equal(bits.at(i), model.at(i), `at(${i})`);
+            const id = rnd(next + 2000);
+            assert.equal(bits.lowerBound(id), model.lowerBound(id), `lowerBound(${id})`);
+            assert.equal(bits.has(id), model.has(id), `has(${id})`);
+          }
+        }
+      }
+    }
+  });
+
+  it('refuses what is not an ID; absent values are absent', () => {
+    const bits = new IdBitmap();
+    assert.throws(() => bits.insert(-1), RangeError);
+    assert.throws(() => bits.insert(1.5), RangeError);
+    assert.equal(bits.has(Number.NaN), false);
+    assert.equal(bits.remove(3), false);
+    assert.equal(bits.lowerBound(10), 0);
+    assert.equal(bits.first, undefined);
+    bits.insert(31);
+    bits.insert(32);
+    bits.insert(2_000_000);
+    assert.deepEqual(bits.toArray(), [31, 32, 2_000_000]);
+    assert.equal(bits.lowerBound(33), 2);
+    assert.equal(bits.at(2), 2_000_000);
   });
 });

@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
 import { MessageStore } from '../../server/store/messages.js';
 import { RowLists } from '../../server/store/row-lists.js';
+import { RowColumn } from '../../server/store/row-column.js';
 
 const rowsOf = (...pairs: [number, number][]) => pairs.map(([u, f]) => packRow(u, f));
 
@@ -176,5 +177,19 @@ describe('shared row lists', () => {
       assert.equal(store.rowFlags(m, 2), 0);
       assert.ok(store.unread(2).has(m.id));
     });
+  });
+
+  it('the row column keeps every list number, also past 65,535 distinct lists (2 bytes a message, then 4)', () => {
+    const lists = new RowLists();
+    const column = new RowColumn(lists);
+    const held: (readonly number[])[] = [];
+    for (let i = 0; i < 70_000; i++) {
+      const rows = lists.hold(rowsOf([1 + (i % 50_000), i < 50_000 ? 0 : FLAG.read]));
+      held.push(rows);
+      column.set(i + 1, rows);
+    }
+    for (let i = 0; i < 70_000; i += 997) assert.equal(column.rowsOf(i + 1), held[i], `message ${i + 1}`);
+    assert.equal(column.rowsOf(69_999 + 1), held[69_999]);
+    assert.deepEqual(column.rowsOf(80_000), []);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { App } from '../../context.js';
 import { errors } from '../../errors.js';
-import type { IdList } from '../../store/message-ids.js';
+import type { SortedIds } from '../../store/message-ids.js';
 import { FLAG, MSG_BIT, WILDCARD_MENTION_BITS, conversationKey, type MessageRecord } from '../../store/message-records.js';
 import type { UserRecord } from '../../store/records.js';
 import { channelById, channelByName, subscriptionOf } from '../channels/access.js';
@@ -36,7 +36,7 @@ export interface CompiledNarrow {
   matches: Pred;
   includeHistory: boolean;
   /** The index list to scan (ascending), already as small as the narrow allows. */
-  candidates: IdList;
+  candidates: SortedIds;
   /** Search words, when the narrow searches (for highlighting). */
   searchWords: string[] | null;
   /** The message ID of a `near`/`id` term (an anchor hint). */
@@ -102,7 +102,7 @@ export function compileNarrow(app: App, user: UserRecord | null, input: NarrowTe
     return user;
   };
   const preds: Pred[] = [];
-  const lists: IdList[] = [];
+  const lists: SortedIds[] = [];
   let includeHistory = false;
   let usesUserFlags = false;
   let words: string[] | null = null;
