@@ -4,8 +4,10 @@
  * rows, and the segment's highest submessage ID. Opening reads these instead of the records.
  *
  * Body: u32 length of a JSON part ({topics, dms, rows, sub}: each distinct topic, conversation and
- * row list once), zero padding to 4 bytes, then five Int32 columns of `count` entries: ID, sender,
- * place (the channel ID, or -1 - the conversation's index), topic index, rows index.
+ * row list once), zero padding to 4 bytes, then six Int32 columns of `count` entries: ID, sender,
+ * place (the channel ID, or -1 - the conversation's index), topic index, rows index, and the
+ * length in bytes of the message's JSON (`layout`: where each message is in a segment file that is
+ * exactly JSON.stringify of its messages, so one message is read without the rest).
  */
 import { conversationKey, type MessageRecord } from './message-records.js';
 
@@ -19,7 +21,7 @@ interface Tables {
   sub: number;
 }
 
-const COLUMNS = 5;
+const COLUMNS = 6;
 
 export function encodeMessageSidecar(items: readonly MessageRecord[]): Uint8Array {
   const topics = new Map<string, number>();
@@ -55,6 +57,7 @@ export function encodeMessageSidecar(items: readonly MessageRecord[]): Uint8Arra
     col[4 * n + i] = r;
     const subs = m.submessages;
     if (subs?.length) t.sub = Math.max(t.sub, subs[subs.length - 1]!.id);
+    col[5 * n + i] = Buffer.byteLength(JSON.stringify(m));
   }
   const json = Buffer.from(JSON.stringify(t));
   const at = 4 + json.length + ((4 - ((4 + json.length) % 4)) % 4);
@@ -109,4 +112,28 @@ export function decodeMessageSidecar(
     uses[r]!++;
   }
   return { count, col, topics: t.topics.map(intern), dms: t.dms, rows: t.rows.map((r, i) => (uses[i]! > 0 ? hold(r, uses[i]!) : r)), sub: t.sub };
+}
+
+/**
+ * Where each message of a segment is in its file (byte offset and length), from a sidecar's body:
+ * null when the file (`size` bytes) is not exactly JSON.stringify of the messages (a later copy
+ * was appended, or the rows were written in an older form), then the segment is read whole.
+ */
+export function messageLayout(body: Buffer, count: number, size: number): { ids: Int32Array; offsets: Int32Array; lengths: Int32Array } | null {
+  const jsonLen = body.readUInt32LE(0);
+  const at = 4 + jsonLen + ((4 - ((4 + jsonLen) % 4)) % 4);
+  if (at + COLUMNS * 4 * count !== body.length) return null;
+  const offset = body.byteOffset + at;
+  const col = offset % 4 === 0 ? new Int32Array(body.buffer, offset, COLUMNS * count) : new Int32Array(body.buffer.slice(offset, offset + COLUMNS * 4 * count));
+  // Copies: the body's buffer is read into again.
+  const ids = col.slice(0, count);
+  const lengths = col.slice(5 * count, 6 * count);
+  const offsets = new Int32Array(count);
+  let pos = 1; // after "["
+  for (let i = 0; i < count; i++) {
+    if (!(lengths[i]! > 0)) return null;
+    offsets[i] = pos;
+    pos += lengths[i]! + 1; // the item, then "," (or "]" after the last)
+  }
+  return (count === 0 ? 2 : pos) === size ? { ids, offsets, lengths } : null;
 }

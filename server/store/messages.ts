@@ -33,7 +33,7 @@ import { FlagLists } from './flag-lists.js';
 import { PlaceIndex } from './place-index.js';
 import { RowColumn, UnreadPlaces, rowIndexIn } from './row-column.js';
 import { UserLists } from './user-lists.js';
-import { decodeMessageSidecar, encodeMessageSidecar, type IndexedMessage } from './message-sidecar.js';
+import { decodeMessageSidecar, encodeMessageSidecar, messageLayout, type IndexedMessage } from './message-sidecar.js';
 import { indexDecoded, type IndexSinks } from './sidecar-index.js';
 import { prepareSegment, topicInterner } from './segment-prepare.js';
 import { mkdir } from 'node:fs/promises';
@@ -116,6 +116,7 @@ export class MessageStore {
     const sidecar = {
       write: writable,
       encode: encodeMessageSidecar,
+      layout: messageLayout,
       apply: (body: Buffer, count: number) => {
         const d = decodeMessageSidecar(body, count, (l, n) => rows.hold(l, undefined, n), intern);
         store.lastSubmessageId = Math.max(store.lastSubmessageId, d.sub);
@@ -138,7 +139,7 @@ export class MessageStore {
     // The word index (runs on disk, the rest in memory) gets ready between requests; search scans until then.
     store.search = new MessageSearch(join(dir, 'search'), {
       ids: store.allIds,
-      get: (id) => store.items.get(id),
+      get: (id) => store.items.get(id, true),
       get maxId() {
         return store.items.maxId;
       },
@@ -159,6 +160,11 @@ export class MessageStore {
 
   get(id: number): MessageRecord | undefined {
     return this.items.get(id);
+  }
+
+  /** The message, to read and not change (from old history it is read alone and not kept: ./segment-points.ts). */
+  peek(id: number): MessageRecord | undefined {
+    return this.items.get(id, false, true);
   }
 
   all(): IterableIterator<MessageRecord> {

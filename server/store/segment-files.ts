@@ -87,19 +87,33 @@ export function defaultMessageCacheBytes(env: NodeJS.ProcessEnv = process.env): 
   return (Number.isFinite(mb) && mb >= 0 ? mb : 64) * 1024 * 1024;
 }
 
-/** The item with this id in an array sorted by id (binary search). */
-export function findById<T extends Identified>(arr: readonly T[], id: number): T | undefined {
+/** The entry whose key is `key` in an array sorted by key (binary search). */
+export function findSorted<T>(arr: readonly T[], key: number, keyOf: (x: T) => number): T | undefined {
   let lo = 0;
   let hi = arr.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const v = arr[mid]!.id;
-    if (v === id) return arr[mid];
-    if (v < id) lo = mid + 1;
+    const v = keyOf(arr[mid]!);
+    if (v === key) return arr[mid];
+    if (v < key) lo = mid + 1;
     else hi = mid - 1;
   }
   return undefined;
 }
 
+/** The item with this id in an array sorted by id. */
+export const findById = <T extends Identified>(arr: readonly T[], id: number): T | undefined => findSorted(arr, id, (x) => x.id);
+
 /** A segment's file name: `seg-<its first id, 12 digits>.json`. */
 export const segmentFileName = (first: number): string => `seg-${String(first).padStart(12, '0')}.json`;
+
+/**
+ * Each item in memory links to its segment's array (a hidden property: a WeakMap of every item made
+ * each collection of the heap hundreds of ms slower), so that an item a caller still holds keeps its
+ * segment reachable: found again through the segment's WeakRef, it is the same objects (a change made
+ * to an item before it is saved is never lost to a fresh copy read from disk).
+ */
+const OWNER = Symbol('segment');
+export const own = (item: object, data: object): void => {
+  Object.defineProperty(item, OWNER, { value: data, writable: true, configurable: true });
+};

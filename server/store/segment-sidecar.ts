@@ -19,7 +19,7 @@ import type { Identified } from './segment-files.js';
 import type { Segment } from './segment-serialize.js';
 
 const MAGIC = 0x31585348; // "HSX1" little-endian
-const VERSION = 2;
+const VERSION = 3;
 
 interface Header {
   v: number;
@@ -34,6 +34,8 @@ export interface Sidecar {
   count: number;
   lastId: number;
   body: Buffer;
+  /** The segment file's size (it is as the sidecar says). */
+  size: number;
 }
 
 export const sidecarPath = (segmentFile: string): string => segmentFile.replace(/\.json$/, '.idx');
@@ -80,7 +82,7 @@ export function readSidecar(segmentFile: string, scratch?: { buf: Buffer }): Sid
     const body = buf.subarray(at + 8);
     if (checksum(body) !== buf.readUInt32LE(at + 4)) return null;
     if (!matches(header, statSync(segmentFile))) return null;
-    return { count: header.count, lastId: header.lastId, body };
+    return { count: header.count, lastId: header.lastId, body, size: header.size };
   } catch {
     return null;
   } finally {
@@ -129,6 +131,15 @@ export interface SidecarCodec<T> {
   apply(body: Buffer, count: number): void;
   /** false: sidecars are read but never written (an open that changes nothing on disk). */
   write: boolean;
+  /** Where each item is in the segment file (`size` bytes), or null when the file is not laid out so. */
+  layout(body: Buffer, count: number, size: number): Layout | null;
+}
+
+/** Each item's ID, and its byte offset and length in its segment's file. */
+export interface Layout {
+  ids: Int32Array;
+  offsets: Int32Array;
+  lengths: Int32Array;
 }
 
 /** The sidecars of one SegmentedCollection (none when it has no codec). */
@@ -157,6 +168,12 @@ export class Sidecars<T extends Identified> {
       return null;
     }
     return { count: sc.count, lastId: sc.lastId };
+  }
+
+  /** Where each item of the segment is in its file, when its sidecar matches the file and says so. */
+  layout(file: string, scratch?: { buf: Buffer }): Layout | null {
+    const sc = this.codec ? readSidecar(file, scratch) : null;
+    return sc && this.codec!.layout(sc.body, sc.count, sc.size);
   }
 
   /** The sidecar of these items (a segment's, as its file holds them now or is about to). */

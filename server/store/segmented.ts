@@ -1,9 +1,10 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp, type TailPatch } from './durable-file.js';
-import { findById, type Identified, latestCopies, parseSegment, segmentFileName } from './segment-files.js';
+import { findById, findSorted, type Identified, latestCopies, own, parseSegment, segmentFileName } from './segment-files.js';
 import { FlushQueue, finishPendingWrite, joinSets, writeTogether } from './segment-writes.js';
 import { Sidecars, writeSidecar, type SidecarCodec } from './segment-sidecar.js';
+import { PointReads } from './segment-points.js';
 import { serializeSegment, type Segment } from './segment-serialize.js';
 
 export type { Identified, SidecarCodec };
@@ -39,12 +40,6 @@ export class SegmentedCollection<T extends Identified> {
   /** Segments in memory, least recently used first (the open segment is always in memory). */
   private readonly cached = new Set<Segment<T>>();
   private cachedBytes = 0;
-  /**
-   * Each item in memory → its segment's array, so that an item a caller still holds keeps its whole
-   * segment reachable: brought back into the cache, the segment is the same objects (a change made
-   * to an item before it is saved is never lost to a fresh copy read from disk).
-   */
-  private readonly owners = new WeakMap<object, T[]>();
   private opening = true;
   /** Segments that left memory for the budget, and those opened from their sidecar (tests). */
   readonly stats = { evictions: 0, sidecars: 0 };
@@ -66,7 +61,11 @@ export class SegmentedCollection<T extends Identified> {
     private readonly sidecars: Sidecars<T>,
   ) {
     this.lastIdFile = new DurableJSONFile(join(dir, LAST_ID_FILE));
+    this.points = new PointReads(sidecars, prepare);
   }
+
+  /** Items of segments out of memory, read alone (./segment-points.ts). */
+  readonly points: PointReads<T>;
 
   /**
    * Loads every segment. `onSegment` sees each segment's items right after it
@@ -125,6 +124,7 @@ export class SegmentedCollection<T extends Identified> {
         await seg.writer.write(c.serialize(seg, data));
       }
       c.prepare(data);
+      for (const item of data) own(item, data);
       onSegment?.(data);
       if (index < names.length - 1) await c.sidecars.write(file, data);
       c.cache(seg, data);
@@ -175,6 +175,9 @@ export class SegmentedCollection<T extends Identified> {
       data = latestCopies(file, parsed.items as T[], seg.first, this.segmentSize, seg.first - 1);
       seg.bytes = parsed.bytes;
       this.prepare(data);
+      // Items read alone before are the segment's from now on (the same objects).
+      const alone = this.points.take(seg);
+      for (let i = 0; i < data.length; i++) own((data[i] = alone?.get(data[i]!.id) ?? data[i]!), data);
     }
     seg.weak = null;
     this.cache(seg, data);
@@ -184,7 +187,6 @@ export class SegmentedCollection<T extends Identified> {
   /** Puts a segment's items in memory, then lets the least recently used others go while over the budget. */
   private cache(seg: Segment<T>, data: T[]): void {
     seg.data = data;
-    for (const item of data) this.owners.set(item, data);
     this.cached.delete(seg);
     this.cached.add(seg);
     this.cachedBytes += seg.bytes;
@@ -223,18 +225,8 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   private segmentFor(id: number): Segment<T> | undefined {
-    const first = Math.floor((id - 1) / this.segmentSize) * this.segmentSize + 1;
-    // Segments are sorted by `first`; binary search.
-    let lo = 0;
-    let hi = this.segments.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const f = this.segments[mid]!.first;
-      if (f === first) return this.segments[mid];
-      if (f < first) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    // Segments are sorted by `first`.
+    return findSorted(this.segments, Math.floor((id - 1) / this.segmentSize) * this.segmentSize + 1, (s) => s.first);
   }
 
   /** Adds an item (its id is assigned here) in memory and returns it; `save(id)` makes it durable. */
@@ -256,15 +248,21 @@ export class SegmentedCollection<T extends Identified> {
     }
     const data = seg.data ?? this.dataOf(seg);
     data.push(full);
-    this.owners.set(full, data);
+    own(full, data);
     seg.count++;
     this.lastId = id;
     return full;
   }
 
-  get(id: number): T | undefined {
+  /**
+   * The item; from a segment out of memory it is read alone (./segment-points.ts), unless `whole` (a
+   * reader of many). `peek`: to read, not change: an item read alone for it is not kept (a scan).
+   */
+  get(id: number, whole = false, peek = false): T | undefined {
     const seg = this.segmentFor(id);
-    return seg ? this.findIn(seg, id) : undefined;
+    if (!seg) return undefined;
+    const alone = whole || seg.data || seg.weak?.deref() ? undefined : this.points.read(seg, id, peek);
+    return alone === undefined ? this.findIn(seg, id) : (alone ?? undefined);
   }
 
   private findIn(seg: Segment<T>, id: number): T | undefined {

@@ -132,7 +132,8 @@ describe('HTTP conventions', () => {
     assert.equal(small.store.drafts.data.drafts.length, before);
 
     const tmp = join(small.dataDir, 'uploads', 'tmp');
-    for (let i = 0; i < 200 && (await readdir(tmp)).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    // Removed once the request has ended, which a loaded machine may take a few seconds to get to.
+    for (let i = 0; i < 1000 && (await readdir(tmp)).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(await readdir(tmp), [], 'partial uploads are removed');
   });
 

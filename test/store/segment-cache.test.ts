@@ -56,16 +56,34 @@ describe('the message segment cache', () => {
     // One older segment's file is about 100 KB: at most two of them beside the open one (opening read the
     // older segments' sidecars, test/store/segment-sidecar.test.ts; the search index's build reads them).
     assert.ok(use.segments <= 3 && use.bytes <= 200_000 + 120_000, JSON.stringify(use));
-    for (let id = 1; id <= 12_000; id += 1000) store.get(id);
+    // Read whole (as a reader of many does), older segments come into memory and others leave.
+    for (let id = 1; id <= 12_000; id += 1000) store.items.get(id, true);
     const evictions = store.items.stats.evictions;
     assert.ok(evictions >= 8, `older segments left memory as others were read: ${evictions}`);
     assert.ok(store.items.cacheUse.segments <= 3, JSON.stringify(store.items.cacheUse));
-    assert.equal(store.get(5)?.content, 'message number 4 with some words in it', 'an old message, read again');
+    assert.equal(store.items.get(5, true)?.content, 'message number 4 with some words in it', 'an old message, read again');
     const after5 = store.items.stats.evictions;
     store.get(6);
     assert.equal(store.items.stats.evictions, after5, 'its segment stays for the next read');
-    for (let id = 1; id <= 12_000; id += 1000) store.get(id);
+    for (let id = 1; id <= 12_000; id += 1000) store.items.get(id, true);
     assert.ok(store.items.cacheUse.bytes <= 200_000 + 120_000, JSON.stringify(store.items.cacheUse));
+    // Right after a start, one message of a segment out of memory is read alone: no segment comes into memory for it.
+    const fresh = await MessageStore.open(dir, { cacheBytes: 200_000 });
+    const use2 = JSON.stringify(fresh.items.cacheUse);
+    assert.equal(fresh.get(2_500)?.content, 'message number 2499 with some words in it');
+    assert.equal(fresh.peek(2_501)?.content, 'message number 2500 with some words in it');
+    assert.equal(fresh.items.points.reads, 2);
+    assert.equal(JSON.stringify(fresh.items.cacheUse), use2);
+    assert.equal(fresh.get(2_500), fresh.get(2_500), 'kept: the same object');
+    // Looked at again: from the few thousand kept for looking (not read again); then kept by a get.
+    const looked = fresh.peek(2_501);
+    assert.equal(fresh.items.points.reads, 2);
+    assert.equal(fresh.get(2_501), looked);
+    // Changed while read alone, then its segment read whole (a save): the change is in it.
+    fresh.get(2_500)!.content = 'changed alone';
+    await fresh.save(2_500);
+    await fresh.settled();
+    assert.equal((await MessageStore.open(dir)).get(2_500)?.content, 'changed alone');
     // Everything is still there, in order.
     let n = 0;
     let last = 0;
@@ -75,6 +93,26 @@ describe('the message segment cache', () => {
       n++;
     }
     assert.equal(n, 12_000);
+  });
+
+  it('more messages read alone in one turn than are kept: none is let go before the turn ends; one still held is found again after', async () => {
+    const dir = await tempDir();
+    await filled(dir, 26_000);
+    const store = await MessageStore.open(dir, { cacheBytes: 0 });
+    const first = store.get(1)!;
+    for (let id = 2; id <= 24_500; id++) store.get(id);
+    assert.ok(store.items.points.reads > 20_000, `read alone: ${store.items.points.reads}`);
+    first.content = 'changed after 24,000 others were read';
+    assert.equal(store.get(1), first, 'the same object within the turn');
+    await store.save(1);
+    await store.settled();
+    assert.equal((await MessageStore.open(dir)).get(1)?.content, 'changed after 24,000 others were read');
+    // Past the turn, the oldest are let go; one the caller holds is still the one get() gives.
+    const held = store.get(3)!;
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    (globalThis as { gc?: () => void }).gc?.();
+    assert.equal(store.get(3), held);
   });
 
   it('a message held by a caller is the same object after its segment left the cache, and its change is saved', async () => {

@@ -88,7 +88,7 @@ export interface SelectedRange {
 }
 
 /** The messages of a range request under a narrow (GET /messages and POST /messages/flags/narrow). */
-export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm[], r: RangeRequest): SelectedRange {
+export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm[], r: RangeRequest, readOnly = false): SelectedRange {
   const store = app.store.messages;
   const n = prepareNarrow(app, user, terms);
   const anchor = r.anchor ?? firstUnread(app, user, n);
@@ -96,7 +96,8 @@ export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm
   const anchoredRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   const list = n.compiled.candidates;
   const take = (id: number): MessageRecord | null => {
-    const m = store.get(id);
+    // Only shown (`readOnly`): messages of old history read alone are not kept (a search may scan many).
+    const m = readOnly ? store.peek(id) : store.get(id);
     return m && n.accept(m) ? m : null;
   };
   const before: MessageRecord[] = [];
@@ -133,7 +134,7 @@ export function fetchRange(
   r: RangeRequest,
   format: FormatOptions,
 ): Record<string, unknown> {
-  const range = selectRange(app, user, terms, r);
+  const range = selectRange(app, user, terms, r, true);
   const words = range.narrow.compiled.searchWords;
   const hl = highlighterFor(words);
   const messages = range.rows.map((m) => {
