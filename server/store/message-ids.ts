@@ -1,7 +1,11 @@
 /**
- * A sorted list of message IDs in a growable Int32Array: 4 bytes per entry,
- * appends in O(1), range lookups by binary search. The message indexes are
- * made of these.
+ * A sorted list of message IDs: appends in O(1), range lookups by binary search. The message
+ * indexes are made of these. The newest entries are in a growable Int32Array (4 bytes each); once
+ * PACK_AT have come, all but the last BLOCK of them are packed (issue 34: memory that does not
+ * grow 4 bytes a message per index): in blocks of BLOCK, one Int32 base and a Uint16 offset an
+ * entry, 2.25 bytes each, so long as a block spans fewer than 65,536 IDs (a list whose blocks
+ * span more, a sparse topic, stays unpacked). A change before the newest entries (a move, a
+ * deletion) unpacks the list first: those are rare, and the list packs again as messages come.
  */
 /** What reading a sorted ID list needs (IdList; IdBitmap, ./id-bitmap.ts, for every message ID). */
 export interface SortedIds {
@@ -18,9 +22,20 @@ export interface SortedIds {
   descending(): IterableIterator<number>;
 }
 
+const BLOCK = 16;
+const PACK_AT = 256;
+
 export class IdList implements SortedIds {
+  /** The newest entries: [packed, length). */
   private buf: Int32Array;
+  private tail = 0;
   length = 0;
+  /** The packed entries [0, packed): bases[i / BLOCK] + offs[i]. */
+  private bases: Int32Array | null = null;
+  private offs: Uint16Array | null = null;
+  private packed = 0;
+  /** The tail's length at which packing is tried next. */
+  private packAt = PACK_AT;
 
   constructor(capacity = 8) {
     this.buf = new Int32Array(capacity);
@@ -45,29 +60,79 @@ export class IdList implements SortedIds {
 
   /** Gives back room when a list has shrunk to a quarter of it (an unread list once read). */
   private shrink(): void {
-    const next = new Int32Array(Math.max(8, this.length * 2));
-    next.set(this.buf.subarray(0, this.length));
+    const next = new Int32Array(Math.max(8, this.tail * 2));
+    next.set(this.buf.subarray(0, this.tail));
     this.buf = next;
   }
 
   /** Makes room for `capacity` entries at once (loading a known number of IDs). */
   reserve(capacity: number): void {
-    if (capacity <= this.buf.length) return;
-    const next = new Int32Array(capacity);
-    next.set(this.buf.subarray(0, this.length));
+    if (capacity - this.packed <= this.buf.length) return;
+    const next = new Int32Array(capacity - this.packed);
+    next.set(this.buf.subarray(0, this.tail));
     this.buf = next;
   }
 
+  /** Packs all but the last BLOCK entries of the tail, when every block of them spans fewer than 65,536 IDs. */
+  private pack(): void {
+    const k = Math.floor((this.tail - BLOCK) / BLOCK) * BLOCK;
+    const buf = this.buf;
+    for (let b = 0; b < k; b += BLOCK) {
+      if (buf[b + BLOCK - 1]! - buf[b]! > 0xffff) {
+        // Too sparse to pack now: tried again once the tail has doubled (appends stay O(1)).
+        this.packAt = this.tail * 2;
+        return;
+      }
+    }
+    const need = this.packed + k;
+    if (!this.offs || this.offs.length < need) {
+      const size = Math.max(need, Math.ceil((this.offs?.length ?? 0) * 1.5));
+      const offs = new Uint16Array(size);
+      const bases = new Int32Array(Math.ceil(size / BLOCK));
+      if (this.offs) {
+        offs.set(this.offs.subarray(0, this.packed));
+        bases.set(this.bases!.subarray(0, this.packed / BLOCK));
+      }
+      this.offs = offs;
+      this.bases = bases;
+    }
+    for (let b = 0; b < k; b += BLOCK) {
+      const base = buf[b]!;
+      const block = (this.packed + b) / BLOCK;
+      this.bases![block] = base;
+      for (let j = 0; j < BLOCK; j++) this.offs[this.packed + b + j] = buf[b + j]! - base;
+    }
+    buf.copyWithin(0, k, this.tail);
+    this.tail -= k;
+    this.packed += k;
+    this.packAt = PACK_AT;
+    // A tail made large at once (reserve) need not stay so.
+    if (this.buf.length > 4 * PACK_AT) this.buf = this.buf.slice(0, PACK_AT);
+  }
+
+  /** Every entry back in the tail (before a change among the packed ones). */
+  private unpack(): void {
+    if (this.packed === 0) return;
+    const all = new Int32Array(this.length + Math.max(8, this.length >> 3));
+    for (let i = 0; i < this.packed; i++) all[i] = this.bases![(i / BLOCK) | 0]! + this.offs![i]!;
+    all.set(this.buf.subarray(0, this.tail), this.packed);
+    this.buf = all;
+    this.tail = this.length;
+    this.packed = 0;
+    this.bases = null;
+    this.offs = null;
+  }
+
   at(i: number): number {
-    return this.buf[i]!;
+    return i < this.packed ? this.bases![(i / BLOCK) | 0]! + this.offs![i]! : this.buf[i - this.packed]!;
   }
 
   get last(): number | undefined {
-    return this.length ? this.buf[this.length - 1] : undefined;
+    return this.length ? this.at(this.length - 1) : undefined;
   }
 
   get first(): number | undefined {
-    return this.length ? this.buf[0] : undefined;
+    return this.length ? this.at(0) : undefined;
   }
 
   /** Index of the first entry >= id (length when none). */
@@ -76,7 +141,7 @@ export class IdList implements SortedIds {
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.buf[mid]! < id) lo = mid + 1;
+      if (this.at(mid) < id) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -84,42 +149,53 @@ export class IdList implements SortedIds {
 
   has(id: number): boolean {
     const i = this.lowerBound(id);
-    return i < this.length && this.buf[i] === id;
+    return i < this.length && this.at(i) === id;
   }
 
   /** Adds an id keeping order (appending is the fast path); no duplicates. */
   insert(id: number): void {
-    if (this.length === this.buf.length) this.grow();
-    if (this.length === 0 || this.buf[this.length - 1]! < id) {
-      this.buf[this.length++] = id;
+    if (this.length === 0 || this.at(this.length - 1) < id) {
+      if (this.tail === this.buf.length) this.grow();
+      this.buf[this.tail++] = id;
+      this.length++;
+      if (this.tail >= this.packAt) this.pack();
       return;
     }
-    const i = this.lowerBound(id);
-    if (this.buf[i] === id) return;
-    this.buf.copyWithin(i + 1, i, this.length);
+    let i = this.lowerBound(id);
+    if (this.at(i) === id) return;
+    if (i < this.packed) this.unpack();
+    if (this.tail === this.buf.length) this.grow();
+    i -= this.packed;
+    this.buf.copyWithin(i + 1, i, this.tail);
     this.buf[i] = id;
+    this.tail++;
     this.length++;
   }
 
   remove(id: number): boolean {
-    const i = this.lowerBound(id);
-    if (i >= this.length || this.buf[i] !== id) return false;
-    this.buf.copyWithin(i, i + 1, this.length);
+    let i = this.lowerBound(id);
+    if (i >= this.length || this.at(i) !== id) return false;
+    if (i < this.packed) this.unpack();
+    i -= this.packed;
+    this.buf.copyWithin(i, i + 1, this.tail);
+    this.tail--;
     this.length--;
-    if (this.buf.length > 64 && this.length < this.buf.length / 4) this.shrink();
+    if (this.buf.length > 64 && this.tail < this.buf.length / 4) this.shrink();
     return true;
   }
 
   toArray(): number[] {
-    return Array.from(this.buf.subarray(0, this.length));
+    const out = new Array<number>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = this.at(i);
+    return out;
   }
 
   *[Symbol.iterator](): IterableIterator<number> {
-    for (let i = 0; i < this.length; i++) yield this.buf[i]!;
+    for (let i = 0; i < this.length; i++) yield this.at(i);
   }
 
   /** Entries from newest to oldest. */
   *descending(): IterableIterator<number> {
-    for (let i = this.length - 1; i >= 0; i--) yield this.buf[i]!;
+    for (let i = this.length - 1; i >= 0; i--) yield this.at(i);
   }
 }

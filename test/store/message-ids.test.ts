@@ -101,3 +101,50 @@ describe('IdBitmap (every message ID, one bit each)', () => {
     assert.equal(bits.at(2), 2_000_000);
   });
 });
+
+describe('IdList packing (2.25 bytes an entry once many have come)', () => {
+  it('answers as a plain sorted array would, through seeded appends, inserts and removals, dense and sparse', () => {
+    for (const seed0 of [2, 13, 31, 47]) {
+      let seed = seed0;
+      const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+      const list = new IdList(seed0 % 2 ? 0 : 5_000);
+      let model: number[] = [];
+      let next = 1;
+      // Seeds 31 and 47 make gaps past 4,096 IDs now and then (blocks of 16 spanning more than 65,535 stay unpacked).
+      const gap = () => (seed0 > 30 && rnd(50) === 0 ? 5_000 + rnd(100_000) : 1 + rnd(seed0 % 2 ? 3 : 40));
+      for (let step = 0; step < 12_000; step++) {
+        const op = rnd(100);
+        if (op < 80) {
+          next += gap();
+          list.insert(next);
+          model.push(next);
+        } else if (op < 88 && model.length) {
+          const id = 1 + rnd(next);
+          list.insert(id);
+          if (!model.includes(id)) model = [...model, id].sort((a, b) => a - b);
+        } else if (model.length) {
+          const id = rnd(3) === 0 ? 1 + rnd(next) : model[rnd(model.length)]!;
+          assert.equal(list.remove(id), model.includes(id), `remove ${id}`);
+          model = model.filter((x) => x !== id);
+        }
+        if (step % 251 === 0 || step === 11_999) {
+          assert.equal(list.length, model.length, `seed ${seed0} step ${step}`);
+          assert.deepEqual(list.toArray(), model);
+          assert.deepEqual([...list], model);
+          assert.deepEqual([...list.descending()], [...model].reverse());
+          assert.equal(list.first, model[0]);
+          assert.equal(list.last, model[model.length - 1]);
+          for (let k = 0; k < 40; k++) {
+            const id = rnd(next + 10);
+            let lb = 0;
+            while (lb < model.length && model[lb]! < id) lb++;
+            assert.equal(list.lowerBound(id), lb, `lowerBound(${id})`);
+            assert.equal(list.has(id), model.includes(id));
+            const i = rnd(model.length + 1);
+            if (i < model.length) assert.equal(list.at(i), model[i]);
+          }
+        }
+      }
+    }
+  });
+});
