@@ -19,7 +19,6 @@ import type { Layout, Sidecars } from './segment-sidecar.js';
 
 const LOOSE_MAX = 20_000;
 const LAYOUTS_MAX = 1024;
-const PEEK_MAX = 4096;
 
 export class PointReads<T extends Identified> {
   /** Layouts of segments read from lately (null: read whole), least recently used first. */
@@ -30,9 +29,9 @@ export class PointReads<T extends Identified> {
   /** Loose items let go (each links to its map: held anywhere, they are found again). */
   private readonly weakLoose = new Map<Segment<T>, WeakRef<Map<number, T>>>();
   private trimming = false;
-  /** Items read alone only to be looked at, by segment (not kept: dropped whenever over PEEK_MAX). */
-  private readonly peeked = new Map<Segment<T>, Map<number, T>>();
-  private peekedCount = 0;
+  /** Items read alone only to be looked at, by segment, and their JSON's bytes (dropped whenever over `peekBytes`). */
+  private readonly peeked = new Map<Segment<T>, { items: Map<number, T>; bytes: number }>();
+  private peekedBytes = 0;
   /** The buffer sidecars are read into for their layouts. */
   private readonly scratch = { buf: Buffer.allocUnsafeSlow(0) };
   /** Items read alone (tests, benchmarks). */
@@ -41,6 +40,8 @@ export class PointReads<T extends Identified> {
   constructor(
     private readonly sidecars: Sidecars<T>,
     private readonly prepare: (items: T[]) => void,
+    /** JSON bytes of items looked at kept for the next look. */
+    private readonly peekBytes: number,
   ) {}
 
   /**
@@ -51,13 +52,10 @@ export class PointReads<T extends Identified> {
     const items = this.loose.get(seg);
     const kept = items?.get(id) ?? this.weakLoose.get(seg)?.deref()?.get(id);
     if (kept) return kept;
-    const looked = this.peeked.get(seg)?.get(id);
+    const looked = this.peeked.get(seg)?.items.get(id);
     if (looked) {
-      if (peek) return looked;
       // Never changed (a peeker only looks): as read from the file, so it may be kept as it is.
-      this.peeked.get(seg)!.delete(id);
-      this.peekedCount--;
-      this.keep(seg, id, looked);
+      if (!peek) this.keep(seg, id, looked);
       return looked;
     }
     let layout = this.layouts.get(seg);
@@ -98,16 +96,17 @@ export class PointReads<T extends Identified> {
     this.prepare([item]);
     this.reads++;
     if (peek) {
-      // A few thousand kept for the next look (a page of history shown again); the oldest go at once.
+      // Kept for the next look (a page of history shown again) within `peekBytes` of their JSON; the oldest go at once.
       let looked = this.peeked.get(seg);
       if (looked) this.peeked.delete(seg);
-      this.peeked.set(seg, (looked ??= new Map()));
-      looked.set(id, item);
-      this.peekedCount++;
-      while (this.peekedCount > PEEK_MAX && this.peeked.size > 1) {
+      this.peeked.set(seg, (looked ??= { items: new Map(), bytes: 0 }));
+      looked.items.set(id, item);
+      looked.bytes += length;
+      this.peekedBytes += length;
+      while (this.peekedBytes > this.peekBytes && this.peeked.size > 1) {
         const [oldest, its] = this.peeked.entries().next().value!;
         this.peeked.delete(oldest);
-        this.peekedCount -= its.size;
+        this.peekedBytes -= its.bytes;
       }
       return item;
     }
@@ -148,7 +147,7 @@ export class PointReads<T extends Identified> {
   take(seg: Segment<T>): Map<number, T> | undefined {
     this.layouts.delete(seg);
     // Looked at before, maybe older than what is about to change: read again next time.
-    this.peekedCount -= this.peeked.get(seg)?.size ?? 0;
+    this.peekedBytes -= this.peeked.get(seg)?.bytes ?? 0;
     this.peeked.delete(seg);
     const items = this.loose.get(seg);
     const weak = this.weakLoose.get(seg)?.deref();

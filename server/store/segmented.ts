@@ -61,7 +61,7 @@ export class SegmentedCollection<T extends Identified> {
     private readonly sidecars: Sidecars<T>,
   ) {
     this.lastIdFile = new DurableJSONFile(join(dir, LAST_ID_FILE));
-    this.points = new PointReads(sidecars, prepare);
+    this.points = new PointReads(sidecars, prepare, cacheBytes / 4);
   }
 
   /** Items of segments out of memory, read alone (./segment-points.ts). */
