@@ -19,6 +19,7 @@ import type { Layout, Sidecars } from './segment-sidecar.js';
 
 const LOOSE_MAX = 20_000;
 const LAYOUTS_MAX = 1024;
+const WHOLE_AFTER = 32;
 
 export class PointReads<T extends Identified> {
   /** Layouts of segments read from lately (null: read whole), least recently used first. */
@@ -30,7 +31,7 @@ export class PointReads<T extends Identified> {
   private readonly weakLoose = new Map<Segment<T>, WeakRef<Map<number, T>>>();
   private trimming = false;
   /** Items read alone only to be looked at, by segment, and their JSON's bytes (dropped whenever over `peekBytes`). */
-  private readonly peeked = new Map<Segment<T>, { items: Map<number, T>; bytes: number }>();
+  private readonly peeked = new Map<Segment<T>, { items: Map<number, T>; bytes: number; whole: boolean }>();
   private peekedBytes = 0;
   /** The buffer sidecars are read into for their layouts. */
   private readonly scratch = { buf: Buffer.allocUnsafeSlow(0) };
@@ -42,6 +43,8 @@ export class PointReads<T extends Identified> {
     private readonly prepare: (items: T[]) => void,
     /** JSON bytes of items looked at kept for the next look. */
     private readonly peekBytes: number,
+    /** A segment's items read whole, not kept (a scan looking at many of one segment). */
+    private readonly readWhole: (seg: Segment<T>) => T[],
   ) {}
 
   /**
@@ -52,11 +55,21 @@ export class PointReads<T extends Identified> {
     const items = this.loose.get(seg);
     const kept = items?.get(id) ?? this.weakLoose.get(seg)?.deref()?.get(id);
     if (kept) return kept;
-    const looked = this.peeked.get(seg)?.items.get(id);
+    const seen = this.peeked.get(seg);
+    const looked = seen?.items.get(id);
     if (looked) {
       // Never changed (a peeker only looks): as read from the file, so it may be kept as it is.
       if (!peek) this.keep(seg, id, looked);
       return looked;
+    }
+    if (seen?.whole) return null;
+    // A scan: past WHOLE_AFTER messages looked at in one segment, the rest are read with it whole (one parse, not a read each).
+    if (peek && seen && seen.items.size >= WHOLE_AFTER) {
+      for (const item of this.readWhole(seg)) if (!seen.items.has(item.id)) seen.items.set(item.id, item);
+      this.peekedBytes += seg.bytes - seen.bytes;
+      [seen.bytes, seen.whole] = [seg.bytes, true];
+      this.trimPeeked();
+      return seen.items.get(id) ?? null;
     }
     let layout = this.layouts.get(seg);
     if (layout === undefined) {
@@ -99,19 +112,23 @@ export class PointReads<T extends Identified> {
       // Kept for the next look (a page of history shown again) within `peekBytes` of their JSON; the oldest go at once.
       let looked = this.peeked.get(seg);
       if (looked) this.peeked.delete(seg);
-      this.peeked.set(seg, (looked ??= { items: new Map(), bytes: 0 }));
+      this.peeked.set(seg, (looked ??= { items: new Map(), bytes: 0, whole: false }));
       looked.items.set(id, item);
       looked.bytes += length;
       this.peekedBytes += length;
-      while (this.peekedBytes > this.peekBytes && this.peeked.size > 1) {
-        const [oldest, its] = this.peeked.entries().next().value!;
-        this.peeked.delete(oldest);
-        this.peekedBytes -= its.bytes;
-      }
+      this.trimPeeked();
       return item;
     }
     this.keep(seg, id, item);
     return item;
+  }
+
+  private trimPeeked(): void {
+    while (this.peekedBytes > this.peekBytes && this.peeked.size > 1) {
+      const [oldest, its] = this.peeked.entries().next().value!;
+      this.peeked.delete(oldest);
+      this.peekedBytes -= its.bytes;
+    }
   }
 
   private keep(seg: Segment<T>, id: number, item: T): void {

@@ -16,13 +16,11 @@ interface SaveRequest<T> {
 }
 
 const SEGMENT_RE = /^seg-(\d{12})\.json$/;
-/** Holds the highest id ever assigned once the newest items were removed, so ids are never reused. */
-const LAST_ID_FILE = 'last-id.json';
+const LAST_ID_FILE = 'last-id.json'; // the highest id ever assigned once the newest items were removed: ids are never reused
 
 /**
- * An append-mostly collection of items with increasing integer ids, kept in
- * fixed-size segment files (`seg-<first id>.json`, `segmentSize` ids each).
- * Appending writes only the new items, in place at the end of the open (last) segment's file,
+ * An append-mostly collection of items with increasing integer ids, kept in fixed-size segment
+ * files (`seg-<first id>.json`, `segmentSize` ids each). Appending writes only the new items, in place at the end of the open (last) segment's file,
  * and so does a change to one of its items (an edit, a reaction): its new version is appended and
  * the later copy counts, until copies outweigh the live items and the file is written whole
  * again. A change to an older segment rewrites that segment (never all of history); a change to
@@ -32,8 +30,8 @@ const LAST_ID_FILE = 'last-id.json';
  * Opening reads each segment's index sidecar (`sidecar.apply`), or, where it has none that
  * matches the file, the segment itself (`onSegment` sees its items: callers index there; its
  * sidecar is written then). Segments whose items were read stay in memory, in id order, within
- * `cacheBytes`, and others are read when asked for (see `dataOf`). A segment rewritten whole gets
- * its sidecar again after the write; the open segment has none (it is always read).
+ * `cacheBytes`, and others are read when asked for (`dataOf`), or one item alone (`get`, ./segment-points.ts). A segment
+ * rewritten whole gets its sidecar again after the write; the open segment has none (it is always read).
  */
 export class SegmentedCollection<T extends Identified> {
   private readonly segments: Segment<T>[] = [];
@@ -61,11 +59,10 @@ export class SegmentedCollection<T extends Identified> {
     private readonly sidecars: Sidecars<T>,
   ) {
     this.lastIdFile = new DurableJSONFile(join(dir, LAST_ID_FILE));
-    this.points = new PointReads(sidecars, prepare, cacheBytes / 4);
+    this.points = new PointReads(sidecars, prepare, cacheBytes / 4, (seg) => this.readItems(seg));
   }
 
-  /** Items of segments out of memory, read alone (./segment-points.ts). */
-  readonly points: PointReads<T>;
+  /** Items of segments out of memory, read alone (./segment-points.ts). */ readonly points: PointReads<T>;
 
   /**
    * Loads every segment. `onSegment` sees each segment's items right after it
@@ -169,18 +166,23 @@ export class SegmentedCollection<T extends Identified> {
     }
     let data = seg.weak?.deref();
     if (!data) {
-      const file = seg.writer.file;
-      const parsed = parseSegment(file, false);
-      if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
-      data = latestCopies(file, parsed.items as T[], seg.first, this.segmentSize, seg.first - 1);
-      seg.bytes = parsed.bytes;
-      this.prepare(data);
+      data = this.readItems(seg);
       // Items read alone before are the segment's from now on (the same objects).
       const alone = this.points.take(seg);
       for (let i = 0; i < data.length; i++) own((data[i] = alone?.get(data[i]!.id) ?? data[i]!), data);
     }
     seg.weak = null;
     this.cache(seg, data);
+    return data;
+  }
+
+  /** A segment's items as its file holds them (not kept: the caller keeps or drops them). */
+  private readItems(seg: Segment<T>): T[] {
+    const parsed = parseSegment(seg.writer.file, false);
+    if (!Array.isArray(parsed.items)) throw new CorruptFileError(seg.writer.file, 'not a JSON array');
+    const data = latestCopies(seg.writer.file, parsed.items as T[], seg.first, this.segmentSize, seg.first - 1);
+    seg.bytes = parsed.bytes;
+    this.prepare(data);
     return data;
   }
 

@@ -100,7 +100,7 @@ export async function updateMessageFlagsForNarrow(req: ApiRequest): Promise<View
   const narrow = params.require('narrow', narrowParam);
   const op = params.require('op', opParam);
   const flag = params.require('flag', flagParam);
-  const range = selectRange(app, user, narrow, { anchor, numBefore, numAfter, includeAnchor });
+  const range = await selectRange(app, user, narrow, { anchor, numBefore, numAfter, includeAnchor });
   const { kept, ignored } = splitUnsubscribed(req, user, range.rows, op, flag);
   const { changed } = await doUpdateMessageFlags(app, user, kept, op, flag);
   return {

@@ -65,7 +65,7 @@ function formatOptions(req: ApiRequest): FormatOptions {
 }
 
 /** GET /messages (logged out: web-public channels only, when the organization allows spectators). */
-export function getMessages(req: ApiRequest): ViewResult {
+export async function getMessages(req: ApiRequest): Promise<ViewResult> {
   const { app, params, user } = req;
   let narrow = params.get('narrow', narrowParam, []);
   if (!user) {

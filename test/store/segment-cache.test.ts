@@ -79,6 +79,10 @@ describe('the message segment cache', () => {
     const looked = fresh.peek(2_501);
     assert.equal(fresh.items.points.reads, 2);
     assert.equal(fresh.get(2_501), looked);
+    // A scan looks at every message: past 32 of a segment the rest are read with it whole, not one by one.
+    const before = fresh.items.points.reads;
+    for (let id = 1; id <= 9_000; id++) assert.equal(fresh.peek(id)?.content, `message number ${id - 1} with some words in it`);
+    assert.ok(fresh.items.points.reads - before <= 9 * 32, `read alone: ${fresh.items.points.reads - before}`);
     // Changed while read alone, then its segment read whole (a save): the change is in it.
     fresh.get(2_500)!.content = 'changed alone';
     await fresh.save(2_500);

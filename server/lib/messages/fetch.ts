@@ -88,7 +88,10 @@ export interface SelectedRange {
 }
 
 /** The messages of a range request under a narrow (GET /messages and POST /messages/flags/narrow). */
-export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm[], r: RangeRequest, readOnly = false): SelectedRange {
+/** A range's scan holds the event loop at most this long at a time (a narrow that matches little reads every message). */
+const SCAN_SLICE_MS = 10;
+
+export async function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm[], r: RangeRequest, readOnly = false): Promise<SelectedRange> {
   const store = app.store.messages;
   const n = prepareNarrow(app, user, terms);
   const anchor = r.anchor ?? firstUnread(app, user, n);
@@ -100,11 +103,21 @@ export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm
     const m = readOnly ? store.peek(id) : store.get(id);
     return m && n.accept(m) ? m : null;
   };
+  // Between slices other requests are served; positions are found again by ID (messages come and go meanwhile).
+  let sliceEnd = performance.now() + SCAN_SLICE_MS;
+  const pause = async (n: number): Promise<boolean> => {
+    if ((n & 127) !== 0 || performance.now() < sliceEnd) return false;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    sliceEnd = performance.now() + SCAN_SLICE_MS;
+    return true;
+  };
   const before: MessageRecord[] = [];
   if (!anchoredLeft && r.numBefore > 0) {
-    for (let i = list.lowerBound(anchor) - 1; i >= 0 && before.length < r.numBefore; i--) {
-      const m = take(list.at(i));
+    for (let i = list.lowerBound(anchor) - 1, n = 1; i >= 0 && before.length < r.numBefore; i--, n++) {
+      const id = list.at(i);
+      const m = take(id);
       if (m) before.push(m);
+      if (await pause(n)) i = list.lowerBound(id);
     }
   }
   before.reverse();
@@ -112,9 +125,11 @@ export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm
   if (r.includeAnchor && !anchoredRight && list.has(anchor)) anchorRow = take(anchor);
   const afterRows: MessageRecord[] = [];
   if (!anchoredRight && r.numAfter > 0) {
-    for (let i = list.lowerBound(anchor + 1); i < list.length && afterRows.length < r.numAfter; i++) {
-      const m = take(list.at(i));
+    for (let i = list.lowerBound(anchor + 1), n = 1; i < list.length && afterRows.length < r.numAfter; i++, n++) {
+      const id = list.at(i);
+      const m = take(id);
       if (m) afterRows.push(m);
+      if (await pause(n)) i = list.lowerBound(id + 1) - 1;
     }
   }
   return {
@@ -127,14 +142,14 @@ export function selectRange(app: App, user: UserRecord | null, terms: NarrowTerm
   };
 }
 
-export function fetchRange(
+export async function fetchRange(
   app: App,
   user: UserRecord | null,
   terms: NarrowTerm[],
   r: RangeRequest,
   format: FormatOptions,
-): Record<string, unknown> {
-  const range = selectRange(app, user, terms, r, true);
+): Promise<Record<string, unknown>> {
+  const range = await selectRange(app, user, terms, r, true);
   const words = range.narrow.compiled.searchWords;
   const hl = highlighterFor(words);
   const messages = range.rows.map((m) => {
