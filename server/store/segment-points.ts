@@ -160,6 +160,14 @@ export class PointReads<T extends Identified> {
     for (const [seg, ref] of this.weakLoose) if (!ref.deref()) this.weakLoose.delete(seg);
   }
 
+  /** A segment's items read whole only to be looked at, with the ones kept from reading alone in their places. */
+  overlay(seg: Segment<T>, items: T[]): T[] {
+    const kept = this.loose.get(seg);
+    const weak = this.weakLoose.get(seg)?.deref();
+    if (kept || weak) for (let i = 0; i < items.length; i++) items[i] = kept?.get(items[i]!.id) ?? weak?.get(items[i]!.id) ?? items[i]!;
+    return items;
+  }
+
   /** The segment is read whole: the items read alone so far (they are to replace the copies just read). */
   take(seg: Segment<T>): Map<number, T> | undefined {
     this.layouts.delete(seg);

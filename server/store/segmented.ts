@@ -368,8 +368,8 @@ export class SegmentedCollection<T extends Identified> {
   }
 
   *all(): IterableIterator<T> {
-    // One segment at a time: those read from disk for this leave the cache as others come in.
-    for (const s of this.segments) yield* this.dataOf(s);
+    // To read (an export): a segment out of memory is read for this alone, not kept (a WeakRef would keep all of history to the job's end).
+    for (const s of this.segments) yield* s.data ?? s.weak?.deref() ?? this.points.overlay(s, this.readItems(s));
   }
 
   /**

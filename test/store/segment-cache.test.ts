@@ -85,6 +85,12 @@ describe('the message segment cache', () => {
     assert.ok(fresh.items.points.reads - before <= 9 * 32, `read alone: ${fresh.items.points.reads - before}`);
     // Changed while read alone, then its segment read whole (a save): the change is in it.
     fresh.get(2_500)!.content = 'changed alone';
+    // Reading everything (an export) brings no segment into memory, and sees the change not yet saved.
+    const cached = JSON.stringify(fresh.items.cacheUse);
+    const seen = [...fresh.all()];
+    assert.equal(seen.length, 12_000);
+    assert.equal(seen.find((m) => m.id === 2_500)?.content, 'changed alone');
+    assert.equal(JSON.stringify(fresh.items.cacheUse), cached);
     await fresh.save(2_500);
     await fresh.settled();
     assert.equal((await MessageStore.open(dir)).get(2_500)?.content, 'changed alone');
