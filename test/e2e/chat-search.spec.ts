@@ -267,7 +267,8 @@ test.describe('chat search, shortcuts and unread counts', () => {
     assert.equal(await selected(page).count(), 0);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    assert.equal(await opener.evaluate((el) => el === document.activeElement), true, 'focus returns');
+    // Focus goes back once the dialog has closed (on a loaded machine a frame after it left the page).
+    await eventually(() => opener.evaluate((el) => el === document.activeElement), 'focus returns to the message list', 2_000);
     assert.deepEqual(a.errors, []);
   });
 
