@@ -6,20 +6,14 @@
  * data dir from before (flags in the rows) opens with the same flags and writes its snapshot once.
  */
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MessageStore } from '../../server/store/messages.js';
 import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'hearth-flags-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('hearth-flags-');
 
 const USERS = [1, 2, 3, 4, 5, 6];
 const message = (i: number, um: number[]): Omit<MessageRecord, 'id'> => ({

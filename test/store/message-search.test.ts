@@ -9,23 +9,17 @@
  * reopens: the candidates always hold every message the words match.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, stat, truncate } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MessageStore } from '../../server/store/messages.js';
 import { MessageSearch } from '../../server/store/message-search.js';
 import { IdList } from '../../server/store/message-ids.js';
 import { matchesWords, searchWords } from '../../server/lib/messages/search.js';
 import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'hearth-search-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('hearth-search-');
 
 const WORDS = ['apple', 'apricot', 'banana', 'band', 'cherry', 'chart', 'delta', 'deploy', 'echo', 'eagle', 'fig', 'figure', 'grape', 'kiwi'];
 const message = (i: number): Omit<MessageRecord, 'id'> => ({

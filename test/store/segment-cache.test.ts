@@ -6,20 +6,12 @@
  * segment reopen equal to a store that keeps everything.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MessageStore } from '../../server/store/messages.js';
 import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'hearth-cache-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('hearth-cache-');
 
 const message = (i: number): Omit<MessageRecord, 'id'> => ({
   sender_id: 1,

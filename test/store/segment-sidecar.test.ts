@@ -7,21 +7,15 @@
  * with sidecars equal to a reopen without any.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MessageStore } from '../../server/store/messages.js';
 import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
 import { readSidecar } from '../../server/store/segment-sidecar.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'hearth-sidecar-'));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs('hearth-sidecar-');
 
 const USERS = [1, 2, 3, 4, 5, 6];
 const CHANNELS = [1, 2, 3, 4, 5, 9];
