@@ -3,7 +3,7 @@
  * indexes are made of these. The newest entries are in a growable Int32Array (4 bytes each); once
  * PACK_AT have come, all but the last BLOCK of them are packed (issue 34: memory that does not
  * grow 4 bytes a message per index): in blocks of BLOCK, one Int32 base and a Uint16 offset an
- * entry, 2.25 bytes each, so long as a block spans fewer than 65,536 IDs (a list whose blocks
+ * entry, 2.25 bytes each (in chunks: see `chunks`), so long as a block spans fewer than 65,536 IDs (a list whose blocks
  * span more, a sparse topic, stays unpacked). A change before the newest entries (a move, a
  * deletion) unpacks the list first: those are rare, and the list packs again as messages come.
  */
@@ -22,17 +22,40 @@ export interface SortedIds {
   descending(): IterableIterator<number>;
 }
 
-const BLOCK = 16;
-const PACK_AT = 256;
+const BLOCK_SHIFT = 4;
+const BLOCK = 1 << BLOCK_SHIFT; // 16
+const PACK_AT = 64;
+/** Uint16s a packed block takes: its base (low, high half), then BLOCK offsets from it. */
+const STRIDE = BLOCK + 2;
+/**
+ * A list's first chunks hold 4, 6, 9, ... blocks (each half as large again as the one before, up
+ * to FULL_BLOCKS; GRADED_BLOCKS in all), every later one FULL_BLOCKS: a small list's unused room
+ * is at most a third of it, a long list's at most one chunk.
+ */
+const FULL_BLOCKS = 256;
+const GRADED_SIZES: number[] = [];
+for (let n = 4; n < FULL_BLOCKS; n = Math.ceil(n * 1.5)) GRADED_SIZES.push(n);
+const GRADED = GRADED_SIZES.length;
+/** Where each graded chunk starts (in blocks), and the chunk of each block among them. */
+const GRADED_STARTS = GRADED_SIZES.map((_, k) => GRADED_SIZES.slice(0, k).reduce((a, b) => a + b, 0));
+const GRADED_BLOCKS = GRADED_STARTS[GRADED - 1]! + GRADED_SIZES[GRADED - 1]!;
+const GRADED_CHUNK_OF = new Uint8Array(GRADED_BLOCKS).map((_, b) => GRADED_STARTS.findLastIndex((start) => start <= b));
+
+const chunkOf = (block: number): number => (block < GRADED_BLOCKS ? GRADED_CHUNK_OF[block]! : GRADED + Math.floor((block - GRADED_BLOCKS) / FULL_BLOCKS));
+const chunkStart = (k: number): number => (k < GRADED ? GRADED_STARTS[k]! : GRADED_BLOCKS + (k - GRADED) * FULL_BLOCKS);
 
 export class IdList implements SortedIds {
   /** The newest entries: [packed, length). */
   private buf: Int32Array;
   private tail = 0;
   length = 0;
-  /** The packed entries [0, packed): bases[i / BLOCK] + offs[i]. */
-  private bases: Int32Array | null = null;
-  private offs: Uint16Array | null = null;
+  /**
+   * The packed entries [0, packed), block by block (STRIDE Uint16s each) in chunks that grow
+   * up to FULL_BLOCKS: a chunk, once made, is never copied, so lists grow without leaving old
+   * copies behind (growing by copying, 2,000 lists at 5 million messages left tens of MB of
+   * garbage, memory's high-water while opening), and a small list has little unused room.
+   */
+  private chunks: Uint16Array[] | null = null;
   private packed = 0;
   /** The tail's length at which packing is tried next. */
   private packAt = PACK_AT;
@@ -45,6 +68,13 @@ export class IdList implements SortedIds {
     const l = new IdList();
     for (const id of ids) l.insert(id);
     return l;
+  }
+
+  /** Bytes of typed arrays the list holds (its tail, its chunks). */
+  get bytes(): number {
+    let n = this.buf.byteLength;
+    for (const c of this.chunks ?? []) n += c.byteLength;
+    return n;
   }
 
   /**
@@ -84,47 +114,45 @@ export class IdList implements SortedIds {
         return;
       }
     }
-    const need = this.packed + k;
-    if (!this.offs || this.offs.length < need) {
-      const size = Math.max(need, Math.ceil((this.offs?.length ?? 0) * 1.5));
-      const offs = new Uint16Array(size);
-      const bases = new Int32Array(Math.ceil(size / BLOCK));
-      if (this.offs) {
-        offs.set(this.offs.subarray(0, this.packed));
-        bases.set(this.bases!.subarray(0, this.packed / BLOCK));
-      }
-      this.offs = offs;
-      this.bases = bases;
-    }
+    const chunks = (this.chunks ??= []);
     for (let b = 0; b < k; b += BLOCK) {
+      const block = (this.packed + b) >>> BLOCK_SHIFT;
+      const c = chunkOf(block);
+      if (c === chunks.length) chunks.push(new Uint16Array((c < GRADED ? GRADED_SIZES[c]! : FULL_BLOCKS) * STRIDE));
+      const u = chunks[c]!;
+      const p = (block - chunkStart(c)) * STRIDE;
       const base = buf[b]!;
-      const block = (this.packed + b) / BLOCK;
-      this.bases![block] = base;
-      for (let j = 0; j < BLOCK; j++) this.offs[this.packed + b + j] = buf[b + j]! - base;
+      u[p] = base & 0xffff;
+      u[p + 1] = base >>> 16;
+      for (let x = 0; x < BLOCK; x++) u[p + 2 + x] = buf[b + x]! - base;
     }
     buf.copyWithin(0, k, this.tail);
     this.tail -= k;
     this.packed += k;
     this.packAt = PACK_AT;
     // A tail made large at once (reserve) need not stay so.
-    if (this.buf.length > 4 * PACK_AT) this.buf = this.buf.slice(0, PACK_AT);
+    if (this.buf.length > 4 * PACK_AT) this.buf = this.buf.slice(0, 2 * PACK_AT);
   }
 
   /** Every entry back in the tail (before a change among the packed ones). */
   private unpack(): void {
     if (this.packed === 0) return;
     const all = new Int32Array(this.length + Math.max(8, this.length >> 3));
-    for (let i = 0; i < this.packed; i++) all[i] = this.bases![(i / BLOCK) | 0]! + this.offs![i]!;
+    for (let i = 0; i < this.packed; i++) all[i] = this.at(i);
     all.set(this.buf.subarray(0, this.tail), this.packed);
     this.buf = all;
     this.tail = this.length;
     this.packed = 0;
-    this.bases = null;
-    this.offs = null;
+    this.chunks = null;
   }
 
   at(i: number): number {
-    return i < this.packed ? this.bases![(i / BLOCK) | 0]! + this.offs![i]! : this.buf[i - this.packed]!;
+    if (i >= this.packed) return this.buf[i - this.packed]!;
+    const block = i >>> BLOCK_SHIFT;
+    const c = chunkOf(block);
+    const u = this.chunks![c]!;
+    const p = (block - chunkStart(c)) * STRIDE;
+    return (u[p]! | (u[p + 1]! << 16)) + u[p + 2 + (i & (BLOCK - 1))]!;
   }
 
   get last(): number | undefined {

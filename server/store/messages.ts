@@ -23,7 +23,7 @@
  */
 import { SegmentedCollection } from './segmented.js';
 import { defaultMessageCacheBytes, segmentFileName } from './segment-files.js';
-import { IdList } from './message-ids.js';
+import type { IdList } from './message-ids.js';
 import { IdBitmap } from './id-bitmap.js';
 import { MessageSearch } from './message-search.js';
 import { RowLists } from './row-lists.js';
@@ -32,6 +32,7 @@ import { EDITABLE_MASK, FLAGS_FILE, FlagJournal, unreadIn, type FlagSnapshot } f
 import { FlagLists } from './flag-lists.js';
 import { PlaceIndex } from './place-index.js';
 import { RowColumn, UnreadPlaces, rowIndexIn } from './row-column.js';
+import { SenderColumn } from './sender-column.js';
 import { UserLists } from './user-lists.js';
 import { decodeMessageSidecar, encodeMessageSidecar, messageLayout, type IndexedMessage } from './message-sidecar.js';
 import { indexDecoded, type IndexSinks } from './sidecar-index.js';
@@ -41,20 +42,12 @@ import { join } from 'node:path';
 
 export { topicKey, type TopicEntry } from './place-index.js';
 
-const list = <K>(map: Map<K, IdList>, key: K): IdList => {
-  let l = map.get(key);
-  if (!l) map.set(key, (l = new IdList()));
-  return l;
-};
-
-const EMPTY = new IdList(0);
-
 export class MessageStore {
   /** Every message ID, ascending. */
   readonly allIds = new IdBitmap();
   /** Channels', topics' and direct conversations' messages. */
   private readonly places = new PlaceIndex();
-  private readonly bySender = new Map<number, IdList>();
+  private readonly senders = new SenderColumn();
   /**
    * The highest submessage ID in the store (found at open). IDs of the newest message's submessages may
    * be used again after it is deleted and the server restarts: they only ever order one message's.
@@ -107,7 +100,7 @@ export class MessageStore {
       places: store.places,
       column: store.column,
       rows,
-      senderList: (userId) => list(store.bySender, userId),
+      senders: store.senders,
       recordsAbove: store.flagsFromRecordsAbove,
       one: (m) => store.index(m),
       unread: store.openingUnread,
@@ -125,7 +118,10 @@ export class MessageStore {
     };
     store.items = await SegmentedCollection.open<MessageRecord>(dir, 1000, (segment) => {
       for (const m of segment) store.index(m);
-    }, { prepare, sidecar, cacheBytes: opts.cacheBytes ?? defaultMessageCacheBytes() });
+    }, { prepare, sidecar, cacheBytes: opts.cacheBytes ?? defaultMessageCacheBytes(), highest: (id) => {
+      store.column.reserve(id);
+      store.senders.reserve(id);
+    } });
     const items = store.items;
     store.flags.load(opened.snapshot, opened.lines, (id) => store.allIds.has(id));
     store.flagsFromRecordsAbove = -1;
@@ -332,7 +328,7 @@ export class MessageStore {
     this.allIds.insert(m.id);
     this.places.add(m);
     this.column.set(m.id, m.um);
-    list(this.bySender, m.sender_id).insert(m.id);
+    this.senders.set(m.id, m.sender_id);
     // Read, starred and collapsed in the record count only above the flags snapshot (while opening).
     const fromRecord = m.id > this.flagsFromRecordsAbove;
     let unread = this.openingUnread?.has(m.id) ?? false;
@@ -354,7 +350,7 @@ export class MessageStore {
     this.unreadPlaces.forget(m.id);
     this.column.set(m.id, []);
     this.places.remove(m);
-    this.bySender.get(m.sender_id)?.remove(m.id);
+    this.senders.remove(m.id, m.sender_id);
     for (const r of m.um) {
       this.users.remove(m, rowUser(r));
       this.flags.forget(m.id, rowUser(r));
@@ -390,5 +386,7 @@ export class MessageStore {
   hasNamedTopics = (streamId: number): boolean => this.places.hasNamedTopics(streamId);
   /** The channel's topics: for each, the newest message ID (its topic spelling is the topic's name). */
   topicsOf = (streamId: number) => this.places.topicsOf(streamId);
-  sender = (userId: number): IdList => this.bySender.get(userId) ?? EMPTY;
+  sender = (userId: number): IdList => this.senders.list(userId);
+  /** The newest message the user sent, if any. */
+  newestSentBy = (userId: number): number | undefined => this.senders.newestOf(userId);
 }

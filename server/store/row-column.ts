@@ -51,6 +51,15 @@ export class RowColumn {
     this.col[id] = list;
   }
 
+  /** Room for IDs up to `id` at once (opening knows the highest there can be: growing by half as it loaded left copies behind). */
+  reserve(id: number): void {
+    if (id >= this.col.length) {
+      const next = this.col instanceof Int32Array ? new Int32Array(id + 1) : new Uint16Array(id + 1);
+      next.set(this.col);
+      this.col = next;
+    }
+  }
+
   rowsOf(id: number): readonly number[] {
     return (id < this.col.length && this.rows.byId(this.col[id]!)) || [];
   }

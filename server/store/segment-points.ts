@@ -31,8 +31,11 @@ export class PointReads<T extends Identified> {
   private readonly weakLoose = new Map<Segment<T>, WeakRef<Map<number, T>>>();
   private trimming = false;
   /** Items read alone only to be looked at, by segment, and their JSON's bytes (dropped whenever over `peekBytes`). */
-  private readonly peeked = new Map<Segment<T>, { items: Map<number, T>; bytes: number; whole: boolean }>();
+  private readonly peeked = new Map<Segment<T>, { items: Map<number, T>; bytes: number; whole: boolean; turn: number; reads: number }>();
   private peekedBytes = 0;
+  /** Turns of the event loop with reads (a segment's reads count towards WHOLE_AFTER within one turn). */
+  private turn = 0;
+  private turnEnding = false;
   /** The buffer sidecars are read into for their layouts. */
   private readonly scratch = { buf: Buffer.allocUnsafeSlow(0) };
   /** Items read alone (tests, benchmarks). */
@@ -63,8 +66,10 @@ export class PointReads<T extends Identified> {
       return looked;
     }
     if (seen?.whole) return null;
-    // A scan: past WHOLE_AFTER messages looked at in one segment, the rest are read with it whole (one parse, not a read each).
-    if (peek && seen && seen.items.size >= WHOLE_AFTER) {
+    // A scan: past WHOLE_AFTER messages of one segment read alone in one turn (one slice of a scan), the rest are read
+    // with it whole (one parse, not a read each). Not across turns: pages of several channels shown one after another
+    // would add up to it, and the segments read whole then crowded the pages out of `peekBytes`.
+    if (peek && seen && seen.turn === this.turn && seen.reads >= WHOLE_AFTER) {
       for (const item of this.readWhole(seg)) if (!seen.items.has(item.id)) seen.items.set(item.id, item);
       this.peekedBytes += seg.bytes - seen.bytes;
       [seen.bytes, seen.whole] = [seg.bytes, true];
@@ -112,7 +117,16 @@ export class PointReads<T extends Identified> {
       // Kept for the next look (a page of history shown again) within `peekBytes` of their JSON; the oldest go at once.
       let looked = this.peeked.get(seg);
       if (looked) this.peeked.delete(seg);
-      this.peeked.set(seg, (looked ??= { items: new Map(), bytes: 0, whole: false }));
+      this.peeked.set(seg, (looked ??= { items: new Map(), bytes: 0, whole: false, turn: this.turn, reads: 0 }));
+      if (looked.turn !== this.turn) [looked.turn, looked.reads] = [this.turn, 0];
+      looked.reads++;
+      if (!this.turnEnding) {
+        this.turnEnding = true;
+        setImmediate(() => {
+          this.turn++;
+          this.turnEnding = false;
+        }).unref();
+      }
       looked.items.set(id, item);
       looked.bytes += length;
       this.peekedBytes += length;

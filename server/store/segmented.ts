@@ -66,13 +66,13 @@ export class SegmentedCollection<T extends Identified> {
 
   /**
    * Loads every segment. `onSegment` sees each segment's items right after it
-   * is parsed (callers index there, while the parse garbage is still young).
+   * is parsed (callers index there, while the parse garbage is still young); `highest` first hears the highest id there can be.
    */
   static async open<T extends Identified>(
     dir: string,
     segmentSize = 1000,
     onSegment?: (items: T[]) => void,
-    opts: { cacheBytes?: number; prepare?: (items: T[]) => void; sidecar?: SidecarCodec<T> } = {},
+    opts: { cacheBytes?: number; prepare?: (items: T[]) => void; sidecar?: SidecarCodec<T>; highest?: (id: number) => void } = {},
   ): Promise<SegmentedCollection<T>> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const c = new SegmentedCollection<T>(dir, segmentSize, opts.cacheBytes ?? Number.POSITIVE_INFINITY, opts.prepare ?? (() => undefined), new Sidecars(opts.sidecar ?? null));
@@ -83,8 +83,8 @@ export class SegmentedCollection<T extends Identified> {
       c.finished.push(...finished);
       listing = await readdir(dir);
     }
-    const present = new Set(listing);
-    const names = listing.filter((n) => SEGMENT_RE.test(n)).sort();
+    const [present, names] = [new Set(listing), listing.filter((n) => SEGMENT_RE.test(n)).sort()];
+    opts.highest?.(names.length ? Number(SEGMENT_RE.exec(names[names.length - 1]!)![1]) + segmentSize - 1 : 0); // the highest id there can be: room at once
     for (const [index, name] of names.entries()) {
       const first = Number(SEGMENT_RE.exec(name)![1]);
       const file = join(dir, name);

@@ -1,7 +1,7 @@
 /**
  * Opening's indexing of a segment read from its sidecar (./message-sidecar.ts): what
  * MessageStore.index does for each message, with the lookups a segment's messages share (their
- * channel's, topic's, conversation's and sender's lists, their rows' numbers) made once for the
+ * channel's, topic's and conversation's lists, their rows' numbers) made once for the
  * segment rather than once a message. Messages whose rows' flags still count (above the flags
  * snapshot) go through `one`, the store's own indexing.
  */
@@ -12,14 +12,14 @@ import type { DecodedSidecar, IndexedMessage } from './message-sidecar.js';
 import type { PlaceIndex } from './place-index.js';
 import type { RowColumn } from './row-column.js';
 import type { RowLists } from './row-lists.js';
+import type { SenderColumn } from './sender-column.js';
 
 export interface IndexSinks {
   allIds: IdBitmap;
   places: PlaceIndex;
   column: RowColumn;
   rows: RowLists;
-  /** The sender's list (made when missing). */
-  senderList(userId: number): IdList;
+  senders: SenderColumn;
   /** Messages above this ID are indexed by `one`. */
   recordsAbove: number;
   one(m: IndexedMessage): void;
@@ -32,10 +32,9 @@ export function indexDecoded(d: DecodedSidecar, s: IndexSinks): void {
   const { count: n, col } = d;
   const rowNumbers = d.rows.map((r) => s.rows.idOf(r));
   const nTopics = d.topics.length;
-  // Per segment: place (channel ID, or -1 - conversation) → its list; place and topic → the topic's; sender → theirs.
+  // Per segment: place (channel ID, or -1 - conversation) → its list; place and topic → the topic's.
   const placeLists = new Map<number, IdList>();
   const topicLists = new Map<number, IdList>();
-  const senderLists = new Map<number, IdList>();
   const m: IndexedMessage = { id: 0, sender_id: 0, stream_id: null, topic: '', dm: undefined, um: [] };
   const fill = (i: number): IndexedMessage => {
     const place = col[2 * n + i]!;
@@ -66,10 +65,7 @@ export function indexDecoded(d: DecodedSidecar, s: IndexSinks): void {
       tl.insert(id);
     }
     s.column.setNumber(id, rowNumbers[col[4 * n + i]!]!);
-    const sender = col[n + i]!;
-    let sl = senderLists.get(sender);
-    if (!sl) senderLists.set(sender, (sl = s.senderList(sender)));
-    sl.insert(id);
+    s.senders.set(id, col[n + i]!);
     if (s.unread?.has(id)) s.noteUnread(fill(i));
   }
 }

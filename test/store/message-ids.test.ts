@@ -148,3 +148,52 @@ describe('IdList packing (2.25 bytes an entry once many have come)', () => {
     }
   });
 });
+
+describe('IdList chunks (packed entries in chunks that are never copied)', () => {
+  it('reads back every entry of long lists through the graded and the whole chunks, dense and with wide gaps', () => {
+    for (const [seed0, maxGap] of [
+      [3, 2],
+      [5, 40],
+      [9, 4_000],
+    ] as [number, number][]) {
+      let seed = seed0;
+      const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+      const list = new IdList();
+      const model: number[] = [];
+      let next = 0;
+      // 40,000 entries: past the graded chunks (11,504 entries) into several whole ones.
+      for (let i = 0; i < 40_000; i++) {
+        next += 1 + rnd(maxGap);
+        list.insert(next);
+        model.push(next);
+      }
+      assert.equal(list.length, model.length);
+      for (let i = 0; i < model.length; i += 1 + rnd(7)) assert.equal(list.at(i), model[i], `seed ${seed0}: at(${i})`);
+      assert.deepEqual(list.toArray(), model);
+      for (let k = 0; k < 2_000; k++) {
+        const id = rnd(next + 2);
+        let lo = 0;
+        let hi = model.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (model[mid]! < id) lo = mid + 1;
+          else hi = mid;
+        }
+        assert.equal(list.lowerBound(id), lo, `seed ${seed0}: lowerBound(${id})`);
+      }
+      // Packed at 2.25 bytes an entry, with unused room of at most one whole chunk (9 KB) and the tail.
+      assert.ok(list.bytes < model.length * 2.25 + 9_216 + 1_024, `seed ${seed0}: ${list.bytes} bytes for ${model.length} entries`);
+      // A change among the packed entries unpacks, and the list packs again as entries come.
+      const mid = model[20_000]!;
+      assert.equal(list.remove(mid), true);
+      model.splice(20_000, 1);
+      for (let i = 0; i < 5_000; i++) {
+        next += 1 + rnd(maxGap);
+        list.insert(next);
+        model.push(next);
+      }
+      assert.deepEqual(list.toArray(), model);
+      assert.ok(list.bytes < model.length * 2.25 + 9_216 + 1_024, `seed ${seed0}: packed again, ${list.bytes} bytes`);
+    }
+  });
+});

@@ -10,6 +10,11 @@ import { describe, it } from 'node:test';
 import { MessageStore } from '../../server/store/messages.js';
 import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
 import { tempDirs } from '../helpers/temp-dirs.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 const tempDir = tempDirs('hearth-cache-');
 
@@ -95,6 +100,29 @@ describe('the message segment cache', () => {
       n++;
     }
     assert.equal(n, 12_000);
+  });
+
+  it('pages looked at one request after another are read alone, however many fall in one segment; a scan in one turn reads it whole', async () => {
+    const dir = await tempDir();
+    await filled(dir, 12_000);
+    const store = await MessageStore.open(dir, { cacheBytes: 200_000 });
+    // The search index's build reads every segment whole: once it is done and its copies collected, none is in memory.
+    while (!store.search.ready) await new Promise((r) => setTimeout(r, 5));
+    collectGarbage();
+    const use = JSON.stringify(store.items.cacheUse);
+    // 60 messages of the first segment, each looked at in a turn of its own (pages of different channels, one request each).
+    for (let id = 1; id <= 600; id += 10) {
+      assert.equal(store.peek(id)?.content, `message number ${id - 1} with some words in it`);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(store.items.points.reads, 60, 'each read alone: the segment was not read whole');
+    // Shown again: kept from the first look, none read again.
+    for (let id = 1; id <= 600; id += 10) store.peek(id);
+    assert.equal(store.items.points.reads, 60);
+    // A scan of the same segment in one turn: past 32 read alone, the rest come with the segment read whole.
+    for (let id = 2; id <= 1_000; id += 2) assert.equal(store.peek(id)?.content, `message number ${id - 1} with some words in it`);
+    assert.ok(store.items.points.reads - 60 <= 32, `read alone in the scan: ${store.items.points.reads - 60}`);
+    assert.equal(JSON.stringify(store.items.cacheUse), use, 'looking brings no segment into the cache');
   });
 
   it('more messages read alone in one turn than are kept: none is let go before the turn ends; one still held is found again after', async () => {

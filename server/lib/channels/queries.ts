@@ -87,7 +87,7 @@ export function recentlyActiveIds(app: App, requester: UserRecord): Set<number> 
       out.add(u.id);
       continue;
     }
-    const last = app.store.messages.sender(u.id).last;
+    const last = app.store.messages.newestSentBy(u.id);
     const m = last === undefined ? undefined : app.store.messages.get(last);
     if (m && m.timestamp >= since) out.add(u.id);
   }
