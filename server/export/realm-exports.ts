@@ -19,7 +19,7 @@ import { stamp } from '../lib/runtime/backup.js';
 import { userSetting } from '../lib/people/settings.js';
 import type { RealmExportRecord, ExportRun, ExportsDoc } from './export-state.js';
 import { writeRocketChatExport } from './rocketchat-export.js';
-import { takeSnapshot } from './snapshot.js';
+import { takeSnapshot, type Snapshot } from './snapshot.js';
 import { tarGzFolder } from './tar.js';
 
 export const EXPORT_PUBLIC = 1;
@@ -59,7 +59,16 @@ export async function startRealmExport(app: App, actingUserId: number, exportTyp
   }
   state.origin = origin;
   state.stopping = false;
-  const snap = takeSnapshot(app);
+  let snap: Snapshot;
+  try {
+    snap = takeSnapshot(app);
+  } catch (err) {
+    state.busy = false;
+    // Its messages' links (exports/.snapshot-*) could not be made: a full or read-only disk.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code) throw errors.storageFailed(code);
+    throw err;
+  }
   const consenting = new Set(snap.users.filter((u) => userSetting(app, u, 'allow_private_data_export') === true).map((u) => u.id));
   const record: RealmExportRecord = {
     id: doc.nextId++,
@@ -80,6 +89,7 @@ export async function startRealmExport(app: App, actingUserId: number, exportTyp
     doc.exports.pop();
     state.current = null;
     state.busy = false;
+    snap.messages.release();
     throw err;
   }
   const token = randomBytes(12).toString('base64url');

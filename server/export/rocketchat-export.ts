@@ -74,11 +74,19 @@ async function addGridFsFile(path: string, fileDoc: Record<string, unknown>, fil
   }
 }
 
-/** Writes the export into `outDir` (created; it must be empty or absent). */
+/** Writes the export into `outDir` (created; it must be empty or absent). Consumes the snapshot: its messages are released when it returns. */
 export async function writeRocketChatExport(snap: Snapshot, outDir: string, opts: ExportOptions = {}): Promise<ExportSummary> {
+  try {
+    return await writeExport(snap, outDir, opts);
+  } finally {
+    snap.messages.release();
+  }
+}
+
+async function writeExport(snap: Snapshot, outDir: string, opts: ExportOptions): Promise<ExportSummary> {
   await mkdir(outDir, { recursive: true, mode: 0o700 });
   if ((await readdir(outDir)).length) throw new Error(`${outDir} is not empty: choose an empty or new folder`);
-  const plan: RocketChatPlan = buildPlan(snap, opts.scope ?? 'full', opts.consenting);
+  const plan: RocketChatPlan = await buildPlan(snap, opts.scope ?? 'full', opts.consenting);
   const onProgress = opts.onProgress ?? (() => undefined);
   const progress = (p: ExportProgress) => {
     if (opts.stopping?.()) throw new Error('Hearth stopped before the export was finished');

@@ -67,7 +67,7 @@ export interface RocketChatPlan {
 
 const date = (seconds: number) => new Date(seconds * 1000);
 
-export function buildPlan(snap: Snapshot, scope: ExportScope = 'full', consenting: Set<number> = new Set()): RocketChatPlan {
+export async function buildPlan(snap: Snapshot, scope: ExportScope = 'full', consenting: Set<number> = new Set()): Promise<RocketChatPlan> {
   const usernames = assignUsernames(snap.users);
   const people: PeopleIndex = { usernames, byName: new Map(), fullNames: new Map() };
   for (const u of snap.users) {
@@ -96,48 +96,65 @@ export function buildPlan(snap: Snapshot, scope: ExportScope = 'full', consentin
   const topicRooms = new Map<string, Doc & { _id: string; msgs: number; fname: string }>();
   const topicSeq = new Map<number, number>();
   const dmRooms = new Map<string, Doc & { msgs: number }>();
-  const inScope: { m: SnapshotMessage; rid: string }[] = [];
-  let reactionCount = 0;
-
-  for (const m of snap.messages) {
-    if (!messageInScope(m)) continue;
-    let rid: string;
-    if (m.stream_id !== null) {
-      const key = `${m.stream_id}\u0000${m.topic.toLowerCase()}`;
-      let room = topicRooms.get(key);
-      if (!room) {
-        const n = (topicSeq.get(m.stream_id) ?? 0) + 1;
-        topicSeq.set(m.stream_id, n);
-        const c = channelById.get(m.stream_id)!;
-        const id = `c${c.id}t${n}`;
-        room = { _id: id, t: c.invite_only ? 'p' : 'c', prid: `c${c.id}`, name: id, fname: m.topic, ts: date(m.timestamp), msgs: 0 };
-        topicRooms.set(key, room);
-      }
-      room.fname = m.topic; // the latest spelling of the topic's name
-      room.msgs += 1;
-      rid = room._id;
-    } else {
-      const uids = [...new Set(m.dm ?? [m.sender_id])].sort((a, b) => a - b);
-      rid = `d${uids.join('-')}`;
+  const topicKeyOf = (m: SnapshotMessage) => `${m.stream_id}\u0000${m.topic.toLowerCase()}`;
+  const dmRoomOf = (m: SnapshotMessage) => {
+    const uids = [...new Set(m.dm ?? [m.sender_id])].sort((a, b) => a - b);
+    return { uids, rid: `d${uids.join('-')}` };
+  };
+  /** The room of a message in scope (made on its first message). */
+  const roomOf = (m: SnapshotMessage): string => {
+    if (m.stream_id === null) {
+      const { uids, rid } = dmRoomOf(m);
       let room = dmRooms.get(rid);
       if (!room) {
         room = { _id: rid, t: 'd', uids: uids.map((id) => `u${id}`), usernames: uids.map((id) => usernames.get(id)), ts: date(m.timestamp), msgs: 0 };
         dmRooms.set(rid, room);
       }
       room.msgs += 1;
+      return rid;
     }
-    inScope.push({ m, rid });
-    reactionCount += m.reactions.filter((r) => usernames.has(r.user_id)).length;
+    const key = topicKeyOf(m);
+    let room = topicRooms.get(key);
+    if (!room) {
+      const n = (topicSeq.get(m.stream_id) ?? 0) + 1;
+      topicSeq.set(m.stream_id, n);
+      const c = channelById.get(m.stream_id)!;
+      const id = `c${c.id}t${n}`;
+      room = { _id: id, t: c.invite_only ? 'p' : 'c', prid: `c${c.id}`, name: id, fname: m.topic, ts: date(m.timestamp), msgs: 0 };
+      topicRooms.set(key, room);
+    }
+    room.fname = m.topic; // the latest spelling of the topic's name
+    room.msgs += 1;
+    return room._id;
+  };
+  // Uploads linked from an exported message (Zulip's Attachment.messages): of the messages uploads name, those in scope.
+  const named = new Set(snap.attachments.flatMap((a) => a.message_ids));
+  const exportedNamed = new Set<number>();
+  let messageCount = 0;
+  let reactionCount = 0;
+
+  // The first pass makes the rooms and counts, a segment at a time with a turn of the event loop
+  // between segments (an export runs beside the server); the second, the messages' documents.
+  for (const segment of snap.messages.segments()) {
+    for (const m of segment) {
+      if (!messageInScope(m)) continue;
+      roomOf(m);
+      messageCount += 1;
+      if (named.has(m.id)) exportedNamed.add(m.id);
+      reactionCount += m.reactions.filter((r) => usernames.has(r.user_id)).length;
+    }
+    await new Promise((r) => setImmediate(r));
   }
 
-  // Uploads linked from an exported message (Zulip's Attachment.messages).
-  const exportedIds = new Set(inScope.map((x) => x.m.id));
-  const exportedAttachments = snap.attachments.filter((a) => a.message_ids.some((id) => exportedIds.has(id)));
+  const exportedAttachments = snap.attachments.filter((a) => a.message_ids.some((id) => exportedNamed.has(id)));
   const attachmentsByPath = new Map(exportedAttachments.map((a) => [a.path_id, a.id]));
   const attachmentById = new Map(exportedAttachments.map((a) => [a.id, a]));
 
   function* messageDocs(): Generator<Doc> {
-    for (const { m, rid } of inScope) yield* messageToDocs(m, rid);
+    for (const m of snap.messages) {
+      if (!messageInScope(m)) continue;
+      yield* messageToDocs(m, m.stream_id === null ? dmRoomOf(m).rid : topicRooms.get(topicKeyOf(m))!._id);
+    }
   }
 
   function messageToDocs(m: SnapshotMessage, rid: string): Doc[] {
@@ -261,7 +278,7 @@ export function buildPlan(snap: Snapshot, scope: ExportScope = 'full', consentin
     emoji,
     uploads,
     messages: messageDocs,
-    messageCount: inScope.length,
+    messageCount,
     reactionCount,
   };
 }

@@ -1,16 +1,25 @@
 /**
- * One instant of the organization, for an export: everything an export reads, copied from
- * memory in one synchronous step (actions mutate memory synchronously, so nothing changes
- * during it), as the backup does. Messages sent afterwards are not in the export, so it
- * never holds a message whose channel or sender it lacks. File bytes (uploads, emoji
- * images) are read later from disk: they are written once and never changed.
+ * One instant of the organization, for an export: everything an export reads, taken in one
+ * synchronous step (actions mutate memory synchronously, so nothing changes during it), as the
+ * backup does. Messages sent afterwards are not in the export, so it never holds a message whose
+ * channel or sender it lacks. File bytes (uploads, emoji images) are read later from disk: they
+ * are written once and never changed.
+ *
+ * Messages are not copied into memory (5 million would be gigabytes, and seconds of a frozen
+ * server): each segment file that holds what memory holds is hard-linked into a folder of the
+ * export's (a segment is changed by writing a new file over it, never in place, except the open
+ * segment), and only the others (the open segment, any with a write in flight) are copied. The
+ * export then reads one segment at a time (`SnapshotMessages`); `release()` removes the links.
  */
+import { linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { App } from '../context.js';
 import { systemBots } from '../lib/people/system-bots.js';
 import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord, UserGroupRecord } from '../store/channel-records.js';
 import type { MessageRecord, ReactionRecord, SubmessageRecord } from '../store/message-records.js';
 import type { ProfileFieldRecord, RealmEmojiRecord, RealmRecord, UserRecord } from '../store/records.js';
+import { latestCopies, parseSegment } from '../store/segment-files.js';
 
 /** The fields of a message an export reads (a copy: edits after the snapshot do not reach it). */
 export interface SnapshotMessage {
@@ -39,35 +48,105 @@ export interface Snapshot {
   profileFields: ProfileFieldRecord[];
   emoji: RealmEmojiRecord[];
   attachments: AttachmentRecord[];
-  /** Ascending by ID. */
-  messages: SnapshotMessage[];
+  /** Ascending by ID, a segment at a time. */
+  messages: SnapshotMessages;
   /** Folders in the data dir the file bytes are read from. */
   dataDir: string;
 }
 
 const copy = <T>(value: T): T => structuredClone(value);
 
-/** Takes the snapshot (synchronous: call it only once the store has no write half-applied). */
+function project(m: MessageRecord): SnapshotMessage {
+  return {
+    id: m.id,
+    sender_id: m.sender_id,
+    stream_id: m.stream_id,
+    topic: m.topic,
+    ...(m.dm ? { dm: [...m.dm] } : {}),
+    content: m.content,
+    timestamp: m.timestamp,
+    bits: m.bits ?? 0,
+    reactions: m.reactions ? m.reactions.map((r) => ({ ...r })) : [],
+    ...(m.submessages ? { submessages: m.submessages.map((s) => ({ ...s })) } : {}),
+  };
+}
+
+const SEGMENT_RE = /^seg-(\d{12})\.json$/;
+/** Where snapshots' links go: under `exports/`, which backups leave out. */
+const LINKS_PREFIX = '.snapshot-';
+
+type Part = { file: string; first: number } | { items: SnapshotMessage[] };
+
+/** A snapshot's messages: read a segment at a time, ascending by ID. */
+export class SnapshotMessages {
+  constructor(
+    private readonly parts: Part[],
+    private readonly segmentSize: number,
+    /** Messages at the instant. */
+    readonly count: number,
+    private readonly linksDir: string | null,
+  ) {}
+
+  /** Each segment's messages (a linked file is read when its turn comes). */
+  *segments(): Generator<SnapshotMessage[]> {
+    for (const p of this.parts) {
+      if ('items' in p) yield p.items;
+      else {
+        const parsed = parseSegment(p.file, false);
+        yield latestCopies(p.file, parsed.items as MessageRecord[], p.first, this.segmentSize, p.first - 1).map(project);
+      }
+    }
+  }
+
+  *[Symbol.iterator](): Generator<SnapshotMessage> {
+    for (const seg of this.segments()) yield* seg;
+  }
+
+  /** Removes the links (the export is written, or failed). */
+  release(): void {
+    if (this.linksDir) rmSync(this.linksDir, { recursive: true, force: true });
+  }
+}
+
+/** The messages as of now: clean segment files linked into `exports/.snapshot-<time>`, the others copied. */
+function snapshotMessages(app: App): SnapshotMessages {
+  const items = app.store.messages.items;
+  const exportsDir = join(app.config.dataDir, 'exports');
+  mkdirSync(exportsDir, { recursive: true, mode: 0o700 });
+  // One export at a time (the server's, or the command's on a data dir no server uses): links left by a stop mid-export go.
+  for (const name of readdirSync(exportsDir)) if (name.startsWith(LINKS_PREFIX)) rmSync(join(exportsDir, name), { recursive: true, force: true });
+  const linksDir = join(exportsDir, `${LINKS_PREFIX}${app.clock.now()}`);
+  mkdirSync(linksDir, { mode: 0o700 });
+  const parts: Part[] = [];
+  try {
+    for (const f of items.files()) {
+      const m = SEGMENT_RE.exec(basename(f.file));
+      if (!m) continue;
+      if (f.clean) {
+        const link = join(linksDir, basename(f.file));
+        try {
+          linkSync(f.file, link);
+          parts.push({ file: link, first: Number(m[1]) });
+          continue;
+        } catch {
+          // No hard links here (some file systems): this segment is copied, as a dirty one is.
+        }
+      }
+      parts.push({ items: (f.data as MessageRecord[]).map(project) });
+    }
+  } catch (err) {
+    rmSync(linksDir, { recursive: true, force: true });
+    throw err;
+  }
+  return new SnapshotMessages(parts, items.segmentSize, app.store.messages.size, linksDir);
+}
+
+/** Takes the snapshot (synchronous: call it only once the store has no write half-applied). Release its messages when done. */
 export function takeSnapshot(app: App): Snapshot {
   const { store } = app;
   const realm = store.realm.data.realm;
   if (!realm) throw new Error('There is no organization to export yet.');
-  const messages: SnapshotMessage[] = [];
-  for (const m of store.messages.all() as Iterable<MessageRecord>) {
-    messages.push({
-      id: m.id,
-      sender_id: m.sender_id,
-      stream_id: m.stream_id,
-      topic: m.topic,
-      ...(m.dm ? { dm: [...m.dm] } : {}),
-      content: m.content,
-      timestamp: m.timestamp,
-      bits: m.bits ?? 0,
-      reactions: m.reactions ? m.reactions.map((r) => ({ ...r })) : [],
-      ...(m.submessages ? { submessages: m.submessages.map((s) => ({ ...s })) } : {}),
-    });
-  }
-  messages.sort((a, b) => a.id - b.id);
+  const messages = snapshotMessages(app);
   return {
     taken: app.clock.now(),
     realm: copy(realm),

@@ -300,7 +300,9 @@ describe('widgets: polls and to-do lists (submessages)', () => {
     assert.equal((await submit(sam, poll, { type: 'vote', key: 'canned,0', vote: 1 })).status, 200);
     const todo = await sendStream(sam, 'porch', 'export', '/todo Chores\nDishes: after lunch\nLaundry');
     assert.equal((await submit(mel, todo, { type: 'strike', key: '1,canned' })).status, 200);
-    const docs = [...buildPlan(takeSnapshot(ts.app)).messages()];
+    const snap = takeSnapshot(ts.app);
+    const docs = [...(await buildPlan(snap)).messages()];
+    snap.messages.release();
     const msg = (id: number) => docs.find((d) => d._id === `m${id}`)!.msg;
     assert.equal(msg(poll), '**Poll: Lunch \\*today\\*?**\n- Pizza: 2 votes (Mel, Sam)\n- Soup: 0 votes');
     assert.equal(msg(todo), '**To-do list: Chores**\n- ☐ Dishes: after lunch\n- ☑ Laundry');
