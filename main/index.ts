@@ -12,7 +12,7 @@ import { resolveDataDir, sessionDataDir, userDataDir } from './lib/data-paths.js
 import { portNotice, startEmbeddedServer, type EmbeddedServer } from './lib/embedded-server.js';
 import { originOf, startUrl } from './lib/url-policy.js';
 import { autostartProgram, linuxAutostartFile, linuxLoginItem, type LoginItem } from './lib/login-item.js';
-import { errorPageUrl } from './lib/window-options.js';
+import { errorPageUrl, startingPageUrl } from './lib/window-options.js';
 import type { TrayAction, TrayStatus } from './lib/tray-model.js';
 import { registerIpc } from './ipc-handlers.js';
 import { HearthTray } from './tray.js';
@@ -122,6 +122,9 @@ async function shutdown(): Promise<void> {
 async function startServerAndWindow(): Promise<void> {
   const { settings, warnings } = await readDesktopSettings(join(dataDir, DESKTOP_SETTINGS_FILE));
   for (const w of warnings) consoleLogger.warn(w);
+  // The window opens at once, saying Hearth is starting, then shows the chat once the server answers
+  // (loading the chat over it aborts this load: not an error).
+  ensureWindow().loadURL(startingPageUrl()).catch(() => undefined);
   const server = await startEmbeddedServer({
     dataDir,
     host: settings.host,

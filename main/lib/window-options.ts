@@ -97,6 +97,26 @@ export function withPolicy(headers: Record<string, string[]>, policy: string): R
 export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write'];
 
 
+/**
+ * A self-contained page shown while the server starts (the window opens at once rather than when
+ * the server is ready: the first start after an update reads a long history once, which takes
+ * a while). No script; light or dark as the system is.
+ */
+export function startingPageUrl(): string {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="color-scheme" content="light dark">
+<title>Hearth: starting</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#fafafa;color:#222}
+main{max-width:30em;padding:2em;text-align:center}h1{font-size:1.3em;font-weight:600;margin:.8em 0 .3em}p{margin:0;color:#555}
+.spin{width:28px;height:28px;margin:auto;border:3px solid #ccc;border-top-color:#c2410c;border-radius:50%;animation:s 1s linear infinite}
+@keyframes s{to{transform:rotate(1turn)}}@media (prefers-reduced-motion:reduce){.spin{animation:none}}
+@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#eee}p{color:#bbb}.spin{border-color:#555;border-top-color:#fb923c}}</style>
+</head><body><main role="status"><div class="spin" aria-hidden="true"></div><h1>Starting Hearth…</h1>
+<p>The chat opens here in a moment. The first start after an update reads the message history once, which takes up to a minute for years of it.</p></main></body></html>`;
+  return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;
+}
+
 /** A self-contained page explaining that the server could not start (shown in the window, never swallowed). */
 export function errorPageUrl(title: string, detail: string): string {
   const html = `<!doctype html><html><head><meta charset="utf-8">

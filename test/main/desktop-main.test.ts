@@ -19,7 +19,7 @@ import { listenWithFallback, parsePort } from '../../main/lib/ports.js';
 import { autostartProgram, execArgument, linuxAutostartEntry, linuxAutostartFile, linuxLoginItem } from '../../main/lib/login-item.js';
 import { trayMenuModel, trayTooltip } from '../../main/lib/tray-model.js';
 import { setupUrl, isAllowedExternalUrl, isServerUrl, localServerUrl, originOf, startUrl } from '../../main/lib/url-policy.js';
-import { CONTENT_SECURITY_POLICY, hearthWindowOptions, errorPageUrl, secureWebPreferences, withPolicy } from '../../main/lib/window-options.js';
+import { CONTENT_SECURITY_POLICY, hearthWindowOptions, errorPageUrl, secureWebPreferences, startingPageUrl, withPolicy } from '../../main/lib/window-options.js';
 import { silentLogger } from '../../server/log.js';
 
 const MAIN_DIR = fileURLToPath(new URL('../../main/', import.meta.url));
@@ -272,6 +272,15 @@ describe('window options, IPC channels, tray', () => {
     const html = decodeURIComponent(url.slice(url.indexOf(',') + 1));
     assert.ok(!html.includes('<script>'));
     assert.ok(html.includes('&lt;script&gt;'));
+  });
+
+  it('the starting page says so to a screen reader, runs no script and loads nothing', () => {
+    const url = startingPageUrl();
+    const html = decodeURIComponent(url.slice(url.indexOf(',') + 1));
+    assert.ok(url.startsWith('data:text/html;charset=utf-8,'));
+    assert.match(html, /<main role="status">[\s\S]*Starting Hearth…/);
+    assert.ok(!/<script|src=|href=/i.test(html), 'no script, image or link');
+    assert.match(html, /Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"/);
   });
 
   it('IPC channels share one prefix, the preload uses exactly them, and senders are checked', () => {

@@ -20,6 +20,8 @@ interface Shell {
   child: ChildProcess;
   events: Record<string, unknown>[];
   waitFor(event: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** The first page loaded after the starting page. */
+  loadedAfterStarting(): Promise<Record<string, unknown>>;
   exited: Promise<number | string | null>;
 }
 
@@ -55,6 +57,17 @@ function startShell(env: Record<string, string>): Shell {
     child,
     events,
     exited,
+    async loadedAfterStarting() {
+      const first = await this.waitFor('loadURL');
+      assert.ok(isStartingPage(String(first.url)), `the window opens on the starting page first: ${String(first.url).slice(0, 60)}`);
+      const deadline = Date.now() + 45_000;
+      for (;;) {
+        const next = events.filter((e) => e.event === 'loadURL')[1];
+        if (next) return next;
+        if (Date.now() > deadline) throw new Error(`no page after the starting page; stderr: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     waitFor(event, timeoutMs = 45_000) {
       const seen = events.find((e) => e.event === event);
       if (seen) return Promise.resolve(seen);
@@ -71,6 +84,9 @@ function startShell(env: Record<string, string>): Shell {
     },
   };
 }
+
+const pageHtml = (url: string) => decodeURIComponent(url.slice(url.indexOf(',') + 1));
+const isStartingPage = (url: string) => url.startsWith('data:text/html') && pageHtml(url).includes('Starting Hearth');
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -121,7 +137,7 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     );
     assert.match(String((window.webPreferences as { preload: string }).preload), /preload\.cjs$/);
 
-    const loaded = await shell.waitFor('loadURL');
+    const loaded = await shell.loadedAfterStarting();
     const url = new URL(String(loaded.url));
     assert.equal(url.origin, `http://127.0.0.1:${port}`);
     assert.equal(url.pathname, '/admin/');
@@ -181,7 +197,7 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     });
     const shell = startShell({ HEARTH_DATA_DIR: dataDir, HEARTH_HOST: '127.0.0.1', HEARTH_PORT: String(port) });
     children.push(shell.child);
-    const loaded = await shell.waitFor('loadURL');
+    const loaded = await shell.loadedAfterStarting();
     // The next free port: port + 1 unless another test process holds that one meanwhile.
     const used = Number(new URL(String(loaded.url)).port);
     assert.ok(used > port && used <= port + 10, `moved from ${port} to ${used}`);
@@ -209,7 +225,7 @@ describe('the Electron shell under a stand-in electron module', { timeout: 120_0
     await writeFile(notADir, 'not a data dir');
     const shell = startShell({ HEARTH_DATA_DIR: notADir, HEARTH_HOST: '127.0.0.1', HEARTH_PORT: String(await freePort()) });
     children.push(shell.child);
-    const loaded = await shell.waitFor('loadURL');
+    const loaded = await shell.loadedAfterStarting();
     const page = String(loaded.url);
     assert.ok(page.startsWith('data:text/html'), page.slice(0, 40));
     const html = decodeURIComponent(page.slice(page.indexOf(',') + 1));
