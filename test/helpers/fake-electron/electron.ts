@@ -22,6 +22,9 @@ class FakeApp extends EventEmitter {
     super();
     setTimeout(() => this.readyResolve(), 10);
     process.on('SIGUSR2', () => this.quit());
+    // Electron's process lives until the app exits, whatever else is running: so does this one (else a shell whose
+    // server failed to start ran out of work and exited by itself, and a test of Quit passed or not by timing).
+    setInterval(() => undefined, 60_000);
   }
   whenReady() {
     return this.ready;
