@@ -1,3 +1,4 @@
+import { removeExportLeftovers } from './export/snapshot.js';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
@@ -173,6 +174,8 @@ export function createApp(opts: CreateAppOptions): HearthServer {
   };
   // libvips decodes only the image formats Hearth thumbnails (lib/uploads/thumbnails.ts).
   restrictDecoders();
+  // An export the process stopped in the middle of left links to old message files and a work folder.
+  removeExportLeftovers(config.dataDir);
   installQueueFilters(app);
 
   const koa = new Koa({ proxy: false });

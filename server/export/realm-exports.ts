@@ -116,6 +116,8 @@ export async function startRealmExport(app: App, actingUserId: number, exportTyp
       run.error = err instanceof Error ? err.message : String(err);
       app.log.error('export failed', { id: record.id, error: run.error });
     } finally {
+      // Released by writeRocketChatExport; here too, for a failure before it began.
+      snap.messages.release();
       await rm(work, { recursive: true, force: true }).catch(() => undefined);
       state.busy = false;
     }

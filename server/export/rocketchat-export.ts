@@ -86,7 +86,7 @@ export async function writeRocketChatExport(snap: Snapshot, outDir: string, opts
 async function writeExport(snap: Snapshot, outDir: string, opts: ExportOptions): Promise<ExportSummary> {
   await mkdir(outDir, { recursive: true, mode: 0o700 });
   if ((await readdir(outDir)).length) throw new Error(`${outDir} is not empty: choose an empty or new folder`);
-  const plan: RocketChatPlan = await buildPlan(snap, opts.scope ?? 'full', opts.consenting);
+  const plan: RocketChatPlan = await buildPlan(snap, opts.scope ?? 'full', opts.consenting, opts.stopping);
   const onProgress = opts.onProgress ?? (() => undefined);
   const progress = (p: ExportProgress) => {
     if (opts.stopping?.()) throw new Error('Hearth stopped before the export was finished');

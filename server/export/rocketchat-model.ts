@@ -67,7 +67,7 @@ export interface RocketChatPlan {
 
 const date = (seconds: number) => new Date(seconds * 1000);
 
-export async function buildPlan(snap: Snapshot, scope: ExportScope = 'full', consenting: Set<number> = new Set()): Promise<RocketChatPlan> {
+export async function buildPlan(snap: Snapshot, scope: ExportScope = 'full', consenting: Set<number> = new Set(), stopping: () => boolean = () => false): Promise<RocketChatPlan> {
   const usernames = assignUsernames(snap.users);
   const people: PeopleIndex = { usernames, byName: new Map(), fullNames: new Map() };
   for (const u of snap.users) {
@@ -144,6 +144,7 @@ export async function buildPlan(snap: Snapshot, scope: ExportScope = 'full', con
       reactionCount += m.reactions.filter((r) => usernames.has(r.user_id)).length;
     }
     await new Promise((r) => setImmediate(r));
+    if (stopping()) throw new Error('Hearth stopped before the export was finished');
   }
 
   const exportedAttachments = snap.attachments.filter((a) => a.message_ids.some((id) => exportedNamed.has(id)));

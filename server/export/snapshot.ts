@@ -11,7 +11,7 @@
  * segment), and only the others (the open segment, any with a write in flight) are copied. The
  * export then reads one segment at a time (`SnapshotMessages`); `release()` removes the links.
  */
-import { linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { App } from '../context.js';
 import { systemBots } from '../lib/people/system-bots.js';
@@ -102,10 +102,33 @@ export class SnapshotMessages {
     for (const seg of this.segments()) yield* seg;
   }
 
-  /** Removes the links (the export is written, or failed). */
+  /**
+   * Removes the links (the export is written, or failed). Never throws: a folder that cannot be
+   * removed now (a virus scanner holding a file) goes at the next export or start.
+   */
   release(): void {
-    if (this.linksDir) rmSync(this.linksDir, { recursive: true, force: true });
+    if (this.linksDir) removeQuietly(this.linksDir);
   }
+}
+
+function removeQuietly(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    // Left for removeExportLeftovers.
+  }
+}
+
+/** Links and work folders an export left when the process stopped in the middle of it (called at start). */
+export function removeExportLeftovers(dataDir: string): void {
+  const dir = join(dataDir, 'exports');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(LINKS_PREFIX) || name.endsWith('.tmp')) removeQuietly(join(dir, name));
 }
 
 /** The messages as of now: clean segment files linked into `exports/.snapshot-<time>`, the others copied. */
@@ -114,7 +137,7 @@ function snapshotMessages(app: App): SnapshotMessages {
   const exportsDir = join(app.config.dataDir, 'exports');
   mkdirSync(exportsDir, { recursive: true, mode: 0o700 });
   // One export at a time (the server's, or the command's on a data dir no server uses): links left by a stop mid-export go.
-  for (const name of readdirSync(exportsDir)) if (name.startsWith(LINKS_PREFIX)) rmSync(join(exportsDir, name), { recursive: true, force: true });
+  for (const name of readdirSync(exportsDir)) if (name.startsWith(LINKS_PREFIX)) removeQuietly(join(exportsDir, name));
   const linksDir = join(exportsDir, `${LINKS_PREFIX}${app.clock.now()}`);
   mkdirSync(linksDir, { mode: 0o700 });
   const parts: Part[] = [];
@@ -123,19 +146,20 @@ function snapshotMessages(app: App): SnapshotMessages {
       const m = SEGMENT_RE.exec(basename(f.file));
       if (!m) continue;
       if (f.clean) {
+        // A file system without hard links (exFAT, some network shares): a copy of the file, still not in memory.
         const link = join(linksDir, basename(f.file));
         try {
           linkSync(f.file, link);
-          parts.push({ file: link, first: Number(m[1]) });
-          continue;
         } catch {
-          // No hard links here (some file systems): this segment is copied, as a dirty one is.
+          copyFileSync(f.file, link);
         }
+        parts.push({ file: link, first: Number(m[1]) });
+        continue;
       }
       parts.push({ items: (f.data as MessageRecord[]).map(project) });
     }
   } catch (err) {
-    rmSync(linksDir, { recursive: true, force: true });
+    removeQuietly(linksDir);
     throw err;
   }
   return new SnapshotMessages(parts, items.segmentSize, app.store.messages.size, linksDir);

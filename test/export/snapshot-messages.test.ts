@@ -6,10 +6,10 @@
  * `exports/` and go when it is released, and a start of the next snapshot clears any left behind.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { takeSnapshot } from '../../server/export/snapshot.js';
+import { removeExportLeftovers, takeSnapshot } from '../../server/export/snapshot.js';
 import { FLAG, packRow, type MessageRecord } from '../../server/store/message-records.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -88,5 +88,19 @@ describe("an export's snapshot of the messages", () => {
     b.messages.release();
     a.messages.release();
     assert.deepEqual(snapshotDirs(), []);
+  });
+
+  it('what an export stopped in the middle left (links, work folders) goes as the server starts (createApp), and nothing else', () => {
+    const dir = exportsDir();
+    mkdirSync(join(dir, '.snapshot-1700000000000'), { recursive: true });
+    writeFileSync(join(dir, '.snapshot-1700000000000', 'seg-000000000001.json'), '[]');
+    mkdirSync(join(dir, '9.tmp', 'hearth-export-x'), { recursive: true });
+    mkdirSync(join(dir, '8', 'token'), { recursive: true });
+    writeFileSync(join(dir, '8', 'token', 'hearth-export-y.tar.gz'), 'kept');
+    writeFileSync(join(dir, 'exports.json'), '{"nextId":10,"exports":[]}');
+    removeExportLeftovers(ts.dataDir);
+    assert.deepEqual(readdirSync(dir).sort(), ['8', 'exports.json']);
+    // A data dir with no exports folder: nothing to do, no error.
+    removeExportLeftovers(join(ts.dataDir, 'no-such-dir'));
   });
 });
