@@ -35,10 +35,20 @@ export function unsupportedByRe2(pattern: string): string | null {
   return null;
 }
 
-/** How long all the tries of one pattern may take together. */
+/** How long one try of a pattern over its inputs may take. */
 const BUDGET_MS = 250;
 /** Run lengths: short runs show exponential blow-up, long ones (a whole message: Zulip allows 10,000 characters) polynomial. */
-const LENGTHS = [28, 10_000];
+const SHORT = 28;
+const LONG = 10_000;
+/**
+ * Polynomial matching, told by how the time grows rather than by the time alone (which depends on
+ * the machine and its load: a quadratic pattern took 200-300 ms over the long inputs here, around the
+ * budget, and was refused or not by chance): from a quarter of the long length to all of it, a
+ * quadratic pattern's time grows 16 times, a linear one's 4. Refused: growing GROWTH times or more,
+ * once the long inputs take POLY_FLOOR_MS (the faster of two tries; below that it does not matter).
+ */
+const GROWTH = 8;
+const POLY_FLOOR_MS = 20;
 /** Characters every pattern is tried with, beside the ones it names. */
 const COMMON = 'aA1 _-.#/:x!';
 
@@ -47,12 +57,12 @@ const COMMON = 'aA1 _-.#/:x!';
  * group matches (`(ab)+` backtracks on `abab…`), after the pattern's literal start, with and without a
  * character that ends the match.
  */
-export function adversarialInputs(pattern: string): string[] {
+export function adversarialInputs(pattern: string, lengths: readonly number[] = [SHORT, LONG]): string[] {
   const named = pattern.replace(/\\[dDwWsSbB]/g, '').replace(/[\\^$.|?*+()[\]{}]/g, '');
   const units = [...new Set([...COMMON, ...named, ...groupSamples(pattern)])].slice(0, 64);
   const lead = /^[^\\^$.|?*+()[\]{}]*/.exec(pattern)![0];
   const out: string[] = [];
-  for (const n of LENGTHS) {
+  for (const n of lengths) {
     for (const u of units) {
       const run = u.repeat(Math.max(1, Math.round(n / u.length)));
       out.push(run, `${run}!`, `${lead}${run}`, `${lead}${run}\u0000`, ` ${run}!`);
@@ -138,9 +148,21 @@ export function tooSlow(regex: RegExp, pattern: string, budgetMs = BUDGET_MS): b
 
 function tries(regex: RegExp, pattern: string, budgetMs: number): boolean {
   const re = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
+  const context = createContext({ re, inputs: [] as string[] });
+  const run = (inputs: string[]): number => {
+    context.inputs = inputs;
+    const t0 = performance.now();
+    TRY.runInContext(context, { timeout: budgetMs });
+    return performance.now() - t0;
+  };
   try {
-    TRY.runInContext(createContext({ re, inputs: adversarialInputs(pattern) }), { timeout: budgetMs });
-    return false;
+    // Exponential blow-up shows on short runs, as a try over the budget.
+    run(adversarialInputs(pattern, [SHORT]));
+    const long = adversarialInputs(pattern, [LONG]);
+    const longMs = Math.min(run(long), run(long));
+    if (longMs < POLY_FLOOR_MS) return false;
+    const quarter = adversarialInputs(pattern, [LONG / 4]);
+    return longMs >= GROWTH * Math.min(run(quarter), run(quarter));
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return true;
     throw err;
