@@ -7,7 +7,8 @@
  * - reading: `get(id)`, `maxId`, `size`; `rowFlags(m, userId)` (the user's
  *   UserMessage flags, null when the user has no row); index lists (IdList,
  *   ascending): `userMessages(u)`, `unread(u)`, `starred(u)`, `directOf(u)`,
- *   `channel(s)`, `topic(s, name)`, `topicsOf(s)`, `conversation(key)`, `sender(u)`.
+ *   `channel(s)`, `topic(s, name)`, `topicsOf(s)`, `conversation(key)`, `sender(u)` (built on first
+ *   use from the sender column, ./sender-column.ts); `newestSentBy(u)`.
  * - writing (in memory; then `tx.touch(() => store.messages.save(...ids))`):
  *   `add(fields)` assigns the ID and indexes; `setRowFlags(m, u, flags)` adds
  *   or updates a row (use FLAG.historical for rows created on demand);
