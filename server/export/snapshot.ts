@@ -19,7 +19,7 @@ import type { AttachmentRecord } from '../store/attachment-records.js';
 import type { ChannelFolderRecord, ChannelRecord, SubscriptionRecord, UserGroupRecord } from '../store/channel-records.js';
 import type { MessageRecord, ReactionRecord, SubmessageRecord } from '../store/message-records.js';
 import type { ProfileFieldRecord, RealmEmojiRecord, RealmRecord, UserRecord } from '../store/records.js';
-import { latestCopies, parseSegment } from '../store/segment-files.js';
+import { readSegmentItems } from '../store/segment-files.js';
 
 /** The fields of a message an export reads (a copy: edits after the snapshot do not reach it). */
 export interface SnapshotMessage {
@@ -71,7 +71,6 @@ function project(m: MessageRecord): SnapshotMessage {
   };
 }
 
-const SEGMENT_RE = /^seg-(\d{12})\.json$/;
 /** Where snapshots' links go: under `exports/`, which backups leave out. */
 const LINKS_PREFIX = '.snapshot-';
 
@@ -91,10 +90,7 @@ export class SnapshotMessages {
   *segments(): Generator<SnapshotMessage[]> {
     for (const p of this.parts) {
       if ('items' in p) yield p.items;
-      else {
-        const parsed = parseSegment(p.file, false);
-        yield latestCopies(p.file, parsed.items as MessageRecord[], p.first, this.segmentSize, p.first - 1).map(project);
-      }
+      else yield readSegmentItems<MessageRecord>(p.file, p.first, this.segmentSize).items.map(project);
     }
   }
 
@@ -143,8 +139,7 @@ function snapshotMessages(app: App): SnapshotMessages {
   const parts: Part[] = [];
   try {
     for (const f of items.files()) {
-      const m = SEGMENT_RE.exec(basename(f.file));
-      if (!m) continue;
+      if (f.first === undefined) continue;
       if (f.clean) {
         // A file system without hard links (exFAT, some network shares): a copy of the file, still not in memory.
         const link = join(linksDir, basename(f.file));
@@ -153,7 +148,7 @@ function snapshotMessages(app: App): SnapshotMessages {
         } catch {
           copyFileSync(f.file, link);
         }
-        parts.push({ file: link, first: Number(m[1]) });
+        parts.push({ file: link, first: f.first });
         continue;
       }
       parts.push({ items: (f.data as MessageRecord[]).map(project) });

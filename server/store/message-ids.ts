@@ -95,14 +95,6 @@ export class IdList implements SortedIds {
     this.buf = next;
   }
 
-  /** Makes room for `capacity` entries at once (loading a known number of IDs). */
-  reserve(capacity: number): void {
-    if (capacity - this.packed <= this.buf.length) return;
-    const next = new Int32Array(capacity - this.packed);
-    next.set(this.buf.subarray(0, this.tail));
-    this.buf = next;
-  }
-
   /** Packs all but the last BLOCK entries of the tail, when every block of them spans fewer than 65,536 IDs. */
   private pack(): void {
     const k = Math.floor((this.tail - BLOCK) / BLOCK) * BLOCK;
@@ -130,7 +122,7 @@ export class IdList implements SortedIds {
     this.tail -= k;
     this.packed += k;
     this.packAt = PACK_AT;
-    // A tail made large at once (reserve) need not stay so.
+    // A tail made large (a list unpacked, or made with a large capacity) need not stay so.
     if (this.buf.length > 4 * PACK_AT) this.buf = this.buf.slice(0, 2 * PACK_AT);
   }
 

@@ -68,6 +68,19 @@ export function encodeMessageSidecar(items: readonly MessageRecord[]): Uint8Arra
   return out;
 }
 
+/**
+ * A body's columns (COLUMNS × `count` Int32s after the JSON part and its padding), or null when the
+ * body's length says otherwise. In place when aligned (sidecars are written so): the caller uses
+ * them before the next read into that buffer.
+ */
+function columnsOf(body: Buffer, count: number): Int32Array | null {
+  const jsonLen = body.readUInt32LE(0);
+  const at = 4 + jsonLen + ((4 - ((4 + jsonLen) % 4)) % 4);
+  if (at + COLUMNS * 4 * count !== body.length) return null;
+  const offset = body.byteOffset + at;
+  return offset % 4 === 0 ? new Int32Array(body.buffer, offset, COLUMNS * count) : new Int32Array(body.buffer.slice(offset, offset + COLUMNS * 4 * count));
+}
+
 /** A body read: the columns (ID, sender, place, topic index, rows index; `count` each) and the tables they index. */
 export interface DecodedSidecar {
   count: number;
@@ -92,13 +105,9 @@ export function decodeMessageSidecar(
   hold: (rows: number[], holders: number) => readonly number[],
   intern: (topic: string) => string,
 ): DecodedSidecar {
-  const jsonLen = body.readUInt32LE(0);
-  const t = JSON.parse(body.toString('utf8', 4, 4 + jsonLen)) as Tables;
-  const at = 4 + jsonLen + ((4 - ((4 + jsonLen) % 4)) % 4);
-  if (at + COLUMNS * 4 * count !== body.length) throw new Error('sidecar columns do not match its count');
-  const offset = body.byteOffset + at;
-  // In place when aligned (sidecars are written so); the caller uses it before the next read into that buffer.
-  const col = offset % 4 === 0 ? new Int32Array(body.buffer, offset, COLUMNS * count) : new Int32Array(body.buffer.slice(offset, offset + COLUMNS * 4 * count));
+  const col = columnsOf(body, count);
+  if (!col) throw new Error('sidecar columns do not match its count');
+  const t = JSON.parse(body.toString('utf8', 4, 4 + body.readUInt32LE(0))) as Tables;
   const n = count;
   // Checked whole before anything is held or indexed: a body that does not read leaves no trace.
   const uses = new Int32Array(t.rows.length);
@@ -120,11 +129,8 @@ export function decodeMessageSidecar(
  * was appended, or the rows were written in an older form), then the segment is read whole.
  */
 export function messageLayout(body: Buffer, count: number, size: number): { ids: Int32Array; offsets: Int32Array; lengths: Int32Array } | null {
-  const jsonLen = body.readUInt32LE(0);
-  const at = 4 + jsonLen + ((4 - ((4 + jsonLen) % 4)) % 4);
-  if (at + COLUMNS * 4 * count !== body.length) return null;
-  const offset = body.byteOffset + at;
-  const col = offset % 4 === 0 ? new Int32Array(body.buffer, offset, COLUMNS * count) : new Int32Array(body.buffer.slice(offset, offset + COLUMNS * 4 * count));
+  const col = columnsOf(body, count);
+  if (!col) return null;
   // Copies: the body's buffer is read into again.
   const ids = col.slice(0, count);
   const lengths = col.slice(5 * count, 6 * count);

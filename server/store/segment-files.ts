@@ -58,6 +58,13 @@ function completeItems(raw: string): unknown[] | null {
  * then the later copy counts. Anything else (an ID outside the segment, not above the previous
  * segment's, or falling back to one the file never held) is damage.
  */
+/** A closed segment file's items, each as its last copy (`first`: the segment's first id; `size` ids a segment). */
+export function readSegmentItems<T extends Identified>(file: string, first: number, size: number): { items: T[]; bytes: number } {
+  const parsed = parseSegment(file, false);
+  if (!Array.isArray(parsed.items)) throw new CorruptFileError(file, 'not a JSON array');
+  return { items: latestCopies(file, parsed.items as T[], first, size, first - 1), bytes: parsed.bytes };
+}
+
 export function latestCopies<T extends Identified>(file: string, items: T[], first: number, size: number, previousLast: number): T[] {
   let top = previousLast;
   let held: Set<number> | null = null;

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorruptFileError, DurableJSONFile, fsyncFile, removeStaleTemp, type TailPatch } from './durable-file.js';
-import { findById, findSorted, type Identified, latestCopies, own, parseSegment, segmentFileName } from './segment-files.js';
+import { findById, findSorted, type Identified, latestCopies, own, parseSegment, readSegmentItems, segmentFileName } from './segment-files.js';
 import { FlushQueue, finishPendingWrite, joinSets, writeTogether } from './segment-writes.js';
 import { Sidecars, writeSidecar, type SidecarCodec } from './segment-sidecar.js';
 import { PointReads } from './segment-points.js';
@@ -178,12 +178,10 @@ export class SegmentedCollection<T extends Identified> {
 
   /** A segment's items as its file holds them (not kept: the caller keeps or drops them). */
   private readItems(seg: Segment<T>): T[] {
-    const parsed = parseSegment(seg.writer.file, false);
-    if (!Array.isArray(parsed.items)) throw new CorruptFileError(seg.writer.file, 'not a JSON array');
-    const data = latestCopies(seg.writer.file, parsed.items as T[], seg.first, this.segmentSize, seg.first - 1);
-    seg.bytes = parsed.bytes;
-    this.prepare(data);
-    return data;
+    const { items, bytes } = readSegmentItems<T>(seg.writer.file, seg.first, this.segmentSize);
+    seg.bytes = bytes;
+    this.prepare(items);
+    return items;
   }
 
   /** Puts a segment's items in memory, then lets the least recently used others go while over the budget. */
@@ -377,16 +375,16 @@ export class SegmentedCollection<T extends Identified> {
    * exactly `data` on disk (no write in flight or failed), so a snapshot may
    * hard-link them; the others must be taken from `data`.
    */
-  files(): { file: string; clean: boolean; data: unknown }[] {
+  files(): { file: string; clean: boolean; data: unknown; first?: number }[] {
     // The open segment's file is appended to in place: a hard link to it would change with it.
     const open = this.segments[this.segments.length - 1];
     const self = this;
-    const out = this.segments.map((s) => {
+    const out: { file: string; clean: boolean; data: unknown; first?: number }[] = this.segments.map((s) => {
       const clean = s.requested === s.landed && s !== open;
       // A clean file is hard-linked, its items read only if it cannot be (from the file, which holds them).
       return clean
-        ? { file: s.writer.file, clean, get data(): unknown { return self.dataOf(s); } }
-        : { file: s.writer.file, clean, data: this.dataOf(s) as unknown };
+        ? { file: s.writer.file, first: s.first, clean, get data(): unknown { return self.dataOf(s); } }
+        : { file: s.writer.file, first: s.first, clean, data: this.dataOf(s) as unknown };
     });
     out.push({ file: this.lastIdFile.file, clean: this.lastIdFile.clean, data: { lastId: this.lastId } });
     return out;

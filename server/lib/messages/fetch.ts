@@ -105,19 +105,19 @@ export async function selectRange(app: App, user: UserRecord | null, terms: Narr
   };
   // Between slices other requests are served; positions are found again by ID (messages come and go meanwhile).
   let sliceEnd = performance.now() + SCAN_SLICE_MS;
-  const pause = async (n: number): Promise<boolean> => {
-    if ((n & 127) !== 0 || performance.now() < sliceEnd) return false;
+  const pause = async (looked: number): Promise<boolean> => {
+    if ((looked & 127) !== 0 || performance.now() < sliceEnd) return false;
     await new Promise((resolve) => setTimeout(resolve, 0));
     sliceEnd = performance.now() + SCAN_SLICE_MS;
     return true;
   };
   const before: MessageRecord[] = [];
   if (!anchoredLeft && r.numBefore > 0) {
-    for (let i = list.lowerBound(anchor) - 1, n = 1; i >= 0 && before.length < r.numBefore; i--, n++) {
+    for (let i = list.lowerBound(anchor) - 1, looked = 1; i >= 0 && before.length < r.numBefore; i--, looked++) {
       const id = list.at(i);
       const m = take(id);
       if (m) before.push(m);
-      if (await pause(n)) i = list.lowerBound(id);
+      if (await pause(looked)) i = list.lowerBound(id);
     }
   }
   before.reverse();
@@ -125,11 +125,11 @@ export async function selectRange(app: App, user: UserRecord | null, terms: Narr
   if (r.includeAnchor && !anchoredRight && list.has(anchor)) anchorRow = take(anchor);
   const afterRows: MessageRecord[] = [];
   if (!anchoredRight && r.numAfter > 0) {
-    for (let i = list.lowerBound(anchor + 1), n = 1; i < list.length && afterRows.length < r.numAfter; i++, n++) {
+    for (let i = list.lowerBound(anchor + 1), looked = 1; i < list.length && afterRows.length < r.numAfter; i++, looked++) {
       const id = list.at(i);
       const m = take(id);
       if (m) afterRows.push(m);
-      if (await pause(n)) i = list.lowerBound(id + 1) - 1;
+      if (await pause(looked)) i = list.lowerBound(id + 1) - 1;
     }
   }
   return {
